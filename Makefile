@@ -1,0 +1,22 @@
+# The two commands of the README: `make run` and `make test`. Each sets up what it needs.
+# Prefer Debian's own Python (the one a Raspberry Pi runs, built with optimisations).
+PYTHON ?= $(shell test -x /usr/bin/python3 && echo /usr/bin/python3 || command -v python3)
+VENV := .venv
+ARGS ?=
+
+.PHONY: run test setup bench clean
+
+run: setup
+	$(VENV)/bin/xian-table run $(ARGS)
+
+test: setup
+	scripts/test.sh $(ARGS)
+
+setup:
+	PYTHON=$(PYTHON) scripts/setup.sh
+
+bench: setup
+	$(VENV)/bin/xian-table bench $(ARGS)
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -1,0 +1,401 @@
+"""Reading and judging hands: winning hands, waits, splits and the wait kind (RULES §11, §13).
+
+A hand is tiles (ints), mpsz text, or a 34-long count vector. Exposed melds (chows, pongs,
+kongs; a kong counts as one meld of three) are set aside: the concealed part of a winning
+hand then has ``14 - 3 * len(melds)`` tiles.
+
+>>> is_winning_hand(parse_tiles("123m456p789s11122z"))
+True
+>>> format_tiles(winning_tiles("1112345678999m"))
+'123456789m'
+>>> a = analyse_win("123m13p456s789s11z2p", "2p")
+>>> a.wait, a.bonus
+('closed', True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Final, Literal
+
+from engine._tables import COMPLETE, PAIR_MARK, WAIT_MELDS, WAIT_PAIR
+from engine.rules import XIAN, Rules
+from engine.tiles import (
+    COPIES,
+    NUM_KINDS,
+    Tile,
+    TileError,
+    format_tiles,
+    parse_tile,
+    parse_tiles,
+    tile_text,
+)
+
+WaitKind = Literal["closed", "single", "edge", "plain"]
+WAIT_KINDS: Final[tuple[WaitKind, ...]] = ("closed", "single", "edge", "plain")  # most favourable first
+
+_MISSING: Final = -10_000
+_WIN_TOTAL: Final = 14 + PAIR_MARK
+_EMPTY: Final[tuple[int, ...]] = ()
+_SMALL_COUNTS: Final = bytes(range(COPIES + 1))  # deleting these leaves only counts over 4
+# With every count under 255, int.from_bytes(b) % 255 is the sum of the counts (256 = 1 mod 255),
+# at half the cost of sum(b).
+
+HandLike = str | Sequence[int] | bytes
+MeldLike = str | Sequence[int]
+
+
+class HandError(TileError):
+    """A hand or meld that cannot be judged (wrong size, impossible tiles)."""
+
+
+# --- melds ---------------------------------------------------------------------------
+
+
+def parse_meld(meld: MeldLike) -> tuple[Tile, ...]:
+    """A meld as sorted tiles, checked: a sequence of one suit, a triplet or a kong.
+
+    >>> parse_meld("5555z")
+    (31, 31, 31, 31)
+    >>> parse_meld("135m")
+    Traceback (most recent call last):
+    ...
+    engine.hand.HandError: not a meld: '135m' (melds are a sequence, a triplet or a kong)
+    """
+    tiles = tuple(sorted(parse_tiles(meld) if isinstance(meld, str) else _as_tiles(meld, "meld")))
+    n = len(tiles)
+    if n in (3, 4) and len(set(tiles)) == 1:
+        return tiles
+    if n == 3 and tiles[0] < 27 and tiles[0] // 9 == tiles[2] // 9 and tiles[1] == tiles[0] + 1 and tiles[2] == tiles[0] + 2:
+        return tiles
+    raise HandError(f"not a meld: {meld!r} (melds are a sequence, a triplet or a kong)")
+
+
+def _as_tiles(values: Iterable[int], what: str) -> list[Tile]:
+    tiles = list(values)
+    for t in tiles:
+        if type(t) is not int or not 0 <= t < NUM_KINDS:
+            raise HandError(f"not a tile in {what} {tiles!r}: {t!r} (tiles are ints 0..33)")
+    return tiles
+
+
+def _parse_melds(melds: Iterable[MeldLike]) -> list[tuple[Tile, ...]]:
+    if isinstance(melds, str):
+        raise HandError(f"melds must be a list of melds, not one string {melds!r}")
+    return [parse_meld(m) for m in melds]
+
+
+# --- hands ---------------------------------------------------------------------------
+
+
+def hand_counts(hand: HandLike) -> list[int]:
+    """A hand in any accepted form as a fresh 34-long count vector (checked)."""
+    if isinstance(hand, str):
+        tiles = parse_tiles(hand)
+    elif len(hand) == NUM_KINDS:
+        counts = list(hand)
+        for n in counts:
+            if type(n) is not int or not 0 <= n <= COPIES:
+                raise HandError(f"bad count vector {counts!r}: counts are whole numbers 0..4")
+        return counts
+    else:
+        tiles = _as_tiles(hand, "hand")
+    counts = [0] * NUM_KINDS
+    for t in tiles:
+        counts[t] += 1
+    for t, n in enumerate(counts):
+        if n > COPIES:
+            raise HandError(f"{n} copies of {tile_text(t)} in {hand!r}: a set has only 4 of each tile")
+    return counts
+
+
+def _combined(counts: list[int], melds: list[tuple[Tile, ...]], hand: object) -> None:
+    """Reject a hand whose tiles and melds together hold a fifth copy of a tile."""
+    total = list(counts)
+    for m in melds:
+        for t in m:
+            total[t] += 1
+    for t, n in enumerate(total):
+        if n > COPIES:
+            raise HandError(f"{n} copies of {tile_text(t)} in hand {hand!r} with its melds: a set has only 4")
+
+
+def _prepare(hand: HandLike, melds: Iterable[MeldLike], concealed: int) -> tuple[list[int], list[tuple[Tile, ...]]]:
+    """Checked counts and melds for a hand that should hold ``concealed - 3 * melds`` tiles."""
+    counts = hand_counts(hand)
+    meld_list = _parse_melds(melds)
+    if len(meld_list) > 4:
+        raise HandError(f"{len(meld_list)} melds given: a hand has at most 4")
+    _combined(counts, meld_list, hand)
+    want = concealed - 3 * len(meld_list)
+    have = sum(counts)
+    if have != want:
+        raise HandError(
+            f"hand {hand!r} has {have} tiles; with {len(meld_list)} exposed meld(s) it should have {want}"
+            f" ({concealed} in all, a kong counted as three)"
+        )
+    return counts, meld_list
+
+
+def _fast_counts(hand: HandLike) -> bytes | None:
+    """A count vector as bytes for the table lookups, or None when ``hand`` is not one.
+
+    ``bytes`` vectors are used as they are (the fastest form); lists and tuples are
+    converted, which also rejects values outside 0..255 and non-integers.
+    """
+    if type(hand) is bytes:
+        return hand if len(hand) == NUM_KINDS else None
+    if isinstance(hand, str) or len(hand) != NUM_KINDS:
+        return None
+    try:
+        return bytes(hand)
+    except (ValueError, TypeError):
+        hand_counts(hand)  # raises the clear error
+        raise
+
+
+def _seven_pairs(counts: Sequence[int]) -> bool:
+    return sum(counts) == 14 and all(n in (0, 2, 4) for n in counts)
+
+
+def is_winning_hand(hand: HandLike, melds: Iterable[MeldLike] = (), *, seven_pairs: bool = False) -> bool:
+    """Whether the hand is complete: one pair and four melds, exposed ``melds`` set aside.
+
+    Fast path: a 34-long count vector (list, tuple or bytes) with no melds is judged with
+    four table lookups. Anything impossible (a count over 4, the wrong number of tiles)
+    raises :class:`HandError` rather than answering ``False``.
+
+    >>> is_winning_hand("11122233344455z")
+    True
+    >>> is_winning_hand("12345m", melds=["777z", "888p", "999s"])
+    False
+    >>> is_winning_hand("11123m", melds=["777z", "888p", "999s"])
+    True
+    """
+    if not melds and not seven_pairs:
+        b = _fast_counts(hand)
+        if b is not None:
+            get = COMPLETE.get
+            # Early exits keep near-misses cheap; only a failed lookup pays for the checks.
+            v = get(b[0:9])
+            if v is not None:
+                w = get(b[9:18])
+                if w is not None:
+                    x = get(b[18:27])
+                    if x is not None:
+                        y = get(b[27:])
+                        if y is not None and v + w + x + y == _WIN_TOTAL:
+                            return True
+            if b.translate(None, _SMALL_COUNTS) or int.from_bytes(b, "little") % 255 != 14:
+                _prepare(hand, (), 14)  # raises the clear error for an impossible hand
+            return False
+    counts, meld_list = _prepare(hand, melds, 14)
+    if seven_pairs and not meld_list and _seven_pairs(counts):
+        return True
+    return _complete_value(bytes(counts)) == _WIN_TOTAL
+
+
+def _complete_value(b: bytes) -> int:
+    get = COMPLETE.get
+    return get(b[0:9], _MISSING) + get(b[9:18], _MISSING) + get(b[18:27], _MISSING) + get(b[27:], _MISSING)
+
+
+def winning_tiles(hand13: HandLike, melds: Iterable[MeldLike] = (), *, seven_pairs: bool = False) -> list[Tile]:
+    """The tiles that would complete the hand (its waits), sorted.
+
+    A tile whose four copies are all in the hand and its melds is never a wait.
+
+    >>> format_tiles(winning_tiles("1113m", melds=["777z", "888p", "999s"]))
+    '23m'
+    >>> winning_tiles("1111m", melds=["777z", "888p", "999s"])
+    []
+    """
+    if not melds and not seven_pairs:
+        b = _fast_counts(hand13)
+        if b is not None:
+            if b.translate(None, _SMALL_COUNTS) or int.from_bytes(b, "little") % 255 != 13:
+                _prepare(hand13, (), 13)
+            return _waits(b)
+    counts, meld_list = _prepare(hand13, melds, 13)
+    waits = _waits(bytes(counts))
+    if meld_list:
+        held = list(counts)
+        for m in meld_list:
+            for t in m:
+                held[t] += 1
+        waits = [t for t in waits if held[t] < COPIES]
+    if seven_pairs and not meld_list:
+        singles = [t for t, n in enumerate(counts) if n % 2]
+        if len(singles) == 1 and counts[singles[0]] < COPIES:
+            waits = sorted(set(waits) | set(singles))
+    return waits
+
+
+def _waits(b: bytes) -> list[Tile]:
+    """Waits of a hand with ``13 - 3k`` tiles given as bytes counts (checked by the caller)."""
+    get = COMPLETE.get
+    keys = (b[0:9], b[9:18], b[18:27], b[27:])
+    values = [get(keys[0]), get(keys[1]), get(keys[2]), get(keys[3])]
+    missing = values.count(None)
+    if missing > 1:
+        return []
+    pairs = sum(1 for v in values if v is not None and v >= PAIR_MARK)
+    out: list[Tile] = []
+    for suit in range(4):
+        v = values[suit]
+        if missing and v is not None:
+            continue  # the one incomplete suit must take the tile
+        others = pairs - (1 if v is not None and v >= PAIR_MARK else 0)
+        if others == 0:
+            ranks = WAIT_PAIR.get(keys[suit], _EMPTY)
+        elif others == 1:
+            ranks = WAIT_MELDS.get(keys[suit], _EMPTY)
+        else:
+            continue
+        if ranks:
+            first = suit * 9
+            out.extend(first + r for r in ranks)
+    return out
+
+
+# --- splits and the wait kind --------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Split:
+    """One way to read a winning hand: the pair and the concealed melds (sorted)."""
+
+    pair: Tile
+    melds: tuple[tuple[Tile, ...], ...]
+    seven_pairs: bool = False
+
+    def text(self) -> str:
+        if self.seven_pairs:
+            return " ".join(format_tiles(m) for m in self.melds)
+        return " ".join([format_tiles([self.pair, self.pair]), *(format_tiles(m) for m in self.melds)])
+
+
+@dataclass(frozen=True)
+class WinAnalysis:
+    """What :func:`analyse_win` found: every split, each reading of the winning tile, the
+    wait kind that counts under the rules and whether it earns the wait bonus."""
+
+    winning: bool
+    win_tile: Tile
+    splits: tuple[Split, ...]
+    readings: tuple[tuple[int, WaitKind], ...]  # (index into splits, kind)
+    wait: WaitKind | None
+    bonus: bool
+    waits: tuple[Tile, ...]  # every tile the hand was waiting on before the winning tile
+    melds: tuple[tuple[Tile, ...], ...] = field(default=())
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "winning": self.winning,
+            "win_tile": tile_text(self.win_tile),
+            "wait": self.wait,
+            "bonus": self.bonus,
+            "waited_on": format_tiles(self.waits),
+            "melds": [format_tiles(m) for m in self.melds],
+            "splits": [
+                {"split": s.text(), "kinds": sorted({k for i, k in self.readings if i == n}, key=WAIT_KINDS.index)}
+                for n, s in enumerate(self.splits)
+            ],
+        }
+
+
+def splits(counts: Sequence[int], *, seven_pairs: bool = False) -> list[Split]:
+    """Every distinct way to split concealed counts into one pair and melds."""
+    found: list[Split] = []
+    work = list(counts)
+    for pair in range(NUM_KINDS):
+        if work[pair] >= 2:
+            work[pair] -= 2
+            for melds in _meld_splits(work, 0):
+                found.append(Split(pair, tuple(melds)))
+            work[pair] += 2
+    if seven_pairs and _seven_pairs(counts):
+        pairs = tuple((t, t) for t, n in enumerate(counts) for _ in range(n // 2))
+        found.append(Split(pairs[0][0], pairs, seven_pairs=True))
+    return found
+
+
+def _meld_splits(work: list[int], start: int) -> list[list[tuple[Tile, ...]]]:
+    t = start
+    while t < NUM_KINDS and work[t] == 0:
+        t += 1
+    if t == NUM_KINDS:
+        return [[]]
+    out: list[list[tuple[Tile, ...]]] = []
+    if work[t] >= 3:
+        work[t] -= 3
+        out.extend([(t, t, t), *rest] for rest in _meld_splits(work, t))
+        work[t] += 3
+    if t < 27 and t % 9 <= 6 and work[t + 1] and work[t + 2]:
+        for u in (t, t + 1, t + 2):
+            work[u] -= 1
+        out.extend([(t, t + 1, t + 2), *rest] for rest in _meld_splits(work, t))
+        for u in (t, t + 1, t + 2):
+            work[u] += 1
+    return out
+
+
+def _kinds_in(split: Split, win: Tile) -> set[WaitKind]:
+    """The wait kinds the winning tile can have in one split."""
+    if split.seven_pairs:
+        return {"single"}
+    kinds: set[WaitKind] = set()
+    if split.pair == win:
+        kinds.add("single")
+    for m in split.melds:
+        if win not in m:
+            continue
+        if m[0] == m[1]:
+            kinds.add("plain")  # completes a triplet: a two-pair (shanpon) wait
+        elif win == m[1]:
+            kinds.add("closed")
+        elif (win == m[2] and m[0] % 9 == 0) or (win == m[0] and m[0] % 9 == 6):
+            kinds.add("edge")
+        else:
+            kinds.add("plain")
+    return kinds
+
+
+def analyse_win(
+    hand14: HandLike,
+    win_tile: Tile | str,
+    melds: Iterable[MeldLike] = (),
+    rules: Rules = XIAN,
+) -> WinAnalysis:
+    """Every split of a 14-tile hand (winning tile included) and its wait kind (RULES §13).
+
+    ``wait`` is the reading most favourable to the winner under ``wait_bonus='any_split'``;
+    under ``'only_wait'`` a hand that waited on more than one tile counts as ``plain``.
+    ``bonus`` says whether the wait bonus is paid (closed, single, and edge when
+    ``edge_wait_bonus`` is on).
+
+    >>> analyse_win("23455m123p456p789s", "5m").wait   # 234 + 55: a single wait reading
+    'single'
+    >>> analyse_win("23455m123p456p789s", "5m", rules=Rules(wait_bonus="only_wait")).wait
+    'plain'
+    """
+    win = parse_tile(win_tile) if isinstance(win_tile, str) else win_tile
+    if type(win) is not int or not 0 <= win < NUM_KINDS:
+        raise HandError(f"not a winning tile: {win_tile!r}")
+    counts, meld_list = _prepare(hand14, melds, 14)
+    if counts[win] == 0:
+        raise HandError(f"the winning tile {tile_text(win)} is not in the hand {hand14!r}")
+    found = splits(counts, seven_pairs=rules.seven_pairs and not meld_list)
+    readings = tuple((i, k) for i, s in enumerate(found) for k in sorted(_kinds_in(s, win), key=WAIT_KINDS.index))
+    before = list(counts)
+    before[win] -= 1
+    waits = tuple(winning_tiles(before, meld_list, seven_pairs=rules.seven_pairs))
+    if not found:
+        return WinAnalysis(False, win, (), (), None, False, waits, tuple(meld_list))
+    kinds = {k for _, k in readings}
+    wait: WaitKind = next(k for k in WAIT_KINDS if k in kinds)
+    if rules.wait_bonus == "only_wait" and len(waits) > 1:
+        wait = "plain"
+    bonus = wait in ("closed", "single") or (wait == "edge" and rules.edge_wait_bonus)
+    return WinAnalysis(True, win, tuple(found), readings, wait, bonus, waits, tuple(meld_list))

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Set up everything the project needs, skipping what is already there:
+# Debian packages, a virtualenv in .venv, and the package with its dev extra.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PYTHON=${PYTHON:-python3}
+# Debian packages: python3-venv for the virtualenv. (Later parts add their own here.)
+DEBS=(python3-venv)
+scripts/debian-packages.sh "${DEBS[@]}"
+if [[ ! -x .venv/bin/python ]]; then
+    echo "xian-table: creating .venv with $PYTHON"
+    "$PYTHON" -m venv .venv
+fi
+stamp=.venv/.xian-table-installed
+if [[ ! -f $stamp || pyproject.toml -nt $stamp ]]; then
+    echo "xian-table: installing the package and its dev tools into .venv (first run takes a minute)"
+    .venv/bin/python -m pip install -q --upgrade pip
+    .venv/bin/python -m pip install -q -e '.[dev]'
+    touch "$stamp"
+fi

@@ -1,0 +1,56 @@
+"""The ``xian-table`` command line: one entry point, one module per verb.
+
+Each verb module has ``HELP`` (one line), ``register(parser)`` adding its arguments, and
+``run(args) -> int`` (the exit status). Verbs must import heavy things (Kivy, paho) inside
+``run`` so that ``--help`` and the other verbs stay fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+# Add new verbs here, one line each, in the order --help shows them.
+VERBS: tuple[str, ...] = (
+    "run",
+    "hand",
+    "bench",
+)
+
+EXIT_OK = 0
+EXIT_BAD_INPUT = 2  # also argparse's usage errors
+EXIT_REJECTED = 3  # an event the rules refused
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="xian-table",
+        description="西安麻将 table assistant — Xi'an mahjong rules engine, scores and table tools.",
+    )
+    sub = parser.add_subparsers(dest="verb", metavar="VERB")
+    for name in VERBS:
+        module = importlib.import_module(f"table_app.cli.{name.replace('-', '_')}")
+        p = sub.add_parser(name, help=module.HELP, description=module.HELP)
+        module.register(p)
+        p.set_defaults(_run=module.run)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "_run", None):
+        parser.print_help()
+        return EXIT_BAD_INPUT
+    try:
+        return int(args._run(args))
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,5 @@
+import sys
+
+from table_app.cli import main
+
+sys.exit(main())
