@@ -136,7 +136,7 @@ def kong_transfers(
     >>> kong_transfers(1, "exposed", base=1, rules=Rules(exposed_kong_payers="discarder"))
     Traceback (most recent call last):
     ...
-    engine.scoring.ScoringError: exposed_kong_payers=discarder: an exposed kong needs its discarder (whose discard was claimed)
+    engine.scoring.ScoringError: exposed_kong_payers=discarder: an exposed kong needs the seat whose discard it claimed
     """
     _check_seat(declarer, "the kong's declarer")
     b = _check_base(base)
@@ -153,7 +153,7 @@ def kong_transfers(
     if kind == "exposed" and rules.exposed_kong_payers == "discarder":
         if discarder is None:
             raise ScoringError(
-                "exposed_kong_payers=discarder: an exposed kong needs its discarder (whose discard was claimed)"
+                "exposed_kong_payers=discarder: an exposed kong needs the seat whose discard it claimed"
             )
         return [Transfer(discarder, declarer, 3 * b, "kong")]
     return [Transfer(s, declarer, b, "kong") for s in _others(declarer)]
