@@ -16,6 +16,7 @@ from collections.abc import Sequence
 VERBS: tuple[str, ...] = (
     "run",
     "hand",
+    "score",
     "bench",
 )
 
