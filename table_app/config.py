@@ -1,0 +1,230 @@
+"""The table's configuration: one TOML file, every key known, documented and defaulted.
+
+The file is found in this order, and only the first one found is read (files are not
+merged, so what a table runs with is always one readable file):
+
+1. the path given with ``--config`` (it must exist);
+2. the user config dir: ``$XDG_CONFIG_HOME/xian-table/config.toml`` (``~/.config/…``);
+3. ``/etc/xian-table/config.toml``;
+4. none: every key takes its default.
+
+Every key is in :data:`KEYS` with its type, default and one line of documentation;
+``docs/config.md`` lists them all (a test keeps the two in step). A bad file is refused
+with a message naming the file and the key.
+
+>>> cfg = parse_config('[table]\\nclaim_window_s = 1.5\\n', "example.toml")
+>>> cfg.claim_window_s, cfg.table_id
+(1.5, 'table')
+>>> parse_config('[table]\\nclaim_windw_s = 1\\n', "example.toml")
+Traceback (most recent call last):
+...
+table_app.config.ConfigError: example.toml: unknown key 'table.claim_windw_s' (did you mean 'table.claim_window_s'?)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import os
+import re
+import tomllib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+APP = "xian-table"
+SYSTEM_CONFIG = Path("/etc/xian-table/config.toml")
+JOURNAL_NAME = "journal.sqlite3"
+
+
+class ConfigError(ValueError):
+    """The configuration file is missing, not TOML, or has an unknown key or a bad value."""
+
+
+@dataclass(frozen=True)
+class Key:
+    """One configuration key: where it lives, its default and how its value is checked."""
+
+    section: str
+    name: str
+    field: str  # the attribute of Config
+    default: Any
+    doc: str
+    check: Callable[[Any], Any]  # returns the value to store or raises ValueError(what is expected)
+
+    @property
+    def dotted(self) -> str:
+        return f"{self.section}.{self.name}"
+
+
+def _seconds(v: Any) -> float:
+    if type(v) not in (int, float) or not v >= 0 or v != v:
+        raise ValueError("a number of seconds ≥ 0 (0 turns the timer off)")
+    return float(v)
+
+
+def _table_id(v: Any) -> str:
+    if not isinstance(v, str) or not re.fullmatch(r"[A-Za-z0-9_-]{1,64}", v):
+        raise ValueError("1–64 letters, digits, '-' or '_' (it becomes an MQTT topic level)")
+    return v
+
+
+def _prefix(v: Any) -> str:
+    if not isinstance(v, str) or not re.fullmatch(r"[A-Za-z0-9_/-]{1,64}", v) or v.startswith("/") or v.endswith("/"):
+        raise ValueError("an MQTT topic prefix of letters, digits, '-', '_' and inner '/'")
+    return v
+
+
+def _path_or_empty(v: Any) -> str:
+    if not isinstance(v, str):
+        raise ValueError('a file path in quotes ("" for the default)')
+    return v
+
+
+def _level(v: Any) -> str:
+    levels = ("debug", "info", "warning", "error")
+    if v not in levels:
+        raise ValueError(f"one of {', '.join(levels)}")
+    return str(v)
+
+
+# Add keys here, one entry each; docs/config.md must list every key with its default.
+KEYS: tuple[Key, ...] = (
+    Key("table", "id", "table_id", "table", "the table's name in MQTT topics and logs", _table_id),
+    Key("table", "claim_window_s", "claim_window_s", 3.0,
+        "seconds the claim window stays open after a discard before the service closes it (0: no timer)", _seconds),
+    Key("journal", "path", "journal_path", "",
+        "the SQLite journal file; empty means journal.sqlite3 in the user data dir", _path_or_empty),
+    Key("mqtt", "prefix", "mqtt_prefix", "xian", "the first level of every MQTT topic", _prefix),
+    Key("log", "level", "log_level", "info", "how much the service logs: debug, info, warning or error", _level),
+)
+
+_BY_DOTTED = {k.dotted: k for k in KEYS}
+_SECTIONS = sorted({k.section for k in KEYS})
+
+
+@dataclass(frozen=True)
+class Config:
+    """The values in effect; ``source`` is the file they came from (None: all defaults)."""
+
+    source: Path | None = None
+    table_id: str = "table"
+    claim_window_s: float = 3.0
+    journal_path: str = ""
+    mqtt_prefix: str = "xian"
+    log_level: str = "info"
+
+    def journal_file(self, env: Mapping[str, str] | None = None) -> Path:
+        """The journal's path: the configured one (``~`` expanded), else in the user data dir."""
+        if self.journal_path:
+            return Path(self.journal_path).expanduser()
+        return user_data_dir(env) / JOURNAL_NAME
+
+
+def _xdg(env: Mapping[str, str], var: str, fallback: str) -> Path:
+    value = env.get(var, "")
+    # The XDG spec says relative paths are invalid and must be ignored.
+    if value and os.path.isabs(value):
+        return Path(value)
+    home = env.get("HOME") or str(Path.home())
+    return Path(home) / fallback
+
+
+def user_config_file(env: Mapping[str, str] | None = None) -> Path:
+    return _xdg(os.environ if env is None else env, "XDG_CONFIG_HOME", ".config") / APP / "config.toml"
+
+
+def user_data_dir(env: Mapping[str, str] | None = None) -> Path:
+    return _xdg(os.environ if env is None else env, "XDG_DATA_HOME", ".local/share") / APP
+
+
+def find_config(path: str | os.PathLike[str] | None = None, env: Mapping[str, str] | None = None,
+                system: Path = SYSTEM_CONFIG) -> Path | None:
+    """The file to read: ``path`` if given (it must exist), else the first that exists."""
+    if path is not None:
+        p = Path(path).expanduser()
+        if not p.is_file():
+            raise ConfigError(f"config file {str(p)!r} does not exist")
+        return p
+    for candidate in (user_config_file(env), system):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def parse_config(text: str, source: str | os.PathLike[str] = "<config>") -> Config:
+    """Check every key of a TOML document and build the Config (defaults for the rest)."""
+    name = str(source)
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise ConfigError(f"{name}: not valid TOML: {e}") from None
+    values: dict[str, Any] = {}
+    for section, body in data.items():
+        if not isinstance(body, dict):
+            if section in _SECTIONS:
+                raise ConfigError(f"{name}: {section!r} must be a table ([{section}]), got a value")
+            raise ConfigError(f"{name}: unknown key {section!r}{_hint(section, list(_SECTIONS) + list(_BY_DOTTED))}")
+        if section not in _SECTIONS:
+            raise ConfigError(f"{name}: unknown section [{section}]{_hint(section, _SECTIONS)}")
+        for key, value in body.items():
+            dotted = f"{section}.{key}"
+            spec = _BY_DOTTED.get(dotted)
+            if spec is None:
+                raise ConfigError(f"{name}: unknown key {dotted!r}{_hint(dotted, list(_BY_DOTTED))}")
+            try:
+                values[spec.field] = spec.check(value)
+            except ValueError as e:
+                raise ConfigError(f"{name}: key {dotted!r} must be {e}; got {value!r}") from None
+    return Config(source=Path(source) if source != "<config>" else None, **values)
+
+
+def _hint(word: str, choices: list[str]) -> str:
+    close = difflib.get_close_matches(word, choices, n=1)
+    return f" (did you mean {close[0]!r}?)" if close else f" (known: {', '.join(choices)})"
+
+
+def load_config(path: str | os.PathLike[str] | None = None, env: Mapping[str, str] | None = None,
+                system: Path = SYSTEM_CONFIG) -> Config:
+    """Find and read the configuration (see the module doc for the search order)."""
+    found = find_config(path, env, system)
+    if found is None:
+        return Config()
+    try:
+        text = found.read_text(encoding="utf-8")
+    except OSError as e:
+        raise ConfigError(f"cannot read config file {str(found)!r}: {e.strerror}") from None
+    except UnicodeDecodeError:
+        raise ConfigError(f"{found}: not UTF-8 text") from None
+    return parse_config(text, found)
+
+
+def defaults_toml() -> str:
+    """A complete config file with every key at its default, each with its documentation."""
+    lines: list[str] = []
+    for section in dict.fromkeys(k.section for k in KEYS):
+        lines.append(f"[{section}]")
+        for k in KEYS:
+            if k.section == section:
+                lines.append(f"# {k.doc}")
+                lines.append(f"{k.name} = {_toml_value(k.default)}")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def _toml_value(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, str):
+        return '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return repr(v)
+
+
+def _self_check() -> None:
+    fields = {f.name: f.default for f in dataclasses.fields(Config)}
+    for k in KEYS:
+        assert fields.get(k.field, object()) == k.default, f"Config.{k.field} default differs from KEYS"
+
+
+_self_check()
