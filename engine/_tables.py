@@ -40,7 +40,7 @@ def _complete_patterns(width: int, sequences: bool) -> dict[bytes, int]:
     out: dict[bytes, int] = {}
     for n in range(MAX_MELDS + 1):
         for combo in combinations_with_replacement(melds, n):
-            base = [sum(col) for col in zip(*combo)] if combo else [0] * width
+            base = [sum(col) for col in zip(*combo, strict=True)] if combo else [0] * width
             if max(base, default=0) > 4:
                 continue
             out.setdefault(bytes(base), 3 * n)

@@ -67,7 +67,8 @@ def parse_meld(meld: MeldLike) -> tuple[Tile, ...]:
     n = len(tiles)
     if n in (3, 4) and len(set(tiles)) == 1:
         return tiles
-    if n == 3 and tiles[0] < 27 and tiles[0] // 9 == tiles[2] // 9 and tiles[1] == tiles[0] + 1 and tiles[2] == tiles[0] + 2:
+    first = tiles[0]
+    if n == 3 and first < 27 and first % 9 <= 6 and tiles[1] == first + 1 and tiles[2] == first + 2:
         return tiles
     raise HandError(f"not a meld: {meld!r} (melds are a sequence, a triplet or a kong)")
 
@@ -193,7 +194,7 @@ def is_winning_hand(hand: HandLike, melds: Iterable[MeldLike] = (), *, seven_pai
     counts, meld_list = _prepare(hand, melds, 14)
     if seven_pairs and not meld_list and _seven_pairs(counts):
         return True
-    return _complete_value(bytes(counts)) == _WIN_TOTAL
+    return _complete_value(bytes(counts)) == _WIN_TOTAL - 3 * len(meld_list)
 
 
 def _complete_value(b: bytes) -> int:

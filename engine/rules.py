@@ -71,7 +71,9 @@ class Rules:
                 f"(for 0, 1, 2 and 3+ kongs); got {reserve!r}"
             )
         if self.bet_unit is not None and (type(self.bet_unit) is not int or self.bet_unit < 1):
-            raise RulesError(f"rule option 'bet_unit' must be a whole number >= 1 or null (the base); got {self.bet_unit!r}")
+            raise RulesError(
+                f"rule option 'bet_unit' must be a whole number >= 1 or null (the base); got {self.bet_unit!r}"
+            )
 
     def reserve_stacks(self, kongs: int) -> int:
         """R(k): stacks kept back after ``kongs`` kongs (RULES §10)."""

@@ -11,6 +11,9 @@ import statistics
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass
+from typing import TypeVar
+
+T = TypeVar("T")
 
 # Add suites here, one line each.
 SUITES: tuple[str, ...] = ("hand",)
@@ -41,7 +44,7 @@ class Result:
         return data
 
 
-def rate(fn: Callable[[object], object], items: Iterable[object], runs: int) -> list[float]:
+def rate(fn: Callable[[T], object], items: Iterable[T], runs: int) -> list[float]:
     """Calls per second of ``fn`` over ``items``, once per run."""
     data = list(items)
     out = []

@@ -26,7 +26,7 @@ def register(p: argparse.ArgumentParser) -> None:
     p.add_argument("tiles", nargs="?", help="the concealed hand in mpsz text, e.g. 123m456p789s11122z")
     p.add_argument("--win-tile", "-w", metavar="T", help="the winning tile (for the wait kind), e.g. 2p")
     p.add_argument("--melds", "-m", nargs="+", default=[], metavar="M", help="exposed melds, e.g. 123m 5555z")
-    p.add_argument("--seven-pairs", action="store_true", help="count seven pairs as a winning hand (option seven_pairs)")
+    p.add_argument("--seven-pairs", action="store_true", help="count seven pairs as a winning hand")
     p.add_argument("--only-wait", action="store_true", help="wait bonus only when the hand waited on one tile")
     p.add_argument("--edge-bonus", action="store_true", help="count an edge wait (边张) like a closed wait")
     p.add_argument("--json", action="store_true", help="print one JSON object")
@@ -62,7 +62,8 @@ def analyse(text: str, win_tile: str | None, melds: Sequence[str], rules: Rules)
         return out
     if size != 14:
         raise HandError(
-            f"hand {text!r} has {size} tiles counting melds (a kong as three): give 14 to judge a win or 13 for the waits"
+            f"hand {text!r} has {size} tiles counting melds (a kong as three): "
+            "give 14 to judge a win or 13 for the waits"
         )
     if win_tile is not None:
         analysis = analyse_win(counts, parse_tile(win_tile), meld_tiles, rules)
@@ -81,7 +82,9 @@ def analyse(text: str, win_tile: str | None, melds: Sequence[str], rules: Rules)
     return out
 
 
-def _wait_entry(counts: list[int], melds: Sequence[Sequence[int]], tile: int, held: list[int], rules: Rules) -> dict[str, Any]:
+def _wait_entry(
+    counts: list[int], melds: Sequence[Sequence[int]], tile: int, held: list[int], rules: Rules
+) -> dict[str, Any]:
     full = list(counts)
     full[tile] += 1
     a = analyse_win(full, tile, melds, rules)
@@ -93,7 +96,8 @@ def _names(text: str) -> str:
 
 
 def _split_text(compact: str) -> list[str]:
-    out, digits = [], []
+    out: list[str] = []
+    digits: list[str] = []
     for ch in compact:
         if ch.isdigit():
             digits.append(ch)
