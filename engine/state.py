@@ -1,0 +1,320 @@
+"""The table's state (``engine.table.TableState``): plain data, cheap to copy, exact JSON.
+
+Kept apart from the transitions in ``engine.table`` so each module stays small. Tiles are
+ints inside; :meth:`TableState.to_json` is the complete state (hands included, for the
+journal and tests) and :meth:`TableState.public` the DESIGN.md "Public state" (schema 1,
+concealed tiles only counted — it is published to every seat).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from engine.rules import XIAN, Rules
+from engine.scoring import Transfer
+from engine.tiles import Tile, format_tiles, parse_tiles, tile_text
+from engine.wall import BreakPoint, WallState, break_point
+
+SCHEMA: Final = 1
+SEATS: Final = 4
+WINDS: Final = "ESWN"
+PHASES: Final = ("idle", "seating", "betting", "rolling", "turn", "claims", "win_pending", "hand_over", "ended")
+
+
+@dataclass(frozen=True)
+class Meld:
+    """An exposed (or concealed-kong) meld: ``kind`` chow/pong/kong, ``tiles`` sorted or None
+    when unknown (tracked mode), ``kong`` concealed/exposed/added, ``frm`` the claimed seat."""
+
+    kind: str
+    tiles: tuple[Tile, ...] | None = None
+    kong: str | None = None
+    frm: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"kind": self.kind, "tiles": format_tiles(self.tiles) if self.tiles else None}
+        if self.kong is not None:
+            d["kong"] = self.kong
+        if self.frm is not None:
+            d["from"] = self.frm
+        return d
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Meld:
+        tiles = tuple(parse_tiles(d["tiles"])) if d.get("tiles") else None
+        return cls(d["kind"], tiles, d.get("kong"), d.get("from"))
+
+
+class SeatState:
+    """One seat's hand: concealed tiles (a count vector in full-tile mode, else only ``count``),
+    melds, and its discards (river) still on the table (``None`` = not known)."""
+
+    __slots__ = ("concealed", "count", "discards", "melds")
+
+    def __init__(self, full: bool = False) -> None:
+        self.concealed: list[int] | None = [0] * 34 if full else None
+        self.count = 0
+        self.melds: list[Meld] = []
+        self.discards: list[Tile | None] = []
+
+    def copy(self) -> SeatState:
+        s = SeatState.__new__(SeatState)
+        s.concealed = None if self.concealed is None else list(self.concealed)
+        s.count, s.melds, s.discards = self.count, list(self.melds), list(self.discards)
+        return s
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, SeatState) and self.to_json() == other.to_json()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    @property
+    def size(self) -> int:
+        """Tiles held counting a kong as three (13 between turns, 14 for the player to move)."""
+        return self.count + 3 * len(self.melds)
+
+    def meld_tiles(self) -> list[tuple[Tile, ...]]:
+        return [m.tiles for m in self.melds if m.tiles is not None]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "concealed": None if self.concealed is None else list(self.concealed),
+            "count": self.count,
+            "melds": [m.to_json() for m in self.melds],
+            "discards": [None if t is None else tile_text(t) for t in self.discards],
+        }
+
+    def public(self) -> dict[str, Any]:
+        return {
+            "concealed": self.count,
+            "melds": [m.to_json() for m in self.melds],
+            "discards": [None if t is None else tile_text(t) for t in self.discards],
+        }
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> SeatState:
+        s = cls()
+        s.concealed = None if d["concealed"] is None else [int(n) for n in d["concealed"]]
+        s.count = int(d["count"])
+        s.melds = [Meld.from_json(m) for m in d["melds"]]
+        s.discards = [None if t is None else parse_tiles(t)[0] for t in d["discards"]]
+        return s
+
+
+@dataclass
+class TableState:
+    """Everything the table knows. Build with ``engine.table.new_table()``; change only
+    through ``engine.table.apply``. Phase ``idle`` is the table before any ``new_session``.
+
+    ``drawn`` says how the player to move got to 14 tiles: ``"deal"`` (the dealer's first
+    turn), ``"head"``, ``"tail"`` (a kong replacement) or ``None`` (a pong or chow).
+    ``claims`` (phase ``claims``): ``kind`` ``discard`` or ``rob`` (an added kong's tile),
+    ``from``, ``tile``, each seat's ``answers`` (call, ``"pass"`` or None) and chow ``tiles``.
+    ``pending`` (phase ``win_pending``): ``seat``, ``kind``, ``tile``, ``from``, ``prior``.
+    ``passes``: how often the deal has moved on; ``round == passes // 4 + 1``.
+    """
+
+    phase: str = "idle"
+    players: list[str] = field(default_factory=lambda: ["", "", "", ""])
+    base: int = 1
+    rules: Rules = XIAN
+    wall_seed: int | None = None
+    east: int | None = None
+    dealer: int | None = None
+    hand: int = 0
+    passes: int = 0
+    dealer_streak: int = 0
+    bets: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
+    dice_dealer: tuple[int, int] | None = None
+    dice_owner: tuple[int, int] | None = None
+    wall: WallState = field(default_factory=WallState)
+    wall_tiles: list[Tile] | None = None
+    kongs: int = 0
+    seats: list[SeatState] = field(default_factory=lambda: [SeatState() for _ in range(SEATS)])
+    turn: int | None = None
+    drawn: str | None = None
+    last_drawn: Tile | None = None
+    discards_made: int = 0
+    claims: dict[str, Any] | None = None
+    pending: dict[str, Any] | None = None
+    hand_transfers: list[Transfer] = field(default_factory=list)
+    scores: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
+    last_settlement: dict[str, Any] | None = None
+
+    # --- derived ---------------------------------------------------------------------
+
+    @property
+    def full(self) -> bool:
+        """Full-tile mode (every tile known) rather than tracked mode."""
+        return self.wall_seed is not None
+
+    @property
+    def round(self) -> int:
+        return self.passes // 4 + 1
+
+    @property
+    def breakpoint(self) -> BreakPoint | None:
+        if self.dealer is None or self.dice_dealer is None or self.dice_owner is None:
+            return None
+        return break_point(self.dealer, self.dice_dealer, self.dice_owner, self.rules.wall_direction)
+
+    @property
+    def reserve_stacks(self) -> int:
+        return self.rules.reserve_stacks(self.kongs)
+
+    @property
+    def drawable(self) -> int:
+        """Tiles the head may still give (RULES §10: only while remaining > 2 × R(k))."""
+        return max(0, self.wall.remaining - 2 * self.reserve_stacks)
+
+    def winds(self) -> list[str | None]:
+        if self.east is None:
+            return [None] * SEATS
+        return [WINDS[(s - self.east) % SEATS] for s in range(SEATS)]
+
+    # --- copies and JSON -------------------------------------------------------------
+
+    def copy(self) -> TableState:
+        """An independent copy (lists copied; values like Rules and Meld are immutable)."""
+        c = TableState.__new__(TableState)
+        c.__dict__.update(self.__dict__)
+        c.players, c.bets, c.scores = list(self.players), list(self.bets), list(self.scores)
+        c.wall = self.wall.copy()
+        c.seats = [s.copy() for s in self.seats]
+        c.hand_transfers = list(self.hand_transfers)
+        if self.claims is not None:
+            c.claims = {**self.claims, "answers": list(self.claims["answers"]), "tiles": list(self.claims["tiles"])}
+        if self.pending is not None:
+            c.pending = dict(self.pending)
+        # wall_tiles is never changed in place, last_settlement is replaced, never edited
+        return c
+
+    def to_json(self) -> dict[str, Any]:
+        """The complete state as JSON; :meth:`from_json` gives it back exactly."""
+        return {
+            "schema": SCHEMA,
+            "phase": self.phase,
+            "players": list(self.players),
+            "base": self.base,
+            "rules": self.rules.to_json(),
+            "wall_seed": self.wall_seed,
+            "east": self.east,
+            "dealer": self.dealer,
+            "hand": self.hand,
+            "passes": self.passes,
+            "dealer_streak": self.dealer_streak,
+            "bets": list(self.bets),
+            "dice_dealer": None if self.dice_dealer is None else list(self.dice_dealer),
+            "dice_owner": None if self.dice_owner is None else list(self.dice_owner),
+            "wall": self.wall.to_json(),
+            "wall_tiles": None if self.wall_tiles is None else list(self.wall_tiles),
+            "kongs": self.kongs,
+            "seats": [s.to_json() for s in self.seats],
+            "turn": self.turn,
+            "drawn": self.drawn,
+            "last_drawn": self.last_drawn,
+            "discards_made": self.discards_made,
+            "claims": None
+            if self.claims is None
+            else {
+                **self.claims,
+                "answers": list(self.claims["answers"]),
+                "tiles": [None if t is None else list(t) for t in self.claims["tiles"]],
+            },
+            "pending": None if self.pending is None else dict(self.pending),
+            "hand_transfers": [t.to_json() for t in self.hand_transfers],
+            "scores": list(self.scores),
+            "last_settlement": self.last_settlement,
+        }
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> TableState:
+        if d.get("schema") != SCHEMA:
+            raise ValueError(f"not a schema {SCHEMA} table state: schema {d.get('schema')!r}")
+        claims = d["claims"]
+        if claims is not None:
+            claims = {
+                **claims,
+                "answers": list(claims["answers"]),
+                "tiles": [None if t is None else tuple(t) for t in claims["tiles"]],
+            }
+        return cls(
+            phase=d["phase"],
+            players=list(d["players"]),
+            base=d["base"],
+            rules=Rules.from_overrides(d["rules"]),
+            wall_seed=d["wall_seed"],
+            east=d["east"],
+            dealer=d["dealer"],
+            hand=d["hand"],
+            passes=d["passes"],
+            dealer_streak=d["dealer_streak"],
+            bets=list(d["bets"]),
+            dice_dealer=None if d["dice_dealer"] is None else (d["dice_dealer"][0], d["dice_dealer"][1]),
+            dice_owner=None if d["dice_owner"] is None else (d["dice_owner"][0], d["dice_owner"][1]),
+            wall=WallState.from_json(d["wall"]),
+            wall_tiles=None if d["wall_tiles"] is None else list(d["wall_tiles"]),
+            kongs=d["kongs"],
+            seats=[SeatState.from_json(s) for s in d["seats"]],
+            turn=d["turn"],
+            drawn=d["drawn"],
+            last_drawn=d["last_drawn"],
+            discards_made=d["discards_made"],
+            claims=claims,
+            pending=None if d["pending"] is None else dict(d["pending"]),
+            hand_transfers=[Transfer.from_json(t) for t in d["hand_transfers"]],
+            scores=list(d["scores"]),
+            last_settlement=d["last_settlement"],
+        )
+
+    def public(self) -> dict[str, Any]:
+        """DESIGN.md "Public state", schema 1, plus extra keys (no concealed tiles)."""
+        bp = self.breakpoint
+        dealt = self.phase in ("turn", "claims", "win_pending", "hand_over") and bp is not None
+        out: dict[str, Any] = {
+            "schema": SCHEMA,
+            "phase": self.phase,
+            "players": list(self.players),
+            "winds": self.winds(),
+            "dealer": self.dealer,
+            "hand": self.hand,
+            "round": self.round,
+            "dealer_streak": self.dealer_streak,
+            "bets": list(self.bets),
+            "dice": {
+                "dealer": None if self.dice_dealer is None else list(self.dice_dealer),
+                "owner": None if self.dice_owner is None else list(self.dice_owner),
+            },
+            "break": bp.to_json() if bp is not None else None,
+            "wall": {
+                "remaining": self.wall.remaining,
+                "head_taken": self.wall.head_taken,
+                "tail_taken": self.wall.tail_taken,
+                "kongs": self.kongs,
+                "reserve_stacks": self.reserve_stacks,
+                "drawable": self.drawable,
+            },
+            "turn": self.turn if self.phase == "turn" else None,
+            "scores": list(self.scores),
+            "last_settlement": self.last_settlement,
+            # extra keys (allowed by DESIGN.md)
+            "mode": "full" if self.full else "tracked",
+            "base": self.base,
+            "rules": self.rules.overrides(),
+            "seats": [s.public() for s in self.seats] if dealt else None,
+            "claims": None,
+            "pending_win": None,
+        }
+        if self.claims is not None and self.phase == "claims":
+            c = self.claims
+            out["claims"] = {
+                "kind": c["kind"],
+                "from": c["from"],
+                "tile": None if c["tile"] is None else tile_text(c["tile"]),
+                "waiting": [s for s in range(SEATS) if s != c["from"] and c["answers"][s] is None],
+            }
+        if self.pending is not None and self.phase == "win_pending":
+            p = self.pending
+            out["pending_win"] = {"seat": p["seat"], "kind": p["kind"], "from": p["from"]}
+        return out
