@@ -60,6 +60,7 @@ CREATE TABLE records (
     CHECK ((kind = 'event') = (event IS NOT NULL)),
     CHECK ((kind = 'event') = (target IS NULL))
 );
+CREATE INDEX marks ON records (seq) WHERE kind != 'event';
 CREATE TABLE snapshots (
     seq INTEGER PRIMARY KEY REFERENCES records(seq),
     state TEXT NOT NULL
@@ -301,10 +302,21 @@ class Journal:
         return int(self._conn.execute("SELECT coalesce(max(seq), 0) FROM records").fetchone()[0])
 
     def timeline(self) -> Timeline:
-        rows = self._conn.execute("SELECT seq, kind, target FROM records ORDER BY seq")
+        """Fold the records; events between undo/redo marks are taken as whole ranges (fast start-up)."""
+        marks = self._conn.execute(
+            "SELECT seq, kind, target FROM records WHERE kind != 'event' ORDER BY seq"
+        ).fetchall()
+        last = self.last_seq()
         t = Timeline([], [])
-        for seq, kind, target in rows:
-            t.apply_record(seq, kind, target)
+        prev = 0
+        for seq, kind, target in [*marks, (last + 1, None, None)]:
+            if seq > prev + 1:
+                t.active.extend(range(prev + 1, seq))
+                t.redo.clear()
+                t.last_seq = seq - 1
+            if kind is not None:
+                t.apply_record(seq, kind, target)
+            prev = seq
         return t
 
     def events(self, seqs: Sequence[int]) -> list[dict[str, Any]]:

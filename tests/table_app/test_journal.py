@@ -187,3 +187,30 @@ def test_a_failed_transaction_leaves_nothing(tmp_path: Path) -> None:
             j.append_event({"type": "bets", "bets": {1, 2}}, 1)  # not JSON: fails inside the transaction
         assert j.last_seq() == 1
         assert j.append_event({"type": "bets", "bets": [0, 0, 0, 0]}, 1)[0] == 2
+
+
+def test_the_journal_timeline_matches_the_plain_fold(tmp_path: Path) -> None:
+    import random
+
+    rng = random.Random(7)
+    path = tmp_path / "j.sqlite3"
+    rows: list[tuple[int, str, int | None]] = []
+    with Journal.open(path) as j:
+        j.append_event(SESSION, None, new_session=True)
+        rows.append((1, "event", None))
+        for _ in range(300):
+            t = timeline(rows)
+            r = rng.random()
+            if r < 0.15 and t.active:
+                target = rng.choice([0, *t.active[:-1]]) if rng.random() < 0.3 else (
+                    t.active[-2] if len(t.active) > 1 else 0)
+                rows.append((j.append_undo(target, 1), "undo", target))
+            elif r < 0.3 and t.redo:
+                rows.append((j.append_redo(t.redo[0], 1), "redo", t.redo[0]))
+            else:
+                rows.append((j.append_event({"type": "bets", "bets": [0, 0, 0, 0]}, 1)[0], "event", None))
+            got = j.timeline()
+            want = timeline(rows)
+            assert (got.active, got.redo, got.last_seq) == (want.active, want.redo, want.last_seq)
+    kinds = {k for _, k, _ in rows}
+    assert kinds == {"event", "undo", "redo"}
