@@ -16,8 +16,13 @@ from collections.abc import Sequence
 VERBS: tuple[str, ...] = (
     "run",
     "hand",
+    "play",
+    "dice",
     "score",
     "bench",
+    "serve",
+    "history",
+    "export",
 )
 
 EXIT_OK = 0

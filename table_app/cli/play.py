@@ -1,0 +1,137 @@
+"""``xian-table play``: apply a JSONL event file to a fresh table and show the table.
+
+One event per line (DESIGN.md "Events"); blank lines and lines starting with ``#`` are
+skipped. A rejected event stops the run with exit status 3 and prints
+``{"error", "index", "event", "state"}`` — ``index`` counts events from 0 and ``state`` is
+the public state before that event. A line that is not JSON stops it with status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterable
+from typing import Any, TextIO
+
+HELP = "apply a JSONL file of table events (- for stdin) and print the table's public state"
+
+PHASE_NAMES = {
+    "idle": ("未开始", "no session"),
+    "seating": ("定位", "choosing seats"),
+    "betting": ("下注", "bets, then the dealer rolls"),
+    "rolling": ("掷骰", "rolling the dice"),
+    "turn": ("出牌", "a player's turn"),
+    "claims": ("吃碰杠胡", "claims open"),
+    "win_pending": ("待确认和牌", "win to confirm"),
+    "hand_over": ("本局结束", "hand over"),
+    "ended": ("散场", "session ended"),
+}
+WIND_NAMES = {"E": "东", "S": "南", "W": "西", "N": "北"}
+KIND_NAMES = {
+    "self_drawn": ("自摸", "self-drawn"),
+    "discard": ("点炮", "on a discard"),
+    "kong_bloom": ("杠后开花", "on a kong replacement"),
+    "heavenly": ("天胡", "heavenly hand"),
+    "robbed_kong": ("抢杠", "robbing a kong"),
+}
+
+
+def register(p: argparse.ArgumentParser) -> None:
+    p.add_argument("file", metavar="FILE", help="a JSONL file of events, or - for stdin")
+    p.add_argument("--json", action="store_true", help="print the public state as one JSON object")
+
+
+def _events(lines: Iterable[str]) -> Iterable[tuple[int, str]]:
+    for n, raw in enumerate(lines, 1):
+        line = raw.strip()
+        if line and not line.startswith("#"):
+            yield n, line
+
+
+def play(lines: Iterable[str], out: TextIO, err: TextIO, as_json: bool) -> int:
+    from engine.errors import RuleError
+    from engine.table import apply, new_table
+
+    state = new_table()
+    for index, (lineno, line) in enumerate(_events(lines)):
+        try:
+            obj: Any = json.loads(line)
+        except json.JSONDecodeError as e:
+            msg = f"line {lineno} is not JSON: {e.msg} (column {e.colno}) in {line!r}"
+            report = {"error": msg, "index": index, "line": lineno, "event": line, "state": state.public()}
+            print(json.dumps(report, ensure_ascii=False), file=out)
+            print(f"xian-table play: {msg}", file=err)
+            return 2
+        try:
+            state, _ = apply(state, obj)
+        except RuleError as e:
+            report = {"error": str(e), "index": index, "line": lineno, "event": obj, "state": state.public()}
+            print(json.dumps(report, ensure_ascii=False), file=out)
+            print(f"xian-table play: event {index} (line {lineno}) rejected 被拒绝: {e}", file=err)
+            return 3
+    public = state.public()
+    if as_json:
+        print(json.dumps(public, ensure_ascii=False), file=out)
+    else:
+        render(public, out)
+    return 0
+
+
+def render(st: dict[str, Any], out: TextIO) -> None:
+    """The public state for people, in Chinese and English."""
+    zh, en = PHASE_NAMES.get(st["phase"], (st["phase"], st["phase"]))
+    print(f"阶段 phase: {zh} {en}", file=out)
+    if st["phase"] == "idle":
+        return
+    print(
+        f"第 {st['round']} 圈 round {st['round']}, 第 {st['hand']} 局 hand {st['hand']}, "
+        f"连庄 dealer streak {st['dealer_streak']}",
+        file=out,
+    )
+    for seat in range(4):
+        wind = st["winds"][seat]
+        mark = " 庄 dealer" if seat == st["dealer"] else ""
+        turn = "  ← 出牌 to play" if seat == st["turn"] else ""
+        w = f"{WIND_NAMES[wind]}{wind}" if wind else "--"
+        bet = f"  注 bet {st['bets'][seat]}" if st["bets"][seat] else ""
+        print(
+            f"  座位 seat {seat} {w} {st['players'][seat]:<10} 分 score {st['scores'][seat]:>5}{bet}{mark}{turn}",
+            file=out,
+        )
+    if st["break"]:
+        b = st["break"]
+        print(
+            f"起牌点 break: 座位 seat {b['owner']} 掷数 count {b['count']}, 牌尾 tail = 座位 seat {b['wall']} "
+            f"第 {b['stack']} 墩 stack {b['stack']}",
+            file=out,
+        )
+        w = st["wall"]
+        print(
+            f"牌墙 wall: 剩 {w['remaining']} remaining, 牌头 head {w['head_taken']}, 牌尾 tail {w['tail_taken']}, "
+            f"杠 kongs {w['kongs']}, 留 {w['reserve_stacks']} 墩 stacks reserved, 可摸 drawable {w['drawable']}",
+            file=out,
+        )
+    if st.get("claims"):
+        c = st["claims"]
+        tile = f" {c['tile']}" if c["tile"] else ""
+        print(f"等待 waiting on seats {c['waiting']} for claims on seat {c['from']}'s{tile}", file=out)
+    last = st["last_settlement"]
+    if last:
+        if last["result"] == "draw":
+            print("上局 last hand: 荒牌 drawn (exhaustive draw)", file=out)
+        else:
+            kz, ke = KIND_NAMES.get(last["kind"], (last["kind"], last["kind"]))
+            print(f"上局 last hand: 座位 seat {last['winner']} 和 wins — {kz} {ke}, wait {last['wait']}", file=out)
+        print(f"  得失 deltas: {last['deltas']}", file=out)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.file == "-":
+        return play(sys.stdin, sys.stdout, sys.stderr, args.json)
+    try:
+        with open(args.file, encoding="utf-8") as f:
+            return play(f, sys.stdout, sys.stderr, args.json)
+    except OSError as e:
+        print(f"xian-table play: cannot read {args.file!r}: {e.strerror}", file=sys.stderr)
+        return 2
