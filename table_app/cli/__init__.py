@@ -20,9 +20,6 @@ VERBS: tuple[str, ...] = (
     "dice",
     "score",
     "bench",
-    "serve",
-    "history",
-    "export",
 )
 
 EXIT_OK = 0
