@@ -20,6 +20,9 @@ VERBS: tuple[str, ...] = (
     "dice",
     "score",
     "bench",
+    "serve",
+    "history",
+    "export",
 )
 
 EXIT_OK = 0

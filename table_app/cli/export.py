@@ -1,0 +1,148 @@
+"""``xian-table export``: every hand's transfers and totals, as CSV or JSON, for a spreadsheet.
+
+The hands come from replaying the journal's events in effect (undone events are left out),
+session by session; a hand appears once it is settled (phase ``hand_over``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import sys
+from dataclasses import dataclass, field
+from typing import Any
+
+HELP = "export every hand's transfers and totals from the journal (--format csv or json)"
+
+
+def register(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--config", metavar="FILE", help="the TOML config file (for journal.path)")
+    p.add_argument("--db", metavar="FILE", help="the SQLite journal (default: journal.path, or the user data dir)")
+    p.add_argument("--format", choices=("csv", "json"), required=True, help="csv: one row per hand; json: everything")
+    p.add_argument("--session", type=int, metavar="N", help="only session N (see xian-table history)")
+
+
+@dataclass
+class HandRow:
+    hand: int
+    round: int
+    dealer: int | None
+    result: str | None
+    winner: int | None
+    kind: str | None
+    transfers: list[dict[str, Any]]
+    deltas: list[int]
+    totals: list[int]
+    seq: int  # the journal record that settled the hand
+
+    def to_json(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+@dataclass
+class SessionLedger:
+    session: int
+    first_seq: int
+    started_at: str
+    players: list[str]
+    in_effect: bool  # False: its new_session was undone
+    base: int | None = None
+    phase: str | None = None
+    totals: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
+    events: int = 0
+    hands: list[HandRow] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        d = {k: v for k, v in self.__dict__.items() if k != "hands"}
+        d["hands"] = [h.to_json() for h in self.hands]
+        return d
+
+
+def ledgers(journal: Any) -> list[SessionLedger]:
+    """Every session of the journal with its settled hands (replaying the events in effect)."""
+    from engine import apply, new_table
+
+    active = journal.timeline().active
+    out = [SessionLedger(i, first, at, players, False) for i, first, at, players in journal.sessions()]
+    by_first = {s.first_seq: s for s in out}
+    current: SessionLedger | None = None
+    state = new_table()
+    phase = None
+    for i in range(0, len(active), 5000):
+        chunk = active[i:i + 5000]
+        for seq, event in zip(chunk, journal.events(chunk), strict=True):
+            if seq in by_first:
+                current = by_first[seq]
+                current.in_effect = True
+                state = new_table()
+            state, _ = apply(state, event)
+            if current is None:
+                continue
+            current.events += 1
+            pub = state.public()
+            if pub["phase"] == "hand_over" and phase != "hand_over":
+                st = pub.get("last_settlement") or {}
+                current.hands.append(HandRow(
+                    hand=pub["hand"], round=pub["round"], dealer=pub["dealer"], result=st.get("result"),
+                    winner=st.get("winner"), kind=st.get("kind"), transfers=list(st.get("transfers") or []),
+                    deltas=list(st.get("deltas") or [0, 0, 0, 0]), totals=list(pub["scores"]), seq=seq,
+                ))
+            phase = pub["phase"]
+            current.phase, current.totals, current.base = phase, list(pub["scores"]), pub.get("base")
+    return out
+
+
+def open_journal(args: argparse.Namespace, verb: str) -> Any:
+    """The journal read-only, or an exit status after printing why not."""
+    from table_app.config import ConfigError, load_config
+    from table_app.journal import Journal, JournalError
+
+    try:
+        path = args.db or load_config(args.config).journal_file()
+        return Journal.open(path, readonly=True)
+    except (ConfigError, JournalError) as e:
+        print(f"xian-table {verb}: {e}", file=sys.stderr)
+        return 4 if isinstance(e, JournalError) else 2
+
+
+def _transfers_text(transfers: list[dict[str, Any]], players: list[str]) -> str:
+    def name(s: Any) -> str:
+        return players[s] if isinstance(s, int) and 0 <= s < len(players) else str(s)
+
+    return "; ".join(f"{name(t.get('from'))}→{name(t.get('to'))} {t.get('amount')} {t.get('reason')}"
+                     for t in transfers)
+
+
+def write_csv(sessions: list[SessionLedger], out: Any) -> None:
+    w = csv.writer(out, lineterminator="\n")
+    w.writerow(["session", "started_at", "hand", "round", "dealer", "result", "winner", "kind",
+                *[f"player_{s}" for s in range(4)], *[f"delta_{s}" for s in range(4)],
+                *[f"total_{s}" for s in range(4)], "transfers"])
+    for s in sessions:
+        if not s.in_effect:
+            continue
+        for h in s.hands:
+            w.writerow([s.session, s.started_at, h.hand, h.round, "" if h.dealer is None else s.players[h.dealer],
+                        h.result or "", "" if h.winner is None else s.players[h.winner], h.kind or "",
+                        *s.players, *h.deltas, *h.totals, _transfers_text(h.transfers, s.players)])
+
+
+def run(args: argparse.Namespace) -> int:
+    journal = open_journal(args, "export")
+    if isinstance(journal, int):
+        return journal
+    with journal:
+        sessions = ledgers(journal)
+    if args.session is not None:
+        sessions = [s for s in sessions if s.session == args.session]
+        if not sessions:
+            print(f"xian-table export: no session {args.session} in the journal (see xian-table history)",
+                  file=sys.stderr)
+            return 2
+    if args.format == "json":
+        json.dump({"sessions": [s.to_json() for s in sessions]}, sys.stdout, ensure_ascii=False)
+        sys.stdout.write("\n")
+    else:
+        write_csv(sessions, sys.stdout)
+    return 0

@@ -1,0 +1,443 @@
+"""``TableService``: the table's only writer (DESIGN.md, data flow).
+
+Any number of input threads (buttons, the serial panel, the touchscreen, MQTT, stdin)
+call :meth:`TableService.submit`; the commands wait in one thread-safe queue and a single
+service thread takes them one at a time:
+
+1. the engine applies the event (a refused event is answered with the engine's error and
+   leaves nothing behind: no journal record, no notice, the state unchanged);
+2. the journal appends it and commits durably (WAL fsynced);
+3. observers are notified;
+4. the sender's future is answered with ``{"ok": true, "seq": n, "state": {...}}``.
+
+Besides the event vocabulary the queue takes ``{"type": "undo"}`` (the last event in
+effect), ``{"type": "undo", "to": n}`` (back to the state right after event ``n``; 0 is an
+empty table), ``{"type": "redo"}`` (the next undone event, until a new event is applied)
+and ``{"type": "state"}`` (read only: the current seq and public state).
+
+The claim window: when a discard (or an added kong that may be robbed) opens the claims,
+the service sends ``resolve`` itself as soon as every eligible seat has answered (claim or
+pass), or ``claim_window_s`` seconds after the claims opened, whichever comes first. Time
+comes from an injectable clock; :class:`ManualClock` moves only when a test says so.
+"""
+
+from __future__ import annotations
+
+import bisect
+import contextlib
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable, Mapping
+from concurrent.futures import Future
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from engine import RuleError, TableState, apply, new_table, parse_event
+from table_app.journal import Journal, Timeline
+
+log = logging.getLogger(__name__)
+
+SERVICE_SOURCE = "service"  # journal source of the events the service sends itself
+SNAPSHOT_EVERY = 2000  # events in effect between snapshots (docs/journal.md has the measurements)
+
+
+class Clock(Protocol):
+    def now(self) -> float: ...
+
+    def add_listener(self, fn: Callable[[], None]) -> None: ...
+
+
+class MonotonicClock:
+    """Real time (``time.monotonic``)."""
+
+    def now(self) -> float:
+        return time.monotonic()
+
+    def add_listener(self, fn: Callable[[], None]) -> None:
+        """Real time needs no wake-ups: the service waits with a timeout."""
+
+
+class ManualClock:
+    """A clock that moves only on :meth:`advance`; listeners (the service) are woken then."""
+
+    def __init__(self, start: float = 0.0) -> None:
+        self._t = start
+        self._lock = threading.Lock()
+        self._listeners: list[Callable[[], None]] = []
+
+    def now(self) -> float:
+        with self._lock:
+            return self._t
+
+    def advance(self, seconds: float) -> None:
+        with self._lock:
+            self._t += seconds
+            listeners = list(self._listeners)
+        for fn in listeners:
+            fn()
+
+    def add_listener(self, fn: Callable[[], None]) -> None:
+        with self._lock:
+            self._listeners.append(fn)
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What the sender of a command gets back."""
+
+    ok: bool
+    seq: int | None = None
+    state: dict[str, Any] | None = None
+    error: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        if self.ok:
+            return {"ok": True, "seq": self.seq, "state": self.state}
+        return {"ok": False, "error": self.error}
+
+
+@dataclass(frozen=True)
+class Notice:
+    """What observers get after each durable change."""
+
+    seq: int
+    kind: str  # event | undo | redo
+    event: dict[str, Any] | None  # the event applied (event, redo); None for undo
+    state: dict[str, Any]  # the public state after the change
+    source: str
+    at: float  # wall-clock time.time()
+    effects: tuple[Any, ...] = ()
+    undone: tuple[int, ...] = ()  # undo: the event seqs taken back
+
+
+Observer = Callable[[Notice], None]
+
+
+@dataclass
+class _Window:
+    opened_by: int  # the seq of the event that opened (or reopened) the claims
+    deadline: float | None  # clock time to send resolve; None: no timer
+
+
+@dataclass
+class _Item:
+    command: Any
+    source: str
+    future: Future[Answer]
+
+
+_WAKE = object()
+_STOP = object()
+
+
+class TableService:
+    """Owns the engine state and the journal; everything changes through :meth:`submit`."""
+
+    def __init__(self, journal: Journal, *, claim_window_s: float = 3.0, clock: Clock | None = None,
+                 snapshot_every: int = SNAPSHOT_EVERY) -> None:
+        if claim_window_s < 0:
+            raise ValueError(f"claim_window_s must be >= 0, got {claim_window_s!r}")
+        self._journal = journal
+        self.claim_window_s = claim_window_s
+        self.clock: Clock = clock if clock is not None else MonotonicClock()
+        self.snapshot_every = snapshot_every
+        self._queue: queue.Queue[_Item | object] = queue.Queue()
+        self._observers: list[Observer] = []
+        self._observers_lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+        self._window: _Window | None = None
+        self._since_snapshot = 0
+        self._timeline = Timeline([], [])
+        self._state: TableState = new_table()
+        self._public: dict[str, Any] = {}
+        self._session: int | None = None
+        self._restore()
+        self.clock.add_listener(self._wake)
+
+    # -- the thread-safe interface -------------------------------------------------------
+
+    def submit(self, command: Mapping[str, Any], source: str = "") -> Future[Answer]:
+        """Queue a command; the future is answered after the durable commit and the notices."""
+        fut: Future[Answer] = Future()
+        self._queue.put(_Item(command, source, fut))
+        return fut
+
+    def call(self, command: Mapping[str, Any], source: str = "", timeout: float | None = None) -> Answer:
+        return self.submit(command, source).result(timeout)
+
+    def subscribe(self, observer: Observer) -> Callable[[], None]:
+        """Call ``observer(notice)`` after every durable change; returns the unsubscriber."""
+        with self._observers_lock:
+            self._observers.append(observer)
+
+        def unsubscribe() -> None:
+            with self._observers_lock, contextlib.suppress(ValueError):
+                self._observers.remove(observer)
+
+        return unsubscribe
+
+    @property
+    def seq(self) -> int:
+        """The last journal record applied."""
+        return self._timeline.last_seq
+
+    @property
+    def public(self) -> dict[str, Any]:
+        """The latest public state (a new dict after every change; do not modify it)."""
+        return self._public
+
+    def start(self) -> TableService:
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._loop, name="table-service", daemon=True)
+            self._thread.start()
+        return self
+
+    def stop(self, timeout: float | None = 10) -> None:
+        """Finish the queued commands, then stop the service thread."""
+        if self._thread is not None:
+            self._queue.put(_STOP)
+            self._thread.join(timeout)
+            self._thread = None
+
+    def __enter__(self) -> TableService:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def _wake(self) -> None:
+        self._queue.put(_WAKE)
+
+    # -- the service thread --------------------------------------------------------------
+
+    def _loop(self) -> None:
+        while True:
+            self._fire_window()
+            try:
+                item = self._queue.get(timeout=self._wait_time())
+            except queue.Empty:
+                continue
+            if item is _STOP:
+                self._drain_stopped()
+                return
+            if not isinstance(item, _Item):
+                continue
+            if item.future.set_running_or_notify_cancel():
+                try:
+                    answer = self._handle(item.command, item.source)
+                except Exception as e:  # a bug must not kill the only writer
+                    log.exception("command %r failed", item.command)
+                    answer = Answer(False, error=f"internal error: {e}")
+                item.future.set_result(answer)
+            self._maybe_snapshot()
+
+    def _drain_stopped(self) -> None:
+        while True:
+            try:
+                item = self._queue.get_nowait()
+            except queue.Empty:
+                return
+            if isinstance(item, _Item) and item.future.set_running_or_notify_cancel():
+                item.future.set_result(Answer(False, error="the table service has stopped"))
+
+    def _wait_time(self) -> float | None:
+        w = self._window
+        if w is None or w.deadline is None:
+            return None
+        # A ManualClock never passes on its own; its listener wakes us instead of this timeout.
+        return max(0.0, min(w.deadline - self.clock.now(), 1.0))
+
+    # -- commands ------------------------------------------------------------------------
+
+    def _handle(self, command: Any, source: str) -> Answer:
+        if not isinstance(command, Mapping):
+            return Answer(False, error=f"a command must be a JSON object, got {command!r}")
+        kind = command.get("type")
+        if kind == "undo":
+            extra = set(command) - {"type", "to"}
+            if extra:
+                return Answer(False, error=f"undo takes only 'to', not {sorted(extra)} in {dict(command)!r}")
+            return self._undo(command.get("to"), source)
+        if kind == "redo":
+            if set(command) != {"type"}:
+                return Answer(False, error=f"redo takes no fields, got {dict(command)!r}")
+            return self._redo(source)
+        if kind == "state":
+            return Answer(True, self.seq, self._public)
+        return self._apply_event(command, source)
+
+    def _apply_event(self, command: Mapping[str, Any], source: str) -> Answer:
+        try:
+            event = parse_event(dict(command))
+            state, effects = apply(self._state, event)
+        except RuleError as e:
+            return Answer(False, error=str(e))
+        data = event.to_json()
+        new_session = data["type"] == "new_session"
+        try:
+            seq, session = self._journal.append_event(data, self._session, source=source, new_session=new_session)
+        except Exception as e:  # sqlite3.Error, OSError (disk full, I/O error), JournalError
+            return self._journal_failed(e)
+        self._timeline.apply_record(seq, "event", None)
+        self._session = session
+        self._state = state
+        self._public = state.public()
+        self._since_snapshot += 1
+        self._track_window(seq, data)
+        self._notify(Notice(seq, "event", data, self._public, source, time.time(), tuple(effects)))
+        return Answer(True, seq, self._public)
+
+    def _undo(self, to: Any, source: str) -> Answer:
+        active = self._timeline.active
+        if not active:
+            return Answer(False, error="nothing to undo: no event is in effect")
+        if to is None:
+            target = active[-2] if len(active) > 1 else 0
+        else:
+            if type(to) is not int or to < 0:
+                return Answer(False, error=f"undo: 'to' must be an event's sequence number (0: an empty table), "
+                                           f"got {to!r}")
+            if to >= active[-1]:
+                return Answer(False, error=f"undo: event {to} is not before the last event in effect ({active[-1]})")
+            if to != 0 and to not in set(active):
+                return Answer(False, error=f"undo: record {to} is not an event in effect; events in effect end "
+                                           f"with {active[-5:]}")
+            target = to
+        cut = self._timeline.cut_index(target)
+        undone = tuple(active[cut:])
+        kept = active[:cut]
+        state = self._rebuild(kept)
+        session = self._session_of(kept)
+        try:
+            seq = self._journal.append_undo(target, session, source=source)
+        except Exception as e:
+            return self._journal_failed(e)
+        self._timeline.apply_record(seq, "undo", target)
+        self._state, self._session = state, session
+        self._public = state.public()
+        self._reopen_window()
+        self._notify(Notice(seq, "undo", None, self._public, source, time.time(), undone=undone))
+        return Answer(True, seq, self._public)
+
+    def _redo(self, source: str) -> Answer:
+        if not self._timeline.redo:
+            return Answer(False, error="nothing to redo: no undone event (a new event clears the redo list)")
+        target = self._timeline.redo[0]
+        data = self._journal.event(target)
+        try:
+            state, effects = apply(self._state, data)
+        except RuleError as e:  # cannot happen with a deterministic engine; say so if it does
+            return Answer(False, error=f"redo of event {target} was refused: {e}")
+        session = self._journal.record_sessions([target]).get(target)
+        try:
+            seq = self._journal.append_redo(target, session, source=source)
+        except Exception as e:
+            return self._journal_failed(e)
+        self._timeline.apply_record(seq, "redo", target)
+        self._state, self._session = state, session
+        self._public = state.public()
+        self._since_snapshot += 1
+        self._reopen_window()
+        self._notify(Notice(seq, "redo", data, self._public, source, time.time(), tuple(effects)))
+        return Answer(True, seq, self._public)
+
+    def _journal_failed(self, e: BaseException) -> Answer:
+        """The commit failed: nothing was acknowledged; re-read the journal so memory matches disk."""
+        log.error("journal write failed: %s", e)
+        try:
+            self._restore()
+        except Exception:
+            log.exception("re-reading the journal after a failed write failed too")
+        return Answer(False, error=f"journal write failed, the event was not recorded: {e}")
+
+    def _notify(self, notice: Notice) -> None:
+        with self._observers_lock:
+            observers = list(self._observers)
+        for fn in observers:
+            try:
+                fn(notice)
+            except Exception:  # one broken output must not stop the table
+                log.exception("observer %r failed on seq %d", fn, notice.seq)
+
+    # -- the state from the journal ------------------------------------------------------
+
+    def _restore(self) -> None:
+        self._timeline = self._journal.timeline()
+        active = self._timeline.active
+        self._state = self._rebuild(active)
+        self._public = self._state.public()
+        self._session = self._session_of(active)
+        self._reopen_window()
+
+    def _session_of(self, active: list[int]) -> int | None:
+        if not active:
+            return None
+        return self._journal.record_sessions([active[-1]]).get(active[-1])
+
+    def _rebuild(self, active: list[int]) -> TableState:
+        """The state after the events in effect: from the newest usable snapshot or session start."""
+        start = 0  # index in active of the first event to replay
+        starts = {first for _, first, _, _ in self._journal.sessions()}
+        for i in range(len(active) - 1, -1, -1):
+            if active[i] in starts:
+                start = i  # new_session starts over: nothing before it matters
+                break
+        state = new_table()
+        snap = self._journal.latest_snapshot(active, after=active[start] - 1 if active else 0)
+        if snap is not None:
+            seq, data = snap
+            state = TableState.from_json(data)
+            start = bisect.bisect_left(active, seq) + 1
+        todo = active[start:]
+        for i in range(0, len(todo), 5000):
+            for ev in self._journal.events(todo[i:i + 5000]):
+                state, _ = apply(state, ev)
+        self._since_snapshot = len(todo)
+        return state
+
+    def _maybe_snapshot(self) -> None:
+        if self.snapshot_every <= 0 or self._since_snapshot < self.snapshot_every or not self._timeline.active:
+            return
+        try:
+            self._journal.save_snapshot(self._timeline.active[-1], self._state.to_json())
+            self._since_snapshot = 0
+        except Exception:
+            log.exception("saving a snapshot failed (start-up will replay instead)")
+
+    # -- the claim window ----------------------------------------------------------------
+
+    def _track_window(self, seq: int, event: Mapping[str, Any]) -> None:
+        claims = self._public.get("claims") if self._public.get("phase") == "claims" else None
+        if claims is None:
+            self._window = None
+            return
+        if self._window is None or event.get("type") in ("discard", "kong"):
+            self._window = self._open_window(seq)
+        if not claims.get("waiting"):
+            self._window.deadline = self.clock.now()  # all answered: close now (after answering this sender)
+
+    def _open_window(self, seq: int) -> _Window:
+        deadline = self.clock.now() + self.claim_window_s if self.claim_window_s > 0 else None
+        return _Window(seq, deadline)
+
+    def _reopen_window(self) -> None:
+        """After start-up, undo or redo: a fresh full window if the claims are open.
+
+        It does not close at once even if every seat has answered: after an undo of the
+        service's own ``resolve`` the players get the window's time to change a claim.
+        """
+        if self._public.get("phase") == "claims" and self._timeline.active:
+            self._window = self._open_window(self._timeline.active[-1])
+        else:
+            self._window = None
+
+    def _fire_window(self) -> None:
+        w = self._window
+        if w is None or w.deadline is None or self.clock.now() < w.deadline:
+            return
+        self._window = None
+        answer = self._apply_event({"type": "resolve"}, SERVICE_SOURCE)
+        if not answer.ok:
+            log.warning("closing the claim window failed: %s", answer.error)
