@@ -411,9 +411,15 @@ def _same(v: Any) -> Any:
     return v
 
 
+def _text_tile(v: Any) -> Any:
+    if not isinstance(v, str):
+        raise InvalidEventError(f"a tile in JSON is mpsz text like '5p', got {v!r}")
+    return v
+
+
 def _chow_tiles(v: Any) -> Any:
     if not isinstance(v, str):
-        raise InvalidEventError(f"claim: 'tiles' must be mpsz text like '34m', got {v!r}")
+        raise InvalidEventError(f"'tiles' in JSON are mpsz text like '34m', got {v!r}")
     return v
 
 
@@ -434,15 +440,15 @@ _SCHEMA: Final[dict[str, tuple[type[Event], tuple[_Field, ...]]]] = {
     ),
     "bets": (Bets, (("bets", True, None),)),
     "roll": (Roll, (("dice", True, None), ("seat", False, None))),
-    "discard": (Discard, (("seat", True, None), ("tile", False, None))),
+    "discard": (Discard, (("seat", True, None), ("tile", False, _text_tile))),
     "claim": (Claim, (("seat", True, None), ("call", True, None), ("tiles", False, _chow_tiles))),
     "pass": (Pass, (("seat", True, None),)),
     "resolve": (Resolve, ()),
-    "kong": (Kong, (("seat", True, None), ("kind", True, None), ("tile", False, None))),
+    "kong": (Kong, (("seat", True, None), ("kind", True, None), ("tile", False, _text_tile))),
     "win": (Win, (("seat", True, None),)),
     "confirm_win": (
         ConfirmWin,
-        (("wait", False, None), ("hand", False, None), ("win_tile", False, None), ("melds", False, None)),
+        (("wait", False, None), ("hand", False, None), ("win_tile", False, _text_tile), ("melds", False, None)),
     ),
     "reject_win": (RejectWin, ()),
     "next_hand": (NextHand, ()),
@@ -483,7 +489,10 @@ def parse_event(obj: object) -> Event:
             if required:
                 raise InvalidEventError(f"{etype}: missing field {name!r} in {dict(obj)!r}")
             continue
-        kwargs[name] = (conv or _same)(obj[name])
+        try:
+            kwargs[name] = (conv or _same)(obj[name])
+        except InvalidEventError as e:
+            raise InvalidEventError(f"{etype}: {name!r}: {e} in {dict(obj)!r}") from None
     try:
         return cls(**kwargs)
     except InvalidEventError as e:

@@ -168,6 +168,13 @@ class TableState:
         """Tiles the head may still give (RULES §10: only while remaining > 2 × R(k))."""
         return max(0, self.wall.remaining - 2 * self.reserve_stacks)
 
+    def _where(self, slot: int | None) -> dict[str, int] | None:
+        bp = self.breakpoint
+        if slot is None or bp is None:
+            return None
+        wall, stack = bp.stack_at(slot // 2)
+        return {"wall": wall, "stack": stack}
+
     def winds(self) -> list[str | None]:
         if self.east is None:
             return [None] * SEATS
@@ -294,6 +301,9 @@ class TableState:
                 "kongs": self.kongs,
                 "reserve_stacks": self.reserve_stacks,
                 "drawable": self.drawable,
+                # extra: where the next head draw and the next replacement come from
+                "head": self._where(self.wall.head_slot()) if bp is not None else None,
+                "tail": self._where(self.wall.tail_slot(0)) if bp is not None else None,
             },
             "turn": self.turn if self.phase == "turn" else None,
             "scores": list(self.scores),

@@ -205,6 +205,10 @@ class WallState:
         while self._head < TILES and self.taken[self._head]:
             self._head += 1
 
+    def head_slot(self) -> int | None:
+        """The slot the next head draw would take, or None if the wall is empty."""
+        return self._head if self._head < TILES else None
+
     def take_head(self) -> int:
         """Take the next tile from the head; its slot."""
         if self.remaining == 0:
