@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from engine import RuleError, TableState, apply, new_table, parse_event
+from table_app import sdnotify
 from table_app.journal import Journal, Timeline
 
 log = logging.getLogger(__name__)
@@ -136,7 +137,8 @@ class TableService:
     """Owns the engine state and the journal; everything changes through :meth:`submit`."""
 
     def __init__(self, journal: Journal, *, claim_window_s: float = 3.0, clock: Clock | None = None,
-                 snapshot_every: int = SNAPSHOT_EVERY) -> None:
+                 snapshot_every: int = SNAPSHOT_EVERY, heartbeat: Callable[[], None] | None = None,
+                 heartbeat_s: float = 1.0) -> None:
         if claim_window_s < 0:
             raise ValueError(f"claim_window_s must be >= 0, got {claim_window_s!r}")
         self._journal = journal
@@ -155,6 +157,11 @@ class TableService:
         self._session: int | None = None
         self._restore()
         self.clock.add_listener(self._wake)
+        # systemd's watchdog (table_app/sdnotify.py): the loop calls heartbeat() every round and
+        # waits at most heartbeat_s, so a stalled loop stops the pings. None: the process
+        # watchdog under a Type=notify unit, else no heartbeat (and no periodic wake-ups).
+        self._heartbeat = heartbeat if heartbeat is not None else sdnotify.process_heartbeat("service")
+        self._heartbeat_s = heartbeat_s if self._heartbeat is not None else None
 
     # -- the thread-safe interface -------------------------------------------------------
 
@@ -214,6 +221,8 @@ class TableService:
 
     def _loop(self) -> None:
         while True:
+            if self._heartbeat is not None:
+                self._heartbeat()
             self._fire_window()
             try:
                 item = self._queue.get(timeout=self._wait_time())
@@ -245,9 +254,10 @@ class TableService:
     def _wait_time(self) -> float | None:
         w = self._window
         if w is None or w.deadline is None:
-            return None
+            return self._heartbeat_s
         # A ManualClock never passes on its own; its listener wakes us instead of this timeout.
-        return max(0.0, min(w.deadline - self.clock.now(), 1.0))
+        wait = max(0.0, min(w.deadline - self.clock.now(), 1.0))
+        return wait if self._heartbeat_s is None else min(wait, self._heartbeat_s)
 
     # -- commands ------------------------------------------------------------------------
 

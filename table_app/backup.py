@@ -1,0 +1,205 @@
+"""Consistent copies of the journal, safe while the table runs.
+
+SQLite's online backup API (``sqlite3.Connection.backup``) copies the whole database in
+one step inside one read transaction: in WAL mode the table service keeps committing
+meanwhile, and the copy is the journal exactly as it was at one commit — never a torn
+mix. The copy is written to a hidden temporary file beside the destination, switched to
+a self-contained single file (``journal_mode=DELETE``), checked with
+``PRAGMA integrity_check``, fsynced, and only then renamed into place, so a power cut
+leaves either the old set of backups or the new one.
+
+A folder destination gets a time-stamped file (``journal-20261201T031500Z.sqlite3``) and
+keeps the newest ``keep`` of them; a file destination is written as it is named.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import sqlite3
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+from table_app.journal import APPLICATION_ID, SQLITE_HEADER
+
+DEFAULT_KEEP = 14
+BACKUP_GLOB = "journal-*.sqlite3"
+_NAME = re.compile(r"journal-(\d{8}T\d{6}Z)(?:-(\d+))?\.sqlite3")
+
+
+class BackupError(RuntimeError):
+    """The backup could not be made; nothing at the destination was replaced."""
+
+
+@dataclass(frozen=True)
+class BackupResult:
+    path: Path
+    size: int
+    last_seq: int
+    removed: list[Path] = field(default_factory=list)
+
+
+def backup_name(now: datetime) -> str:
+    """The file name of a backup made at ``now`` (UTC, so that names sort by time).
+
+    >>> backup_name(datetime(2026, 12, 1, 3, 15, tzinfo=UTC))
+    'journal-20261201T031500Z.sqlite3'
+    """
+    return f"journal-{now.astimezone(UTC):%Y%m%dT%H%M%SZ}.sqlite3"
+
+
+def backups_in(folder: Path) -> list[Path]:
+    """The backups this module made in ``folder``, oldest first (the names sort by time)."""
+    if not folder.is_dir():
+        return []
+    found = [(m, p) for p in folder.glob(BACKUP_GLOB) if (m := _NAME.fullmatch(p.name))]
+    return [p for m, p in sorted(found, key=lambda mp: (mp[0].group(1), int(mp[0].group(2) or 0)))]
+
+
+def backup_journal(source: str | os.PathLike[str], dest: str | os.PathLike[str], *, keep: int | None = None,
+                   now: Callable[[], datetime] = lambda: datetime.now(UTC)) -> BackupResult:
+    """Copy the journal ``source`` to ``dest`` (a folder, or a file name) and prune old copies.
+
+    ``dest`` is a folder when it is an existing directory, ends with ``/``, or ``keep`` is
+    given; the folder is created if needed. ``keep`` (≥ 1) prunes that folder to the newest
+    ``keep`` backups after the new one is safely in place.
+    """
+    src = Path(source)
+    if keep is not None and keep < 1:
+        raise BackupError(f"--keep must be at least 1, got {keep}")
+    _check_source(src)
+    as_folder = keep is not None or Path(dest).is_dir() or str(dest).endswith(os.sep)
+    if as_folder:
+        folder = Path(dest)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise BackupError(f"cannot create the backup folder {str(folder)!r}: {e.strerror}") from None
+        target = _free_name(folder, backup_name(now()))
+    else:
+        target = Path(dest)
+        if not target.parent.is_dir():
+            raise BackupError(f"the folder of {str(target)!r} does not exist")
+    if target.resolve() == src.resolve():
+        raise BackupError(f"refusing to back {str(src)!r} up onto itself")
+    tmp = target.with_name(f".{target.name}.tmp-{os.getpid()}")
+    try:
+        last_seq = _copy(src, tmp)
+        _fsync_file(tmp)
+        os.replace(tmp, target)
+        _fsync_dir(target.parent)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
+    removed = prune(target.parent, keep) if keep is not None else []
+    return BackupResult(target, target.stat().st_size, last_seq, removed)
+
+
+def prune(folder: Path, keep: int) -> list[Path]:
+    """Delete all but the newest ``keep`` backups in ``folder``; returns what was deleted."""
+    old = backups_in(folder)[:-keep] if keep > 0 else backups_in(folder)
+    for p in old:
+        p.unlink()
+    if old:
+        _fsync_dir(folder)
+    return old
+
+
+def check_copy(path: Path) -> list[str]:
+    """``PRAGMA integrity_check`` of a backup file (``['ok']`` when sound)."""
+    conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+    try:
+        return [r[0] for r in conn.execute("PRAGMA integrity_check").fetchall()]
+    finally:
+        conn.close()
+
+
+def _check_source(src: Path) -> None:
+    try:
+        with src.open("rb") as f:
+            head = f.read(len(SQLITE_HEADER))
+    except FileNotFoundError:
+        raise BackupError(f"journal {str(src)!r} does not exist") from None
+    except OSError as e:
+        raise BackupError(f"cannot read journal {str(src)!r}: {e.strerror}") from None
+    if head != SQLITE_HEADER:
+        raise BackupError(f"{str(src)!r} is not an SQLite file; nothing was copied")
+
+
+def _copy(src: Path, tmp: Path) -> int:
+    with keep_sidecar_owner(src):
+        try:
+            source = sqlite3.connect(f"{src.resolve().as_uri()}?mode=ro", uri=True)
+        except sqlite3.Error as e:
+            raise BackupError(f"cannot open journal {str(src)!r}: {e}") from None
+        try:
+            source.execute("PRAGMA busy_timeout = 10000")
+            app_id = source.execute("PRAGMA application_id").fetchone()[0]
+            if app_id != APPLICATION_ID:
+                raise BackupError(f"{str(src)!r} is not a xian-table journal (application_id {app_id:#x})")
+            copy = sqlite3.connect(tmp, isolation_level=None)
+            try:
+                source.backup(copy)  # pages=-1: everything in one step, one consistent snapshot
+                copy.execute("PRAGMA journal_mode = DELETE")
+                problems = [r[0] for r in copy.execute("PRAGMA integrity_check").fetchall()]
+                if problems != ["ok"]:
+                    raise BackupError(f"the copy of {str(src)!r} failed integrity_check: {'; '.join(problems[:5])}")
+                last = copy.execute("SELECT coalesce(max(seq), 0) FROM records").fetchone()[0]
+            finally:
+                copy.close()
+        except sqlite3.Error as e:
+            raise BackupError(f"backing up {str(src)!r} failed: {e}") from None
+        finally:
+            source.close()
+    return int(last)
+
+
+@contextlib.contextmanager
+def keep_sidecar_owner(db: Path) -> Iterator[None]:
+    """Give ``-wal``/``-shm`` files that a root reader creates back to the journal's owner.
+
+    Reading a WAL database creates them if the service is not running; left owned by root,
+    the service (user xian-table) could not open its own journal any more.
+    """
+    sidecars = [db.with_name(db.name + s) for s in ("-wal", "-shm")]
+    before = {p for p in sidecars if p.exists()}
+    try:
+        yield
+    finally:
+        if os.geteuid() == 0:
+            with contextlib.suppress(OSError):
+                st = db.stat()
+                for p in sidecars:
+                    if p not in before and p.exists() and p.stat().st_uid != st.st_uid:
+                        os.chown(p, st.st_uid, st.st_gid)
+                        os.chmod(p, st.st_mode & 0o666)
+
+
+def _free_name(folder: Path, name: str) -> Path:
+    target = folder / name
+    n = 1
+    while target.exists():
+        target = folder / name.replace(".sqlite3", f"-{n}.sqlite3")
+        n += 1
+    return target
+
+
+def _fsync_file(p: Path) -> None:
+    fd = os.open(p, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _fsync_dir(p: Path) -> None:
+    with contextlib.suppress(OSError):
+        fd = os.open(p, os.O_RDONLY | os.O_DIRECTORY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
