@@ -360,10 +360,10 @@ class Journal:
 
     def latest_snapshot(self, active: Sequence[int], after: int = 0) -> tuple[int, dict[str, Any]] | None:
         """The newest snapshot whose event is in effect and is later than ``after``."""
-        in_effect = set(active)
-        for seq, text in self._conn.execute("SELECT seq, state FROM snapshots WHERE seq > ? ORDER BY seq DESC",
-                                            (after,)):
-            if seq in in_effect:
+        for (seq,) in self._conn.execute("SELECT seq FROM snapshots WHERE seq > ? ORDER BY seq DESC", (after,)):
+            i = bisect.bisect_left(active, seq)  # active is in ascending order
+            if i < len(active) and active[i] == seq:
+                text = self._conn.execute("SELECT state FROM snapshots WHERE seq = ?", (seq,)).fetchone()[0]
                 return seq, json.loads(text)
         return None
 

@@ -156,6 +156,7 @@ class TableService:
         self._public: dict[str, Any] = {}
         self._session: int | None = None
         self._restore()
+        self._maybe_snapshot()  # a long replay at start-up is saved so the next start is quick
         self.clock.add_listener(self._wake)
         # systemd's watchdog (table_app/sdnotify.py): the loop calls heartbeat() every round and
         # waits at most heartbeat_s, so a stalled loop stops the pings. None: the process
