@@ -115,7 +115,7 @@ def legal_events(s: TableState, rng: random.Random) -> list[tuple[float, dict[st
                 if seat == (frm + 1) % 4 and tile < 27:
                     r = tile % 9
                     for a, b in ((-2, -1), (-1, 1), (1, 2)):
-                        if 0 <= r + a and r + b <= 8 and conc[tile + a] and conc[tile + b]:
+                        if r + a >= 0 and r + b <= 8 and conc[tile + a] and conc[tile + b]:
                             tiles = tile_text(tile + a)[0] + tile_text(tile + b)
                             out.append((2, {"type": "claim", "seat": seat, "call": "chow", "tiles": tiles}))
             else:
@@ -411,7 +411,7 @@ def test_random_sessions_keep_every_invariant(seed: int, full: bool, rules: dict
 def test_fuzzed_events_raise_only_rule_errors(seed: int, full: bool) -> None:
     """Legal events with one field replaced by junk: applied or refused with a RuleError, nothing else."""
     rng = random.Random(seed)
-    state, journal, _ = walk(seed, full, {}, hands=1, illegal_every=10**9)
+    _, journal, _ = walk(seed, full, {}, hands=1, illegal_every=10**9)
     states = [new_table()]
     for ev in journal:
         states.append(apply(states[-1], ev)[0])
@@ -438,7 +438,7 @@ def test_soak_long_sessions(seed: int, full: bool, rules: dict[str, Any]) -> Non
 def test_the_walk_reaches_every_kind_of_ending() -> None:
     """The random walk is not vacuous: across fixed seeds it reaches draws, every win kind and kongs."""
     seen: Counter[str] = Counter()
-    for seed in range(12):
+    for seed in range(8):
         for full in (False, True):
             _, _, got = walk(seed, full, {}, hands=3, illegal_every=3)
             seen += got
