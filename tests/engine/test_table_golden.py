@@ -42,7 +42,7 @@ def run_script(name: str) -> tuple[TableState, int | None, str | None, int]:
     for lineno, raw in enumerate((GOLDEN / f"{name}.jsonl").read_text(encoding="utf-8").splitlines(), 1):
         line = raw.strip()
         if line.startswith("#expect "):
-            assert_subset(json.loads(line[len("#expect "):]), state.public(), f"{name}.jsonl:{lineno}")
+            assert_subset(json.loads(line[len("#expect ") :]), state.public(), f"{name}.jsonl:{lineno}")
             checkpoints += 1
             continue
         if not line or line.startswith("#"):
@@ -56,9 +56,18 @@ def run_script(name: str) -> tuple[TableState, int | None, str | None, int]:
 
 
 def test_there_are_golden_scripts() -> None:
-    assert {"seed_example", "draw_0_kongs", "draw_1_kongs", "draw_2_kongs", "draw_3_kongs", "rotation_round",
-            "claim_win_beats_pong", "claim_nearest_winner", "claim_pong_beats_chow",
-            "claim_chow_only_xiajia"} <= set(SCRIPTS)
+    assert {
+        "seed_example",
+        "draw_0_kongs",
+        "draw_1_kongs",
+        "draw_2_kongs",
+        "draw_3_kongs",
+        "rotation_round",
+        "claim_win_beats_pong",
+        "claim_nearest_winner",
+        "claim_pong_beats_chow",
+        "claim_chow_only_xiajia",
+    } <= set(SCRIPTS)
 
 
 @pytest.mark.parametrize("name", SCRIPTS)

@@ -36,8 +36,14 @@ class Script:
     def expect(self, **subset: Any) -> None:
         self.lines.append("#expect " + json.dumps(subset, ensure_ascii=False))
 
-    def start(self, east: int = 0, dealer_roll: tuple[int, int] = (4, 6), owner_roll: tuple[int, int] = (2, 3),
-              rules: dict[str, Any] | None = None, bets: list[int] | None = None) -> None:
+    def start(
+        self,
+        east: int = 0,
+        dealer_roll: tuple[int, int] = (4, 6),
+        owner_roll: tuple[int, int] = (2, 3),
+        rules: dict[str, Any] | None = None,
+        bets: list[int] | None = None,
+    ) -> None:
         ns: dict[str, Any] = {"type": "new_session", "players": PLAYERS, "base": 1}
         if rules:
             ns["rules"] = rules
@@ -46,8 +52,9 @@ class Script:
         self.dealer = east
         self.deal(dealer_roll, owner_roll, bets)
 
-    def deal(self, dealer_roll: tuple[int, int] = (4, 6), owner_roll: tuple[int, int] = (2, 3),
-             bets: list[int] | None = None) -> None:
+    def deal(
+        self, dealer_roll: tuple[int, int] = (4, 6), owner_roll: tuple[int, int] = (2, 3), bets: list[int] | None = None
+    ) -> None:
         if bets:
             self.ev(type="bets", bets=bets)
         self.ev(type="roll", dice=list(dealer_roll))
@@ -70,7 +77,9 @@ class Script:
 
     def write(self, final: dict[str, Any]) -> None:
         (HERE / f"{self.name}.jsonl").write_text("\n".join(self.lines) + "\n", encoding="utf-8")
-        (HERE / f"{self.name}.json").write_text(json.dumps(final, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+        (HERE / f"{self.name}.json").write_text(
+            json.dumps(final, ensure_ascii=False, indent=2) + "\n", encoding="utf-8"
+        )
 
 
 def seed_example() -> None:
@@ -90,15 +99,27 @@ stacks = 26 tiles, so 83 - 26 = 57 tiles can still be drawn from the head.""")
     s.ev(type="roll", dice=[4, 6], seat=0)
     s.expect(phase="rolling", dice={"dealer": [4, 6], "owner": None})
     s.ev(type="roll", dice=[2, 3], seat=1)
-    s.write({
-        "_comment": "hand-reasoned: see the comments in seed_example.jsonl",
-        "public": {
-            "phase": "turn", "turn": 0, "dealer": 0,
-            "break": {"owner": 1, "count": 15, "wall": 1, "stack": 15},
-            "wall": {"remaining": 83, "head_taken": 53, "tail_taken": 0, "kongs": 0, "reserve_stacks": 13,
-                     "drawable": 57, "head": {"wall": 3, "stack": 8}, "tail": {"wall": 1, "stack": 15}},
-        },
-    })
+    s.write(
+        {
+            "_comment": "hand-reasoned: see the comments in seed_example.jsonl",
+            "public": {
+                "phase": "turn",
+                "turn": 0,
+                "dealer": 0,
+                "break": {"owner": 1, "count": 15, "wall": 1, "stack": 15},
+                "wall": {
+                    "remaining": 83,
+                    "head_taken": 53,
+                    "tail_taken": 0,
+                    "kongs": 0,
+                    "reserve_stacks": 13,
+                    "drawable": 57,
+                    "head": {"wall": 3, "stack": 8},
+                    "tail": {"wall": 1, "stack": 15},
+                },
+            },
+        }
+    )
 
 
 def exhaustive(kongs: int) -> None:
@@ -122,8 +143,14 @@ discards and nobody claims, seat 2 is due to draw with 26 remaining: the hand is
         s.ev(type="discard", seat=1)
         s.expect(phase="claims")
         s.ev(type="resolve")
-        final_wall = {"remaining": 26, "head_taken": 110, "tail_taken": 0, "kongs": 0, "reserve_stacks": 13,
-                      "drawable": 0}
+        final_wall = {
+            "remaining": 26,
+            "head_taken": 110,
+            "tail_taken": 0,
+            "kongs": 0,
+            "reserve_stacks": 13,
+            "drawable": 0,
+        }
         deltas = [0, 0, 0, 0]
         transfers: list[dict[str, Any]] = []
     elif kongs == 1:
@@ -138,16 +165,32 @@ nobody claims, seat 1 is due to draw with 14 remaining: drawn. Kong payments sta
 (kong_paid_on_draw = true).""")
         s.start()
         s.ev(type="kong", seat=0, kind="concealed")
-        s.expect(phase="turn", turn=0, scores=[6, -2, -2, -2],
-                 wall={"remaining": 82, "tail_taken": 1, "kongs": 1, "reserve_stacks": 7, "drawable": 68,
-                       "tail": {"wall": 1, "stack": 15}})
+        s.expect(
+            phase="turn",
+            turn=0,
+            scores=[6, -2, -2, -2],
+            wall={
+                "remaining": 82,
+                "tail_taken": 1,
+                "kongs": 1,
+                "reserve_stacks": 7,
+                "drawable": 68,
+                "tail": {"wall": 1, "stack": 15},
+            },
+        )
         for _ in range(68):
             s.discard_and_draw()
         s.expect(phase="turn", turn=0, wall={"remaining": 14, "head_taken": 121, "drawable": 0})
         s.ev(type="discard", seat=0)
         s.ev(type="resolve")
-        final_wall = {"remaining": 14, "head_taken": 121, "tail_taken": 1, "kongs": 1, "reserve_stacks": 7,
-                      "drawable": 0}
+        final_wall = {
+            "remaining": 14,
+            "head_taken": 121,
+            "tail_taken": 1,
+            "kongs": 1,
+            "reserve_stacks": 7,
+            "drawable": 0,
+        }
         deltas = [6, -2, -2, -2]
         transfers = [{"from": x, "to": 0, "amount": 2, "reason": "kong"} for x in (1, 2, 3)]
     elif kongs == 2:
@@ -168,17 +211,33 @@ discards, seat 3 is due to draw with 16 remaining: drawn.""")
         s.expect(phase="claims", scores=[6, -2, -2, -2])
         s.ev(type="pass", seat=2)
         s.ev(type="pass", seat=3)
-        s.expect(phase="turn", turn=1, scores=[5, 1, -3, -3],
-                 wall={"remaining": 81, "tail_taken": 2, "kongs": 2, "reserve_stacks": 8, "drawable": 65,
-                       "tail": {"wall": 1, "stack": 14}})
+        s.expect(
+            phase="turn",
+            turn=1,
+            scores=[5, 1, -3, -3],
+            wall={
+                "remaining": 81,
+                "tail_taken": 2,
+                "kongs": 2,
+                "reserve_stacks": 8,
+                "drawable": 65,
+                "tail": {"wall": 1, "stack": 14},
+            },
+        )
         s.turn = 1
         for _ in range(65):
             s.discard_and_draw()
         s.expect(phase="turn", turn=2, wall={"remaining": 16, "head_taken": 118, "drawable": 0})
         s.ev(type="discard", seat=2)
         s.ev(type="resolve")
-        final_wall = {"remaining": 16, "head_taken": 118, "tail_taken": 2, "kongs": 2, "reserve_stacks": 8,
-                      "drawable": 0}
+        final_wall = {
+            "remaining": 16,
+            "head_taken": 118,
+            "tail_taken": 2,
+            "kongs": 2,
+            "reserve_stacks": 8,
+            "drawable": 0,
+        }
         deltas = [5, 1, -3, -3]
         transfers = [{"from": x, "to": 0, "amount": 2, "reason": "kong"} for x in (1, 2, 3)]
         transfers += [{"from": x, "to": 1, "amount": 1, "reason": "kong"} for x in (0, 2, 3)]
@@ -211,35 +270,61 @@ and draws go 0, 1, 2, 3, ...: the 49th more to seat 0. Seat 0 discards, seat 1 i
         s.ev(type="pass", seat=3)
         s.ev(type="pass", seat=0)
         s.ev(type="pass", seat=1)
-        s.expect(phase="turn", turn=2, scores=[5, -3, 1, -3],
-                 wall={"tail_taken": 2, "kongs": 2, "tail": {"wall": 1, "stack": 14}})
+        s.expect(
+            phase="turn",
+            turn=2,
+            scores=[5, -3, 1, -3],
+            wall={"tail_taken": 2, "kongs": 2, "tail": {"wall": 1, "stack": 14}},
+        )
         s.discard_and_draw()
         s.ev(type="kong", seat=3, kind="concealed")
-        s.expect(phase="turn", turn=3, scores=[3, -5, -1, 3],
-                 wall={"remaining": 75, "head_taken": 58, "tail_taken": 3, "kongs": 3, "reserve_stacks": 13,
-                       "drawable": 49})
+        s.expect(
+            phase="turn",
+            turn=3,
+            scores=[3, -5, -1, 3],
+            wall={"remaining": 75, "head_taken": 58, "tail_taken": 3, "kongs": 3, "reserve_stacks": 13, "drawable": 49},
+        )
         s.turn = 3
         for _ in range(49):
             s.discard_and_draw()
         s.expect(phase="turn", turn=0, wall={"remaining": 26, "head_taken": 107, "drawable": 0})
         s.ev(type="discard", seat=0)
         s.ev(type="resolve")
-        final_wall = {"remaining": 26, "head_taken": 107, "tail_taken": 3, "kongs": 3, "reserve_stacks": 13,
-                      "drawable": 0}
+        final_wall = {
+            "remaining": 26,
+            "head_taken": 107,
+            "tail_taken": 3,
+            "kongs": 3,
+            "reserve_stacks": 13,
+            "drawable": 0,
+        }
         deltas = [3, -5, -1, 3]
         transfers = [{"from": x, "to": 0, "amount": 2, "reason": "kong"} for x in (1, 2, 3)]
         transfers += [{"from": x, "to": 2, "amount": 1, "reason": "kong"} for x in (0, 1, 3)]
         transfers += [{"from": x, "to": 3, "amount": 2, "reason": "kong"} for x in (0, 1, 2)]
     s.expect(phase="hand_over", wall=final_wall)
     s.ev(type="next_hand")
-    s.write({
-        "_comment": "hand-reasoned from RULES §7, §9, §10, §14: see the comments in the .jsonl",
-        "public": {
-            "phase": "betting", "dealer": 0, "dealer_streak": 1, "hand": 2, "round": 1, "scores": deltas,
-            "last_settlement": {"result": "draw", "winner": None, "kind": None, "wait": None,
-                                "transfers": transfers, "deltas": deltas},
-        },
-    })
+    s.write(
+        {
+            "_comment": "hand-reasoned from RULES §7, §9, §10, §14: see the comments in the .jsonl",
+            "public": {
+                "phase": "betting",
+                "dealer": 0,
+                "dealer_streak": 1,
+                "hand": 2,
+                "round": 1,
+                "scores": deltas,
+                "last_settlement": {
+                    "result": "draw",
+                    "winner": None,
+                    "kind": None,
+                    "wait": None,
+                    "transfers": transfers,
+                    "deltas": deltas,
+                },
+            },
+        }
+    )
 
 
 def claims() -> None:
@@ -260,14 +345,27 @@ The dealer did not win: next hand its 下家, seat 1, deals (§4).""")
     s.ev(type="confirm_win", hand="123m456p789s22333z", win_tile="5p")
     s.expect(phase="hand_over", scores=[-2, 0, 0, 2])
     s.ev(type="next_hand")
-    s.write({
-        "_comment": "hand-reasoned: win beats pong and chow; closed wait pays 2b; dealer's 下家 deals next",
-        "public": {"phase": "betting", "dealer": 1, "dealer_streak": 0, "hand": 2, "round": 1,
-                   "scores": [-2, 0, 0, 2],
-                   "last_settlement": {"result": "win", "winner": 3, "kind": "discard", "wait": "closed",
-                                       "transfers": [{"from": 0, "to": 3, "amount": 2, "reason": "win"}],
-                                       "deltas": [-2, 0, 0, 2]}},
-    })
+    s.write(
+        {
+            "_comment": "hand-reasoned: win beats pong and chow; closed wait pays 2b; dealer's 下家 deals next",
+            "public": {
+                "phase": "betting",
+                "dealer": 1,
+                "dealer_streak": 0,
+                "hand": 2,
+                "round": 1,
+                "scores": [-2, 0, 0, 2],
+                "last_settlement": {
+                    "result": "win",
+                    "winner": 3,
+                    "kind": "discard",
+                    "wait": "closed",
+                    "transfers": [{"from": 0, "to": 3, "amount": 2, "reason": "win"}],
+                    "deltas": [-2, 0, 0, 2],
+                },
+            },
+        }
+    )
 
     s = Script("claim_nearest_winner", "Several wins on one discard: the seat nearest the discarder wins (RULES §8).")
     s.note("""
@@ -282,14 +380,26 @@ Confirmed as a plain wait: seat 1 pays 1b = 1. Winner 3 is not the dealer: seat 
     s.ev(type="pass", seat=2)
     s.expect(phase="win_pending", pending_win={"seat": 3, "kind": "discard", "from": 1})
     s.ev(type="confirm_win", wait="plain")
-    s.write({
-        "_comment": "hand-reasoned: nearest counter-clockwise from seat 1 is 2, then 3, then 0",
-        "public": {"phase": "hand_over", "scores": [0, -1, 0, 1],
-                   "last_settlement": {"result": "win", "winner": 3, "kind": "discard", "wait": "plain",
-                                       "deltas": [0, -1, 0, 1]}},
-    })
+    s.write(
+        {
+            "_comment": "hand-reasoned: nearest counter-clockwise from seat 1 is 2, then 3, then 0",
+            "public": {
+                "phase": "hand_over",
+                "scores": [0, -1, 0, 1],
+                "last_settlement": {
+                    "result": "win",
+                    "winner": 3,
+                    "kind": "discard",
+                    "wait": "plain",
+                    "deltas": [0, -1, 0, 1],
+                },
+            },
+        }
+    )
 
-    s = Script("claim_pong_beats_chow", "Pong beats chow; after a pong the claimer discards without drawing (RULES §8).")
+    s = Script(
+        "claim_pong_beats_chow", "Pong beats chow; after a pong the claimer discards without drawing (RULES §8)."
+    )
     s.note("""
 Dealer 0 discards; seat 1 (下家) claims chow, seat 3 pong, seat 2 passes: the pong wins. Seat 3
 plays next without a draw (head_taken stays 53) and discards; then seat 0 (3's 下家) draws.
@@ -304,10 +414,12 @@ Seat 1 then changes its mind: a later claim replaces its earlier one (DESIGN).""
     s.expect(phase="turn", turn=3, wall={"head_taken": 53})
     s.ev(type="discard", seat=3)
     s.ev(type="resolve")
-    s.write({
-        "_comment": "hand-reasoned: pong > chow; no draw after a pong; then seat 3's 下家 (0) draws",
-        "public": {"phase": "turn", "turn": 0, "wall": {"head_taken": 54, "remaining": 82}},
-    })
+    s.write(
+        {
+            "_comment": "hand-reasoned: pong > chow; no draw after a pong; then seat 3's 下家 (0) draws",
+            "public": {"phase": "turn", "turn": 0, "wall": {"head_taken": 54, "remaining": 82}},
+        }
+    )
 
     s = Script("claim_chow_only_xiajia", "Only the discarder's 下家 may chow (RULES §8): this script ends refused.")
     s.note("""
@@ -317,11 +429,13 @@ event (index 5: new_session, seating, roll, roll, discard, claim).""")
     s.ev(type="discard", seat=0)
     s.ev(type="claim", seat=2, call="chow")
     s.ev(type="resolve")
-    s.write({
-        "_comment": "hand-reasoned: seat 1 = (0 + 1) mod 4 is the only seat that may chow",
-        "error": {"index": 5, "contains": "seat 2 cannot chow: only seat 1, the discarder's 下家, may chow"},
-        "public": {"phase": "claims", "claims": {"kind": "discard", "from": 0, "tile": None, "waiting": [1, 2, 3]}},
-    })
+    s.write(
+        {
+            "_comment": "hand-reasoned: seat 1 = (0 + 1) mod 4 is the only seat that may chow",
+            "error": {"index": 5, "contains": "seat 2 cannot chow: only seat 1, the discarder's 下家, may chow"},
+            "public": {"phase": "claims", "claims": {"kind": "discard", "from": 0, "tile": None, "waiting": [1, 2, 3]}},
+        }
+    )
 
 
 def special_wins() -> None:
@@ -335,11 +449,22 @@ The dealer won: it deals again, streak 1.""")
     s.ev(type="win", seat=0)
     s.expect(phase="win_pending", pending_win={"seat": 0, "kind": "kong_bloom", "from": None})
     s.ev(type="confirm_win", wait="plain")
-    s.expect(last_settlement={"result": "win", "winner": 0, "kind": "kong_bloom", "wait": "plain",
-                              "deltas": [18, -6, -6, -6]})
+    s.expect(
+        last_settlement={
+            "result": "win",
+            "winner": 0,
+            "kind": "kong_bloom",
+            "wait": "plain",
+            "deltas": [18, -6, -6, -6],
+        }
+    )
     s.ev(type="next_hand")
-    s.write({"_comment": "hand-reasoned from RULES §16", "public": {"dealer": 0, "dealer_streak": 1, "hand": 2,
-                                                                     "scores": [18, -6, -6, -6]}})
+    s.write(
+        {
+            "_comment": "hand-reasoned from RULES §16",
+            "public": {"dealer": 0, "dealer_streak": 1, "hand": 2, "scores": [18, -6, -6, -6]},
+        }
+    )
 
     s = Script("robbed_kong", "抢杠: winning on the tile of an added kong (RULES §8).")
     s.note("""
@@ -361,14 +486,24 @@ Head draws: 53 dealt + 4 = 57.""")
     s.ev(type="pass", seat=2)
     s.expect(phase="win_pending", pending_win={"seat": 3, "kind": "robbed_kong", "from": 1})
     s.ev(type="confirm_win", wait="plain")
-    s.write({
-        "_comment": "hand-reasoned: 抢杠 paid like a discard win by the declarer",
-        "public": {"phase": "hand_over", "scores": [0, -1, 0, 1],
-                   "wall": {"head_taken": 57, "tail_taken": 0, "kongs": 0},
-                   "last_settlement": {"result": "win", "winner": 3, "kind": "robbed_kong", "wait": "plain",
-                                       "transfers": [{"from": 1, "to": 3, "amount": 1, "reason": "win"}],
-                                       "deltas": [0, -1, 0, 1]}},
-    })
+    s.write(
+        {
+            "_comment": "hand-reasoned: 抢杠 paid like a discard win by the declarer",
+            "public": {
+                "phase": "hand_over",
+                "scores": [0, -1, 0, 1],
+                "wall": {"head_taken": 57, "tail_taken": 0, "kongs": 0},
+                "last_settlement": {
+                    "result": "win",
+                    "winner": 3,
+                    "kind": "robbed_kong",
+                    "wait": "plain",
+                    "transfers": [{"from": 1, "to": 3, "amount": 1, "reason": "win"}],
+                    "deltas": [0, -1, 0, 1],
+                },
+            },
+        }
+    )
 
     s = Script("reject_win", "False wins taken back (reject_win): play resumes as before them.")
     s.note("""
@@ -388,8 +523,18 @@ draws. Head draws: 53 + 2 = 55.""")
     s.ev(type="pass", seat=2)
     s.expect(phase="win_pending")
     s.ev(type="reject_win")
-    s.write({"_comment": "hand-reasoned", "public": {"phase": "turn", "turn": 2, "wall": {"head_taken": 55},
-                                                      "scores": [0, 0, 0, 0], "last_settlement": None}})
+    s.write(
+        {
+            "_comment": "hand-reasoned",
+            "public": {
+                "phase": "turn",
+                "turn": 2,
+                "wall": {"head_taken": 55},
+                "scores": [0, 0, 0, 0],
+                "last_settlement": None,
+            },
+        }
+    )
 
 
 def rotation() -> None:
@@ -432,8 +577,17 @@ The deal has passed 1 -> 2 -> 3 -> 0: all four seats once, so hand 9 starts roun
     assert s.turn is not None
     s.ev(type="discard", seat=s.turn)
     s.ev(type="resolve")
-    s.expect(phase="hand_over", last_settlement={"result": "draw", "winner": None, "kind": None, "wait": None,
-                                                 "transfers": [], "deltas": [0, 0, 0, 0]})
+    s.expect(
+        phase="hand_over",
+        last_settlement={
+            "result": "draw",
+            "winner": None,
+            "kind": None,
+            "wait": None,
+            "transfers": [],
+            "deltas": [0, 0, 0, 0],
+        },
+    )
     s.ev(type="next_hand")
     s.expect(dealer=1, dealer_streak=1, hand=4, round=1, scores=[17, -6, -5, -6])
     # H4
@@ -480,11 +634,20 @@ The deal has passed 1 -> 2 -> 3 -> 0: all four seats once, so hand 9 starts roun
     s.ev(type="resolve")
     s.ev(type="confirm_win", wait="plain")
     s.ev(type="next_hand")
-    s.write({
-        "_comment": "hand-reasoned: see the table in rotation_round.jsonl",
-        "public": {"phase": "betting", "dealer": 0, "dealer_streak": 0, "hand": 9, "round": 2,
-                   "scores": [7, -18, -20, 31], "winds": ["E", "S", "W", "N"]},
-    })
+    s.write(
+        {
+            "_comment": "hand-reasoned: see the table in rotation_round.jsonl",
+            "public": {
+                "phase": "betting",
+                "dealer": 0,
+                "dealer_streak": 0,
+                "hand": 9,
+                "round": 2,
+                "scores": [7, -18, -20, 31],
+                "winds": ["E", "S", "W", "N"],
+            },
+        }
+    )
 
 
 if __name__ == "__main__":
