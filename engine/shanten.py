@@ -1,0 +1,211 @@
+"""Shanten (向听数): how far a hand is from winning, exactly, for 13- and 14-tile hands.
+
+A winning hand (RULES §11) is four melds and a pair, exposed melds set aside (and seven
+pairs when that option is on). The shanten of a hand with ``k`` exposed melds is
+
+    (14 - 3k) - 1 - (the most tiles it shares with any winning hand)
+
+so ``-1`` is a winning 14-tile hand, ``0`` a 13-tile hand one tile from winning (tenpai),
+and in general it is one less than the number of tiles still to draw. "Any winning hand"
+means one the set can make: with the hand's own exposed melds, at most four of a tile.
+That is what makes this exact where the usual melds/partial-melds count is not: ``1111p``
+plus three melds waits on nothing (the fifth 1p does not exist), so it is not tenpai.
+
+The fast path is table-driven like ``engine._tables``: for each suit's counts (and how many
+of each tile the exposed melds leave), the most tiles it can share with ``j`` melds and
+``q`` pairs of that suit, ``j`` 0..4, ``q`` 0..1, computed once per pattern (memoised, built
+from shared suffixes), then the four suits are combined with exactly ``4 - k`` melds and
+one pair in all.
+
+>>> from engine.tiles import parse_tiles, to_counts
+>>> shanten(to_counts(parse_tiles("123m456p789s11122z")))
+-1
+>>> shanten(to_counts(parse_tiles("123m456p789s1112z")))
+0
+>>> shanten(to_counts(parse_tiles("123456789m1111p")))    # the fifth 1p does not exist
+1
+>>> shanten(to_counts(parse_tiles("19m19p19s1234567z")))  # thirteen orphans: far off here
+8
+>>> shanten(to_counts(parse_tiles("1133557799m1144z")), seven_pairs=True)
+-1
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Final
+
+from engine.tiles import COPIES, NUM_KINDS
+
+Vector = tuple[int, ...]
+"""Ten entries, index ``2 * j + q``: the most tiles shared with ``j`` melds and ``q`` pairs (NEG: impossible)."""
+
+NEG: Final = -1000
+_WIDTH: Final = 10
+_CAP_SHIFT: Final = 5  # a rank's code is count + 5 * cap (cap = copies the winning hand may hold)
+_NO_CAP: Final = bytes((n + _CAP_SHIFT * COPIES) % 256 for n in range(256))  # bytes.translate: count -> code
+_EMPTY_VEC: Final[Vector] = (0,) + (NEG,) * (_WIDTH - 1)
+_NONE_VEC: Final[Vector] = (NEG,) * _WIDTH
+
+# memo tables: suffix results per (suffix codes, s1, s2); whole-suit results per codes
+_SUFFIX: Final[tuple[dict[tuple[bytes, int, int], Vector], dict[tuple[bytes, int, int], Vector]]] = ({}, {})
+_SUIT: Final[tuple[dict[bytes, Vector], dict[bytes, Vector]]] = ({}, {})
+_PAIRS: Final[dict[tuple[Vector, Vector], Vector]] = {}
+
+
+def _suffix(key: bytes, s1: int, s2: int, seq: int) -> Vector:
+    """The best overlaps of the ranks in ``key`` (codes) with ``s1`` sequences started one rank
+    before (they need this rank and the next) and ``s2`` started two before (need this one)."""
+    memo = _SUFFIX[seq]
+    found = memo.get((key, s1, s2))
+    if found is not None:
+        return found
+    if not key:
+        result = _EMPTY_VEC if s1 == 0 and s2 == 0 else _NONE_VEC
+        memo[(key, s1, s2)] = result
+        return result
+    code = key[0]
+    have, cap = code % _CAP_SHIFT, code // _CAP_SHIFT
+    rest = key[1:]
+    pending = s1 + s2
+    out = [NEG] * _WIDTH
+    starts = 4 - pending if seq and len(key) >= 3 else 0
+    if pending > cap or (len(key) < 2 and s1):
+        memo[(key, s1, s2)] = _NONE_VEC
+        return _NONE_VEC
+    for n in range(starts + 1):
+        sub = _suffix(rest, n, s1, seq)
+        for t in (0, 1):
+            for p in (0, 1):
+                w = pending + n + 3 * t + 2 * p
+                if w > cap:
+                    continue
+                gain = w if w < have else have
+                used = n + t
+                for j in range(used, 5):
+                    for q in range(p, 2):
+                        v = sub[2 * (j - used) + q - p]
+                        if v >= 0 and v + gain > out[2 * j + q]:
+                            out[2 * j + q] = v + gain
+    result = tuple(out)
+    memo[(key, s1, s2)] = result
+    return result
+
+
+def suit_vector(codes: bytes, seq: bool = True) -> Vector:
+    """The best-overlap vector of one suit given as codes (``count + 5 * cap`` per rank)."""
+    memo = _SUIT[seq]
+    v = memo.get(codes)
+    if v is None:
+        v = _suffix(codes, 0, 0, int(seq))
+        memo[codes] = v
+    return v
+
+
+def combine(a: Vector, b: Vector) -> Vector:
+    """Two suits' vectors as one (max-plus: the melds and pairs of both add up)."""
+    key = (a, b)
+    found = _PAIRS.get(key)
+    if found is not None:
+        return found
+    out = [NEG] * _WIDTH
+    for i in range(_WIDTH):
+        x = a[i]
+        if x < 0:
+            continue
+        j1, q1 = divmod(i, 2)
+        for k in range(_WIDTH - 2 * j1):
+            y = b[k]
+            if y < 0:
+                continue
+            q = q1 + k % 2
+            if q > 1:
+                continue
+            idx = 2 * (j1 + k // 2) + q
+            if x + y > out[idx]:
+                out[idx] = x + y
+    result = tuple(out)
+    if len(_PAIRS) > 200_000:
+        _PAIRS.clear()
+    _PAIRS[key] = result
+    return result
+
+
+def finish(a: Vector, b: Vector, melds_needed: int) -> int:
+    """The most tiles shared with a winning hand: ``melds_needed`` melds and one pair from the
+    two (combined) halves ``a`` and ``b``."""
+    best = NEG
+    for j in range(melds_needed + 1):
+        r = melds_needed - j
+        x = a[2 * j] + b[2 * r + 1]
+        if x > best:
+            best = x
+        x = a[2 * j + 1] + b[2 * r]
+        if x > best:
+            best = x
+    return best
+
+
+def suit_codes(counts: Sequence[int], caps: Sequence[int] | None = None) -> tuple[bytes, bytes, bytes, bytes]:
+    """The four suits' codes of a 34-long count vector; ``caps`` the copies of each tile the
+    winning hand may hold (4 less the exposed melds' copies), default 4 everywhere."""
+    if caps is None:
+        b = bytes(counts).translate(_NO_CAP)
+    else:
+        b = bytes(n + _CAP_SHIFT * c for n, c in zip(counts, caps, strict=True))
+    return b[0:9], b[9:18], b[18:27], b[27:34]
+
+
+def caps_of(melds: Iterable[Sequence[int]]) -> list[int] | None:
+    """How many of each tile a winning hand may still hold beside exposed ``melds``; None when
+    no meld is exposed (4 everywhere)."""
+    caps: list[int] | None = None
+    for m in melds:
+        if caps is None:
+            caps = [COPIES] * NUM_KINDS
+        for t in m:
+            caps[t] -= 1
+    return caps
+
+
+def standard_overlap(counts: Sequence[int], melds_needed: int = 4, caps: Sequence[int] | None = None) -> int:
+    """The most tiles of ``counts`` that one standard winning hand can share."""
+    m, p, s, z = suit_codes(counts, caps)
+    return finish(combine(suit_vector(m), suit_vector(p)), combine(suit_vector(s), suit_vector(z, False)), melds_needed)
+
+
+def seven_pairs_overlap(counts: Sequence[int]) -> int:
+    """The most tiles of ``counts`` that a seven-pairs hand (four alike = two pairs) can share."""
+    gains: list[int] = []
+    for n in counts:
+        if n:
+            gains.append(2 if n >= 2 else 1)
+            if n > 2:
+                gains.append(n - 2)
+    gains.sort(reverse=True)
+    return sum(gains[:7])
+
+
+def shanten(
+    counts: Sequence[int] | bytes, melds: Iterable[Sequence[int]] = (), *, seven_pairs: bool = False
+) -> int:
+    """The shanten of a hand of ``14 - 3k`` or ``13 - 3k`` concealed tiles (a count vector)
+    beside ``k`` exposed ``melds`` (their tiles, a kong as four).
+
+    ``-1`` wins, ``0`` is tenpai; seven pairs counts only with ``seven_pairs`` and no melds.
+
+    >>> from engine.tiles import parse_tiles, to_counts
+    >>> shanten(to_counts(parse_tiles("1113m")), melds=[(31, 31, 31), (13, 13, 13), (26, 26, 26)])
+    0
+    >>> shanten(to_counts(parse_tiles("1111m")), melds=[(31, 31, 31), (13, 13, 13), (26, 26, 26)])
+    1
+    """
+    meld_list = [tuple(m) for m in melds]
+    k = len(meld_list)
+    caps = caps_of(meld_list)
+    best = standard_overlap(counts, 4 - k, caps)
+    if seven_pairs and k == 0:
+        seven = seven_pairs_overlap(counts)
+        if seven > best:
+            best = seven
+    return 13 - 3 * k - best
