@@ -253,10 +253,13 @@ class Journal:
         c.execute("BEGIN IMMEDIATE")
         try:
             yield c
+            c.execute("COMMIT")
         except BaseException:
-            c.execute("ROLLBACK")
+            # SQLite may already have rolled back (a full disk does); never mask the real error
+            if c.in_transaction:
+                with contextlib.suppress(sqlite3.Error):
+                    c.execute("ROLLBACK")
             raise
-        c.execute("COMMIT")
 
     def _next_seq(self, c: sqlite3.Connection) -> int:
         return int(c.execute("SELECT coalesce(max(seq), 0) + 1 FROM records").fetchone()[0])

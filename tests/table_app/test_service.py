@@ -414,3 +414,24 @@ def test_many_threads_pressing_at_once_never_corrupt_the_table(journal: Journal,
     assert svc.public == state.public()
     assert {"event", "undo"} <= {k for _, k, _, _ in rows}
     assert sum(1 for _, a in answers if not a.ok) > 0  # plenty of stale presses were refused
+
+
+def test_a_failed_commit_is_answered_as_an_error_and_nothing_changes(journal: Journal, path: Path) -> None:
+    """A full disk, made real with SQLite's own page limit: the event is not acknowledged,
+    not notified, not in memory; once there is room again the table goes on."""
+    svc = _svc(journal)
+    notices: list[Notice] = []
+    svc.subscribe(notices.append)
+    for e in START:
+        assert svc.call(e).ok
+    pages = journal._conn.execute("PRAGMA page_count").fetchone()[0]
+    journal._conn.execute(f"PRAGMA max_page_count = {pages}")
+    big = {"type": "new_session", "players": ["甲" * 3000, "乙" * 3000, "丙" * 3000, "丁" * 3000], "base": 1}
+    a = svc.call(big)
+    assert not a.ok and "journal write failed" in (a.error or "") and "full" in (a.error or "")
+    assert svc.public == replay(START).public() and svc.seq == len(START) and len(notices) == len(START)
+    journal._conn.execute("PRAGMA max_page_count = 1073741823")
+    b = svc.call({"type": "discard", "seat": 0})
+    svc.stop()
+    assert b.ok and b.seq == len(START) + 1
+    assert _effective(path) == [*START, {"type": "discard", "seat": 0}]
