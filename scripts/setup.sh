@@ -6,6 +6,9 @@ cd "$(dirname "$0")/.."
 PYTHON=${PYTHON:-python3}
 # Debian packages: python3-venv for the virtualenv. (Later parts add their own here.)
 DEBS=(python3-venv)
+# The touchscreen app (Kivy): a virtual X display for headless runs and tests, the CJK font,
+# GL and multitouch libraries the Kivy wheel loads, xclip for its clipboard.
+DEBS+=(xvfb xauth fonts-noto-cjk libgl1 libmtdev1 xclip)
 scripts/debian-packages.sh "${DEBS[@]}"
 if [[ ! -x .venv/bin/python ]]; then
     echo "xian-table: creating .venv with $PYTHON"

@@ -1,21 +1,30 @@
-"""``xian-table run``: the table at the terminal.
+"""``xian-table run``: the table — the touchscreen app (Kivy), or the terminal table.
 
-Until the touchscreen app lands this is the interactive terminal front end: type a hand in
-mpsz text (14 tiles: does it win and how; 13 tiles: what it waits on), optionally followed
-by ``win=T`` and ``melds=M,M``. ``help`` lists the commands, ``quit`` (or Ctrl-D) leaves.
+The default is the Kivy app (``table_app.ui``). ``--terminal`` keeps the earlier terminal
+front end: type a hand in mpsz text (14 tiles: does it win and how; 13 tiles: what it
+waits on), optionally followed by ``win=T`` and ``melds=M,M``.
+
+Where the app needs a display: X11 (``DISPLAY``), Wayland (``WAYLAND_DISPLAY``) or a KMS
+console (``/dev/dri/card*``, SDL's kmsdrm). With none of them, ``run`` says so and starts
+the terminal table instead, unless ``--xvfb`` asks for a virtual X display (``xvfb-run``),
+which is how screenshots are made on a headless machine.
 """
 
 from __future__ import annotations
 
 import argparse
+import glob
+import os
+import shutil
 import sys
+import time
 from typing import TextIO
 
 from engine.rules import Rules
 from engine.tiles import TileError
 from table_app.cli.hand import analyse, render
 
-HELP = "run the table (for now: the interactive terminal table for reading hands)"
+HELP = "run the table: the touchscreen app (--sim: simulated buttons; --terminal: the terminal table)"
 
 BANNER = """西安麻将 xian-table — terminal table 终端
 Type a hand in mpsz text, e.g.  123m456p789s11122z   or   1112345678999m
@@ -24,8 +33,65 @@ Commands: help, quit.
 """
 
 
+def _size(text: str) -> tuple[int, int]:
+    try:
+        w, h = (int(x) for x in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a size is WIDTHxHEIGHT like 800x480, got {text!r}") from None
+    if w < 320 or h < 240:
+        raise argparse.ArgumentTypeError(f"the window must be at least 320x240, got {text!r}")
+    return w, h
+
+
 def register(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--seven-pairs", action="store_true", help="count seven pairs as a winning hand")
+    p.add_argument("--terminal", action="store_true", help="the terminal table (reading hands) instead of the app")
+    p.add_argument("--sim", action="store_true",
+                   help="simulated hardware: keys stand for each seat's buttons (1-5, q-t, a-g, z-b) and the dice "
+                        "(space)")
+    p.add_argument("--demo", action="store_true", help="the simulator's bots play at a watchable speed")
+    p.add_argument("--screenshot", metavar="PATH", help="write a PNG of the running app (just before --exit-after)")
+    p.add_argument("--exit-after", metavar="S", type=float, help="quit after S seconds")
+    p.add_argument("--lang", choices=("zh", "en"), default="zh", help="the language shown first (default zh)")
+    p.add_argument("--size", type=_size, default=(1280, 720), metavar="WxH",
+                   help="window size, e.g. 800x480 or 1280x720 (default)")
+    p.add_argument("--fullscreen", action="store_true", help="full screen (the Pi's touchscreen)")
+    p.add_argument("--xvfb", action="store_true", help="with no display, run on a virtual X display (xvfb-run)")
+    p.add_argument("--config", metavar="FILE", help="the TOML config file (default: the user's, then /etc/xian-table/)")
+    p.add_argument("--db", metavar="FILE", help="the SQLite journal (default: journal.path, or the user data dir)")
+    p.add_argument("--seven-pairs", action="store_true", help="terminal table: count seven pairs as a winning hand")
+
+
+def has_display(env: dict[str, str] | os._Environ[str] | None = None) -> bool:
+    env = os.environ if env is None else env
+    return bool(env.get("DISPLAY") or env.get("WAYLAND_DISPLAY") or glob.glob("/dev/dri/card*"))
+
+
+def run(args: argparse.Namespace) -> int:
+    started = time.monotonic()
+    if args.terminal:
+        return run_terminal(args)
+    if not has_display():
+        if args.xvfb:
+            return _reexec_under_xvfb(args)
+        print("xian-table run: no display here (DISPLAY and WAYLAND_DISPLAY are unset, no KMS console); "
+              "starting the terminal table. `xian-table run --xvfb --screenshot shot.png --exit-after 5` "
+              "runs the app on a virtual display.", file=sys.stderr)
+        return run_terminal(args)
+    from table_app.ui.launch import main
+
+    return main(args, started)
+
+
+def _reexec_under_xvfb(args: argparse.Namespace) -> int:
+    xvfb = shutil.which("xvfb-run")
+    if xvfb is None:
+        print("xian-table run: --xvfb needs xvfb-run (Debian: apt-get install xvfb xauth)", file=sys.stderr)
+        return 2
+    w, h = args.size
+    argv = [a for a in sys.argv[1:] if a != "--xvfb"]
+    cmd = [xvfb, "-a", "-s", f"-screen 0 {w}x{h}x24", sys.executable, "-m", "table_app.cli", *argv]
+    os.execv(xvfb, cmd)
+    return 0  # not reached
 
 
 def handle(line: str, rules: Rules, out: TextIO) -> bool:
@@ -53,7 +119,7 @@ def handle(line: str, rules: Rules, out: TextIO) -> bool:
     return True
 
 
-def run(args: argparse.Namespace) -> int:
+def run_terminal(args: argparse.Namespace) -> int:
     rules = Rules(seven_pairs=args.seven_pairs)
     interactive = sys.stdin.isatty()
     if interactive:

@@ -1,0 +1,243 @@
+"""The touchscreen table app (Kivy): it follows the ``TableService`` and sends it commands.
+
+Threads: the service calls :meth:`TableApp.notice` on its own thread after each durable
+commit; that only schedules :meth:`TableApp.apply_notice` on the Kivy thread
+(``Clock.schedule_once``). Answers to the app's own commands come back the same way.
+Kivy must be configured (window size, ``KIVY_NO_ARGS``) before this module is imported;
+:func:`table_app.ui.launch.main` does that.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+from kivy.app import App
+from kivy.clock import Clock
+from kivy.core.text import DEFAULT_FONT, LabelBase
+from kivy.core.window import Window
+from kivy.lang import Builder
+from kivy.properties import BooleanProperty, NumericProperty, StringProperty
+from kivy.uix.screenmanager import NoTransition, ScreenManager
+
+from engine import replay
+from table_app.ui import screens
+from table_app.ui.fonts import MISSING, find_cjk_font
+from table_app.ui.sim import KEYS, press_command
+from table_app.ui.text import tr
+
+KV_DIR = Path(__file__).parent / "kv"
+KV_FILES = ("common", "session", "seating", "table", "wall", "win", "settlement", "scores", "history", "settings")
+HOME_SCREEN = {"idle": "session", "seating": "seating", "win_pending": "win", "hand_over": "settlement",
+               "ended": "scores"}
+TOUCH = "touch"
+
+
+class TableApp(App):
+    lang = StringProperty("zh")
+    message = StringProperty("")  # the last refusal or warning, shown on every screen
+    font_warning = StringProperty("")
+    version = NumericProperty(0)  # +1 on every change of the table (screens refresh on it)
+    sim = BooleanProperty(False)
+
+    def __init__(self, service: Any, *, journal: Any = None, sim: bool = False, lang: str = "zh",
+                 links: dict[str, str] | None = None, screenshot: str | None = None,
+                 exit_after: float | None = None, started: float | None = None, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.service = service
+        self.journal = journal
+        self.sim = sim
+        self.lang = lang
+        self.links = dict(links or {})
+        self.screenshot_path = screenshot
+        self.exit_after = exit_after
+        self.started = started if started is not None else time.monotonic()
+        self.first_frame_s: float | None = None
+        self.pub: dict[str, Any] = dict(service.public)
+        self.seq = service.seq
+        self.answers: dict[int, str] = {}  # claims seen since the claims opened
+        self.claims_opened: float | None = None
+        self.in_effect: list[tuple[int, dict[str, Any], str]] = []  # (seq, event, source)
+        self.redo_list: list[tuple[int, dict[str, Any], str]] = []
+        self.totals: list[tuple[int, list[int]]] = []  # (seq, scores after a hand ended)
+        self.pending_bets = [0, 0, 0, 0]
+        self.last_phase = self.pub.get("phase")
+        self.font_path = find_cjk_font()
+        self._unsubscribe: Any = None
+
+    # -- start-up -------------------------------------------------------------------------
+
+    def build(self) -> ScreenManager:
+        self.title = "xian-table 西安麻将"
+        if self.font_path:
+            LabelBase.register(DEFAULT_FONT, self.font_path)
+        else:
+            self.font_warning = MISSING
+        for name in KV_FILES:
+            Builder.load_file(str(KV_DIR / f"{name}.kv"))
+        self.load_history()
+        sm = ScreenManager(transition=NoTransition())
+        for cls in screens.ALL:
+            sm.add_widget(cls())
+        self.sm = sm
+        self._unsubscribe = self.service.subscribe(self.notice)
+        Window.bind(on_key_down=self.on_key)
+        Clock.schedule_interval(self.tick, 0.1)
+        Clock.schedule_once(self._first_frame, 0)
+        if self.screenshot_path:
+            Clock.schedule_once(self._screenshot, max(0.5, (self.exit_after or 3) - 0.5))
+        if self.exit_after:
+            Clock.schedule_once(lambda *_: self.stop(), self.exit_after)
+        self.goto(HOME_SCREEN.get(self.pub.get("phase", "idle"), "table"))
+        self.refresh()
+        return sm
+
+    def _first_frame(self, *_: Any) -> None:
+        self.first_frame_s = time.monotonic() - self.started
+
+    def on_stop(self) -> None:
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+
+    def load_history(self) -> None:
+        """The events in effect of this session and its hand results, from the journal."""
+        if self.journal is None:
+            return
+        try:
+            tl = self.journal.timeline()
+            active = tl.active
+            starts = {first for _, first, _, _ in self.journal.sessions()}
+            begin = max((i for i, s in enumerate(active) if s in starts), default=0)
+            seqs = active[begin:]
+            events = self.journal.events(seqs)
+            sources = {r.seq: r.source for r in self.journal.records() if r.seq >= (seqs[0] if seqs else 0)}
+        except Exception as e:  # a history we cannot read must not stop the table
+            self.message = f"history: {e}"
+            return
+        self.in_effect = [(s, e, sources.get(s, "")) for s, e in zip(seqs, events, strict=True)]
+        state = None
+        self.totals = []
+        for seq, ev in zip(seqs, events, strict=True):
+            state = replay([ev], state)
+            if ev["type"] == "new_session":
+                self.totals = [(seq, [0, 0, 0, 0])]
+            elif state.phase == "hand_over" and ev["type"] in ("confirm_win", "resolve", "pass", "claim"):
+                self.totals.append((seq, list(state.scores)))
+
+    # -- the service's notices (service thread → Kivy thread) -----------------------------
+
+    def notice(self, n: Any) -> None:
+        Clock.schedule_once(lambda *_: self.apply_notice(n), 0)
+
+    def apply_notice(self, n: Any) -> None:
+        before = self.pub
+        self.pub, self.seq = dict(n.state), n.seq
+        ev = n.event or {}
+        if n.kind == "event":
+            self.in_effect.append((n.seq, ev, n.source))
+            self.redo_list.clear()
+        elif n.kind == "undo":
+            gone = set(n.undone)
+            self.redo_list[:0] = [x for x in self.in_effect if x[0] in gone]
+            self.in_effect = [x for x in self.in_effect if x[0] not in gone]
+            self.totals = [t for t in self.totals if t[0] not in gone]
+        elif n.kind == "redo" and self.redo_list:
+            self.in_effect.append(self.redo_list.pop(0))
+        if ev.get("type") == "new_session":
+            self.totals = [(n.seq, [0, 0, 0, 0])]
+        seq_of_event = self.in_effect[-1][0] if self.in_effect else n.seq
+        if self.pub.get("phase") == "hand_over" and before.get("phase") != "hand_over" and n.kind != "undo":
+            self.totals.append((seq_of_event, list(self.pub["scores"])))
+        if self.pub.get("phase") == "claims":
+            if before.get("phase") != "claims" or ev.get("type") in ("discard", "kong"):
+                self.answers, self.claims_opened = {}, time.monotonic()
+            if ev.get("type") == "claim":
+                self.answers[ev["seat"]] = ev["call"]
+            elif ev.get("type") == "pass":
+                self.answers[ev["seat"]] = "pass"
+        else:
+            self.claims_opened = None
+        if self.pub.get("phase") == "betting" and before.get("phase") != "betting":
+            self.pending_bets = list(self.pub.get("bets") or [0, 0, 0, 0])
+        if n.source not in (TOUCH, "service") and isinstance(ev.get("seat"), int):
+            self.sm.get_screen("table").flash(ev["seat"], self.event_word(ev))
+        phase = self.pub.get("phase")
+        if phase != self.last_phase:
+            self.last_phase = phase
+            self.goto(HOME_SCREEN.get(phase, "table"))
+        self.refresh()
+
+    def event_word(self, ev: dict[str, Any]) -> str:
+        t = ev.get("type", "")
+        if t == "claim":
+            return tr(f"act_claim_{ev['call']}", self.lang)
+        if t == "kong":
+            return tr(f"act_kong_{ev.get('kind', 'concealed')}", self.lang)
+        return tr(f"act_{t}", self.lang) if t in ("roll", "discard", "win", "pass") else t
+
+    # -- sending commands (Kivy thread → service) ------------------------------------------
+
+    def send(self, command: dict[str, Any], source: str = TOUCH) -> None:
+        fut = self.service.submit(command, source)
+
+        def answered(f: Any) -> None:
+            ans = f.result()
+            if not ans.ok:
+                Clock.schedule_once(lambda *_: self.refused(ans.error), 0)
+
+        fut.add_done_callback(answered)
+
+    def refused(self, error: str) -> None:
+        self.message = tr("refused", self.lang, error=error)
+
+    # -- screens ----------------------------------------------------------------------------
+
+    def goto(self, name: str) -> None:
+        self.message = ""
+        self.sm.current = name
+        self.sm.current_screen.refresh()
+
+    def refresh(self) -> None:
+        self.version += 1
+        self.sm.current_screen.refresh()
+
+    def toggle_lang(self) -> None:
+        self.lang = "en" if self.lang == "zh" else "zh"
+        self.refresh()
+
+    def tick(self, _dt: float) -> None:
+        if self.claims_opened is not None and self.sm.current == "table":
+            self.sm.current_screen.update_status()
+
+    def claim_left(self) -> float | None:
+        if self.claims_opened is None:
+            return None
+        return self.service.claim_window_s - (time.monotonic() - self.claims_opened)
+
+    # -- simulated hardware: keys stand for the panel's buttons ------------------------------
+
+    def on_key(self, _window: Any, key: int, _scancode: int, codepoint: str | None, _mods: Any) -> bool:
+        if not self.sim or self.sm.current in ("session",):
+            return False
+        name = "spacebar" if key == 32 else (codepoint or "")
+        if name not in KEYS:
+            return False
+        seat, button = KEYS[name]
+        command = press_command(self.pub, seat, button)
+        if command is not None:
+            self.send(command, source="sim-keys")
+        return True
+
+    # -- screenshots ------------------------------------------------------------------------
+
+    def _screenshot(self, *_: Any) -> None:
+        self.save_screenshot(self.screenshot_path or "screenshot.png")
+
+    def save_screenshot(self, path: str) -> str:
+        target = Path(path)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        made = Window.screenshot(name=str(target.with_name(target.stem + "-tmp.png")))
+        if made:
+            Path(made).replace(target)
+        return str(target)

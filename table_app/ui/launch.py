@@ -1,0 +1,104 @@
+"""Start the touchscreen app: configure Kivy (before importing it), open the journal and
+the service, attach the simulated hardware and the link checks, run the app.
+
+Kivy reads its configuration at import time, so this module imports Kivy only inside
+:func:`main`, after the window size and the log level are set.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import logging
+import os
+import sys
+import threading
+import time
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+
+def configure_kivy(width: int, height: int, fullscreen: bool) -> None:
+    os.environ.setdefault("KIVY_NO_ARGS", "1")
+    os.environ.setdefault("KIVY_NO_FILELOG", "1")
+    os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")
+    os.environ.setdefault("KIVY_CLIPBOARD", "sdl2")  # not xsel/xclip, which a Pi may lack
+    logging.getLogger("kivy").setLevel(logging.WARNING)
+    from kivy.config import Config
+
+    Config.set("kivy", "log_level", "warning")
+    logging.getLogger("kivy").setLevel(logging.WARNING)
+    Config.set("kivy", "exit_on_escape", "0")
+    Config.set("input", "mouse", "mouse,disable_multitouch")
+    Config.set("graphics", "width", str(width))
+    Config.set("graphics", "height", str(height))
+    Config.set("graphics", "fullscreen", "auto" if fullscreen else "0")
+    Config.set("graphics", "resizable", "1")
+
+
+def main(args: argparse.Namespace, started: float | None = None) -> int:
+    started = started if started is not None else time.monotonic()
+    from table_app.cli.serve import open_service
+
+    opened = open_service(args, "run")
+    if isinstance(opened, int):
+        return opened
+    cfg, journal, service = opened
+    width, height = args.size
+    configure_kivy(width, height, args.fullscreen)
+    from table_app.ui.app import TableApp
+
+    links = {
+        "hardware": "simulated" if args.sim else "not_connected",
+        "panel": "not_connected",
+        "mqtt": "offline",
+        "journal": str(journal.path),
+        "table_id": cfg.table_id,
+    }
+    app = TableApp(service, journal=journal, sim=args.sim, lang=args.lang, links=links,
+                   screenshot=args.screenshot, exit_after=args.exit_after, started=started)
+    threading.Thread(target=_probe_mqtt, args=(app,), daemon=True, name="mqtt-probe").start()
+    service.start()
+    demo = None
+    if args.demo:
+        demo = start_demo(service, app)
+    try:
+        app.run()
+    finally:
+        if demo is not None:
+            demo.set()
+        service.stop()
+        journal.close()
+    if app.first_frame_s is not None:
+        print(f"xian-table run: first frame {app.first_frame_s:.2f} s after launch", file=sys.stderr)
+    if args.screenshot:
+        print(f"xian-table run: screenshot written to {args.screenshot}", file=sys.stderr)
+    return 0
+
+
+def _probe_mqtt(app: Any) -> None:
+    from kivy.clock import Clock
+
+    from table_app.ui.sim import broker_answers
+
+    ok = broker_answers()
+
+    def show(*_: Any) -> None:
+        app.links["mqtt"] = "online" if ok else "offline"
+        if getattr(app, "sm", None) is not None:
+            app.refresh()
+
+    Clock.schedule_once(show, 0)
+
+
+def start_demo(service: Any, app: Any) -> threading.Event | None:
+    """The simulator's bots play at a watchable speed (needs ``engine/bots.py``)."""
+    if importlib.util.find_spec("engine.bots") is None:
+        app.message = "--demo: engine/bots.py is not there yet; playing by touch"
+        return None
+    from table_app.ui.demo import run_demo
+
+    stop = threading.Event()
+    threading.Thread(target=run_demo, args=(service, stop), daemon=True, name="demo").start()
+    return stop
