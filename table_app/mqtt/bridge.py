@@ -1,0 +1,417 @@
+"""The table on MQTT: an observer of :class:`~table_app.service.TableService` that publishes
+the retained ``state``, the four retained seat views, the ``event`` stream and ``status``;
+and the ``cmd`` topic, whose commands go to the service and are answered on ``cmd/result``.
+
+The table never waits on the broker. The observer only records the notice under a lock and
+returns: the retained topics keep just their latest value (a new state replaces one not yet
+sent), the event stream and command answers wait in a bounded queue (the oldest is dropped
+and counted when it is full). One thread of the bridge owns the connection and publishes;
+while the broker is away the table plays on. On every (re)connect the bridge publishes
+``online``, the discovery configs and the latest retained views again, then the queued
+events. A message counts as delivered only when paho's ``on_publish`` reports the broker's
+acknowledgement; events not acknowledged when a connection drops are queued again (the
+stream is at least once; each event carries its journal ``seq``).
+
+Each connection is a fresh paho client (MQTT 5, clean start): nothing a lost connection
+left in paho's own queue can be resent after the newer retained views.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import threading
+import time
+import uuid
+from collections import deque
+from collections.abc import Callable
+from concurrent.futures import Future
+from typing import Any
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
+
+from table_app.mqtt.discovery import discovery_messages
+from table_app.mqtt.messages import (
+    Outgoing,
+    event_message,
+    parse_command,
+    result_message,
+    status_message,
+    table_messages,
+)
+from table_app.mqtt.topics import HA_ONLINE, HA_PREFIX, HA_STATUS, QOS, BrokerURL, Topics
+
+log = logging.getLogger(__name__)
+
+COMMAND_SOURCE = "mqtt"
+CONNACK_TIMEOUT = 10.0  # seconds to wait for the broker to answer CONNECT
+
+
+class MqttBridge:
+    """Publishes a :class:`TableService` to a broker and takes commands from it.
+
+    ``service`` needs ``subscribe``, ``submit``, ``seq`` and ``public``. ``ha_prefix`` None
+    turns Home Assistant discovery off; ``commands`` False leaves ``cmd`` unsubscribed.
+    """
+
+    def __init__(self, service: Any, url: BrokerURL, topics: Topics, *, ha_prefix: str | None = HA_PREFIX,
+                 commands: bool = True, client_id: str | None = None, queue_size: int = 1000,
+                 max_inflight: int = 100, keepalive: int = 30, min_backoff: float = 0.2,
+                 max_backoff: float = 5.0) -> None:
+        if queue_size < 1 or max_inflight < 1:
+            raise ValueError("queue_size and max_inflight must be at least 1")
+        self.service = service
+        self.url = url
+        self.topics = topics
+        self.ha_prefix = ha_prefix
+        self.commands = commands
+        self.client_id = client_id or f"xian-table-{topics.table}-{uuid.uuid4().hex[:8]}"
+        self.keepalive = keepalive
+        self.min_backoff, self.max_backoff = min_backoff, max_backoff
+        self.max_inflight = max_inflight
+        self._cond = threading.Condition()
+        self._latest: tuple[int | None, dict[str, Any]] | None = None
+        self._table_dirty = False
+        self._discovery_dirty = False
+        self._republish = False
+        self._queue: deque[Any] = deque(maxlen=queue_size)  # Notice or Outgoing
+        self._inflight: dict[int, Outgoing] = {}
+        self._early: set[int] = set()  # acks that came before publish() returned their mid
+        self._sending = 0  # taken from the queue, not yet handed to paho
+        self._client: mqtt.Client | None = None
+        self._link = "down"  # down | connecting | up | lost | refused
+        self._closing = False
+        self._deadline = 0.0
+        self._thread: threading.Thread | None = None
+        self._unsubscribe: Callable[[], None] | None = None
+        self._down_logged = False
+        # counters, for tests, the benchmark and logs
+        self.delivered = 0
+        self.dropped = 0
+        self.connects = 0
+        self.delivered_seq: int | None = None  # the seq of the last state the broker acknowledged
+
+    # -- life cycle ----------------------------------------------------------------------
+
+    def start(self) -> MqttBridge:
+        if self._thread is not None:
+            return self
+        self._unsubscribe = self.service.subscribe(self)
+        with self._cond:
+            if self._latest is None:  # no notice yet: start from the service's current state
+                self._latest = (self.service.seq, self.service.public)
+                self._table_dirty = True
+        self._thread = threading.Thread(target=self._run, name="mqtt-bridge", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self, timeout: float = 5.0) -> None:
+        """Send what is queued (up to ``timeout`` seconds), publish ``offline``, disconnect."""
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+            self._unsubscribe = None
+        if self._thread is None:
+            return
+        with self._cond:
+            self._closing = True
+            self._deadline = time.monotonic() + timeout
+            self._cond.notify_all()
+        self._thread.join(timeout + 2)
+        self._thread = None
+
+    def __enter__(self) -> MqttBridge:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    @property
+    def connected(self) -> bool:
+        return self._link == "up"
+
+    def wait_idle(self, timeout: float) -> bool:
+        """Wait until connected with nothing queued or unacknowledged; False on timeout."""
+        end = time.monotonic() + timeout
+        with self._cond:
+            while not (self._link == "up" and not self._has_work() and not self._inflight and not self._sending):
+                left = end - time.monotonic()
+                if left <= 0:
+                    return False
+                self._cond.wait(left)
+        return True
+
+    # -- the observer (called on the service thread: never blocks) -----------------------
+
+    def __call__(self, notice: Any) -> None:
+        with self._cond:
+            self._latest = (notice.seq, notice.state)
+            self._table_dirty = True
+            self._enqueue(notice)
+            self._cond.notify_all()
+
+    def _enqueue(self, item: Any) -> None:
+        if len(self._queue) == self._queue.maxlen:
+            self.dropped += 1
+            if self.dropped == 1 or self.dropped % 1000 == 0:
+                log.warning("mqtt: outgoing queue full, dropped the oldest message (%d so far)", self.dropped)
+        self._queue.append(item)
+
+    # -- the connection thread -----------------------------------------------------------
+
+    def _run(self) -> None:
+        backoff = self.min_backoff
+        while True:
+            with self._cond:
+                if self._closing:
+                    return
+            client = self._new_client()
+            try:
+                client.connect(self.url.host, self.url.port, self.keepalive, clean_start=True)
+            except (OSError, ValueError) as e:
+                self._link_down(f"cannot reach the broker at {self.url.redacted()}: {e}")
+                if self._sleep(backoff):
+                    return
+                backoff = min(backoff * 2, self.max_backoff)
+                continue
+            client.loop_start()
+            with self._cond:
+                answered = self._cond.wait_for(lambda: self._link != "connecting" or self._closing,
+                                               CONNACK_TIMEOUT)
+                if not answered:
+                    self._link = "lost"
+                    log.warning("mqtt: no answer from the broker at %s; trying again", self.url.redacted())
+                up = self._link == "up"
+            if up:
+                backoff = self.min_backoff
+                self._serve(client)
+            with self._cond:
+                closing = self._closing
+            if closing and self._link == "up":
+                self._say_offline(client)
+            with contextlib.suppress(Exception):
+                client.disconnect()
+            client.loop_stop()
+            self._connection_ended()
+            if closing:
+                return
+            if self._link == "refused":
+                backoff = self.max_backoff
+            if self._sleep(backoff):
+                return
+            backoff = min(backoff * 2, self.max_backoff)
+
+    def _new_client(self) -> mqtt.Client:
+        client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=self.client_id, protocol=mqtt.MQTTv5)
+        if self.url.username:
+            client.username_pw_set(self.url.username, self.url.password)
+        if self.url.tls:
+            client.tls_set()
+        will = status_message(self.topics, online=False)
+        client.will_set(will.topic, will.payload, qos=QOS, retain=True)
+        client.reconnect_delay_set(3600, 3600)  # reconnecting is this bridge's job, with a fresh client
+        client.on_connect = self._on_connect
+        client.on_disconnect = self._on_disconnect
+        client.on_publish = self._on_publish
+        client.on_message = self._on_message
+        with self._cond:
+            self._client = client
+            self._link = "connecting"
+        return client
+
+    def _sleep(self, seconds: float) -> bool:
+        """Wait before the next attempt; True when the bridge is closing."""
+        with self._cond:
+            self._cond.wait_for(lambda: self._closing, seconds)
+            return self._closing
+
+    def _link_down(self, why: str) -> None:
+        with self._cond:
+            self._link = "down"
+            self._cond.notify_all()
+        if not self._down_logged:
+            log.warning("mqtt: %s; the table plays on and publishes when the broker is back", why)
+            self._down_logged = True
+
+    def _connection_ended(self) -> None:
+        """Events the broker did not acknowledge go back to the front of the queue."""
+        with self._cond:
+            again = [m for m in self._inflight.values() if not m.retain]
+            self._inflight.clear()
+            self._early.clear()
+            for m in reversed(again):
+                if len(self._queue) < (self._queue.maxlen or 0):
+                    self._queue.appendleft(m)
+            if self._link != "refused":
+                self._link = "down"
+            self._client = None
+            self._cond.notify_all()
+
+    def _has_work(self) -> bool:
+        return bool(self._republish or self._table_dirty or self._discovery_dirty or self._queue)
+
+    def _serve(self, client: mqtt.Client) -> None:
+        """Publish while the connection lasts (and, when closing, until all is acknowledged)."""
+        while True:
+            with self._cond:
+                while True:
+                    if self._link != "up":
+                        return
+                    if self._closing and (time.monotonic() >= self._deadline
+                                          or not (self._has_work() or self._inflight)):
+                        return
+                    if self._has_work() and len(self._inflight) < self.max_inflight:
+                        break
+                    self._cond.wait(0.5 if self._closing else None)
+                batch = self._take(self.max_inflight - len(self._inflight))
+                self._sending = len(batch)
+            for msg in batch:
+                self._publish(client, msg)
+
+    def _take(self, room: int) -> list[Outgoing]:
+        out: list[Outgoing] = []
+        if self._republish:
+            out.append(status_message(self.topics, online=True))
+            self._republish = False
+            self._discovery_dirty = self.ha_prefix is not None
+            self._table_dirty = True
+        if self._discovery_dirty:
+            out.extend(discovery_messages(self.topics, self.ha_prefix or HA_PREFIX))
+            self._discovery_dirty = False
+        if self._table_dirty and self._latest is not None:
+            seq, public = self._latest
+            out.extend(table_messages(self.topics, public, seq))
+            self._table_dirty = False
+        while self._queue and len(out) < room:
+            item = self._queue.popleft()
+            if not isinstance(item, Outgoing):
+                item = event_message(self.topics, seq=item.seq, kind=item.kind, event=item.event, at=item.at,
+                                     source=item.source, undone=item.undone)
+            out.append(item)
+        return out
+
+    def _publish(self, client: mqtt.Client, msg: Outgoing) -> None:
+        try:
+            info = client.publish(msg.topic, msg.payload, qos=msg.qos, retain=msg.retain)
+        except Exception as e:  # paho raises on a payload it cannot send; never kill the thread
+            log.error("mqtt: cannot publish to %s: %s", msg.topic, e)
+            with self._cond:
+                self._sending -= 1
+                self._cond.notify_all()
+            return
+        if info.rc != mqtt.MQTT_ERR_SUCCESS and info.rc != mqtt.MQTT_ERR_NO_CONN:
+            log.warning("mqtt: publish to %s failed: %s", msg.topic, mqtt.error_string(info.rc))
+        with self._cond:
+            self._sending -= 1
+            if info.mid in self._early:
+                self._early.discard(info.mid)
+                self._delivered(msg)
+            else:
+                self._inflight[info.mid] = msg
+
+    def _delivered(self, msg: Outgoing) -> None:
+        self.delivered += 1
+        if msg.topic == self.topics.state:
+            self.delivered_seq = msg.seq
+        self._cond.notify_all()
+
+    def _say_offline(self, client: mqtt.Client) -> None:
+        """A clean disconnect sends no will: say ``offline`` ourselves and wait for the ack."""
+        msg = status_message(self.topics, online=False)
+        try:
+            info = client.publish(msg.topic, msg.payload, qos=msg.qos, retain=True)
+            info.wait_for_publish(max(0.1, self._deadline - time.monotonic()))
+        except (RuntimeError, ValueError) as e:
+            log.warning("mqtt: could not publish offline: %s", e)
+
+    # -- paho callbacks (paho's network thread) --------------------------------------------
+
+    def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason_code: Any,
+                    properties: Any) -> None:
+        if client is not self._client:
+            return
+        if reason_code.is_failure:
+            log.error("mqtt: the broker at %s refused the connection: %s", self.url.redacted(), reason_code)
+            with self._cond:
+                self._link = "refused"
+                self._cond.notify_all()
+            return
+        subs = []
+        if self.commands:
+            subs.append((self.topics.cmd, QOS))
+        if self.ha_prefix is not None:
+            subs.append((f"{self.ha_prefix}/{HA_STATUS}", QOS))
+        if subs:
+            client.subscribe(subs)
+        log.info("mqtt: connected to %s as %r; publishing under %s/", self.url.redacted(), self.url.username,
+                 self.topics.base)
+        self._down_logged = False
+        with self._cond:
+            self.connects += 1
+            self._link = "up"
+            self._republish = True
+            self._cond.notify_all()
+
+    def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason_code: Any,
+                       properties: Any) -> None:
+        if client is not self._client:
+            return
+        with self._cond:
+            if self._link == "up" and not self._closing:
+                log.warning("mqtt: lost the broker (%s); reconnecting", reason_code)
+            if self._link != "refused":
+                self._link = "lost"
+            self._cond.notify_all()
+
+    def _on_publish(self, client: mqtt.Client, userdata: Any, mid: int, reason_code: Any,
+                    properties: Any) -> None:
+        if client is not self._client:
+            return
+        with self._cond:
+            msg = self._inflight.pop(mid, None)
+            if msg is None:
+                self._early.add(mid)
+                return
+            if reason_code.is_failure:
+                log.error("mqtt: the broker refused our publish to %s: %s (check its ACL)", msg.topic, reason_code)
+            self._delivered(msg)
+
+    def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
+        if message.topic == self.topics.cmd:
+            if message.retain:  # a retained command is stale by definition: never apply it again
+                log.warning("mqtt: ignored a retained command on %s (publish commands without retain)", message.topic)
+                return
+            self._command(message.payload)
+        elif self.ha_prefix is not None and message.topic == f"{self.ha_prefix}/{HA_STATUS}":
+            if message.payload.strip().lower() == HA_ONLINE.encode():
+                with self._cond:
+                    self._discovery_dirty = True
+                    self._cond.notify_all()
+
+    # -- commands --------------------------------------------------------------------------
+
+    def _command(self, payload: bytes) -> None:
+        cmd = parse_command(payload)
+        if cmd.error is not None or cmd.event is None:
+            self._answer(result_message(self.topics, transaction=cmd.transaction, error=cmd.error))
+            return
+        fut = self.service.submit(cmd.event, source=COMMAND_SOURCE)
+        transaction = cmd.transaction
+        fut.add_done_callback(lambda f: self._answered(f, transaction))
+
+    def _answered(self, fut: Future[Any], transaction: Any) -> None:
+        try:
+            answer = fut.result()
+        except Exception as e:
+            self._answer(result_message(self.topics, transaction=transaction, error=f"internal error: {e}"))
+            return
+        if answer.ok:
+            msg = result_message(self.topics, transaction=transaction, data={"seq": answer.seq, "state": answer.state})
+        else:
+            msg = result_message(self.topics, transaction=transaction, error=answer.error)
+        self._answer(msg)
+
+    def _answer(self, msg: Outgoing) -> None:
+        with self._cond:
+            self._enqueue(msg)
+            self._cond.notify_all()

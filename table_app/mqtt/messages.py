@@ -1,0 +1,111 @@
+"""The table's outgoing MQTT messages as small values, and the parsing of commands.
+
+Building a message does no I/O: the bridge only hands these to paho.
+
+>>> from table_app.mqtt.topics import Topics
+>>> m = status_message(Topics("xian", "t1"), online=True)
+>>> m.topic, m.payload, m.retain, m.qos
+('xian/t1/status', b'online', True, 1)
+>>> parse_command(b'{"type": "pass", "seat": 2, "transaction": "a7"}')
+Command(event={'type': 'pass', 'seat': 2}, transaction='a7', error=None)
+>>> parse_command(b'[1]').error
+'a command must be a JSON object, got [1]'
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from table_app.mqtt.topics import OFFLINE, ONLINE, QOS, Topics
+from table_app.seat_view import SEATS, seat_view
+
+MAX_COMMAND_BYTES = 16_384
+_TRANSACTION = "transaction"
+
+
+def dumps(obj: Any) -> bytes:
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+@dataclass(frozen=True)
+class Outgoing:
+    """One message to publish. ``seq``: the journal record it reflects (None: not tied to one)."""
+
+    topic: str
+    payload: bytes
+    retain: bool
+    qos: int = QOS
+    seq: int | None = None
+
+
+def status_message(topics: Topics, online: bool) -> Outgoing:
+    return Outgoing(topics.status, (ONLINE if online else OFFLINE).encode(), retain=True)
+
+
+def state_message(topics: Topics, public: Mapping[str, Any], seq: int | None) -> Outgoing:
+    """The public state exactly as the engine gives it (DESIGN.md, public state)."""
+    return Outgoing(topics.state, dumps(public), retain=True, seq=seq)
+
+
+def seat_message(topics: Topics, public: Mapping[str, Any], seat: int, seq: int | None) -> Outgoing:
+    """The seat's view (:func:`table_app.seat_view.seat_view`) plus ``seq``, the journal record."""
+    view = seat_view(public, seat)
+    view["seq"] = seq
+    return Outgoing(topics.seat(seat), dumps(view), retain=True, seq=seq)
+
+
+def table_messages(topics: Topics, public: Mapping[str, Any], seq: int | None) -> list[Outgoing]:
+    """The retained messages for one state: ``state`` and the four seat views."""
+    return [state_message(topics, public, seq), *(seat_message(topics, public, s, seq) for s in range(SEATS))]
+
+
+def event_message(topics: Topics, *, seq: int, kind: str, event: Mapping[str, Any] | None, at: float,
+                  source: str, undone: tuple[int, ...] = ()) -> Outgoing:
+    """One applied change for the (not retained) event stream."""
+    body: dict[str, Any] = {"seq": seq, "kind": kind, "event": event, "at": at, "source": source}
+    if undone:
+        body["undone"] = list(undone)
+    return Outgoing(topics.event, dumps(body), retain=False, seq=seq)
+
+
+@dataclass(frozen=True)
+class Command:
+    """A parsed ``cmd`` message: the command for the service, or why it was refused."""
+
+    event: dict[str, Any] | None
+    transaction: Any = None
+    error: str | None = None
+
+
+def parse_command(payload: bytes) -> Command:
+    """A JSON object in the event vocabulary, with an optional ``transaction`` (a string or
+    integer echoed in the answer); everything else about the event the service checks."""
+    if len(payload) > MAX_COMMAND_BYTES:
+        return Command(None, None, f"a command is at most {MAX_COMMAND_BYTES} bytes, got {len(payload)}")
+    try:
+        data = json.loads(payload.decode("utf-8"))
+    except UnicodeDecodeError:
+        return Command(None, None, "a command must be UTF-8 JSON")
+    except json.JSONDecodeError as e:
+        text = payload[:80].decode("utf-8", "replace")
+        return Command(None, None, f"not JSON ({e.msg} at column {e.colno}): {text!r}")
+    if not isinstance(data, dict):
+        return Command(None, None, f"a command must be a JSON object, got {json.dumps(data)[:80]}")
+    transaction = data.pop(_TRANSACTION, None)
+    if transaction is not None and (type(transaction) not in (str, int) or len(str(transaction)) > 128):
+        return Command(None, None, f"'transaction' must be a string or an integer, got {transaction!r}")
+    return Command(data, transaction)
+
+
+def result_message(topics: Topics, *, transaction: Any, data: Any = None, error: str | None = None) -> Outgoing:
+    """The answer on ``cmd/result``: ``{status, data|error, transaction}`` (zigbee2mqtt's shape)."""
+    body: dict[str, Any] = {"status": "error" if error is not None else "ok"}
+    if error is not None:
+        body["error"] = error
+    else:
+        body["data"] = data
+    body["transaction"] = transaction
+    return Outgoing(topics.cmd_result, dumps(body), retain=False)

@@ -1,0 +1,147 @@
+"""One seat's view of the table: a pure function of the public state (DESIGN.md).
+
+Every seat display (MQTT ``seat/<n>``, the terminal seat display, the phone page) shows
+the same view, built here from the public state alone, so all front ends agree.
+
+>>> public = {"phase": "turn", "players": ["Ann", "Bo", "Cy", "Di"], "winds": ["E", "S", "W", "N"],
+...           "dealer": 0, "turn": 1, "scores": [3, -1, -1, -1], "last_settlement": None, "claims": None}
+>>> v = seat_view(public, 1)
+>>> v["name"], v["wind"], v["dealer"], v["your_turn"], v["score"], v["rank"]
+('Bo', 'S', False, True, -1, 2)
+>>> v["prompt"]["en"]
+'Your turn: draw, then discard'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+SEATS = 4
+VIEW_SCHEMA = 1
+
+WIND_ZH = {"E": "东", "S": "南", "W": "西", "N": "北"}
+WIND_EN = {"E": "East", "S": "South", "W": "West", "N": "North"}
+CALL_ZH = {"win": "胡", "kong": "杠", "pong": "碰", "chow": "吃"}
+
+
+def ranks(scores: list[int]) -> list[int]:
+    """Competition ranking (1 is the highest score; equal scores share a rank).
+
+    >>> ranks([5, -3, 5, -7])
+    [1, 3, 1, 4]
+    """
+    return [1 + sum(1 for other in scores if other > s) for s in scores]
+
+
+def _who(public: Mapping[str, Any], seat: int | None) -> tuple[str, str]:
+    """A seat's name with its wind, in zh and en (``Bo (South)``)."""
+    if seat is None:
+        return "?", "?"
+    players = public.get("players") or [""] * SEATS
+    name = players[seat] or f"#{seat}"
+    wind = (public.get("winds") or [None] * SEATS)[seat]
+    if wind is None:
+        return name, name
+    return f"{name}（{WIND_ZH[wind]}）", f"{name} ({WIND_EN[wind]})"
+
+
+def can_claim(public: Mapping[str, Any], seat: int) -> bool:
+    """The claims are open on another seat's tile and this seat has not answered yet."""
+    claims = public.get("claims")
+    return public.get("phase") == "claims" and claims is not None and seat in claims.get("waiting", ())
+
+
+def prompt(public: Mapping[str, Any], seat: int) -> dict[str, str]:
+    """One line telling this seat what is happening or what to do, in zh and en."""
+    phase = public.get("phase")
+    scores = list(public.get("scores") or [0] * SEATS)
+    if phase in (None, "idle"):
+        return {"zh": "等待开局", "en": "Waiting for a new session"}
+    if phase == "seating":
+        return {"zh": "定位：掷骰子或摸风牌", "en": "Choosing seats: roll the dice or draw winds"}
+    if phase == "betting":
+        return {"zh": "下注", "en": "Place your bets"}
+    if phase == "rolling":
+        dice = public.get("dice") or {}
+        if dice.get("dealer") is None:
+            zh, en = _who(public, public.get("dealer"))
+            if public.get("dealer") == seat:
+                return {"zh": "你是庄家：掷骰子", "en": "You are the dealer: roll the dice"}
+            return {"zh": f"等待庄家 {zh} 掷骰子", "en": f"Waiting for the dealer {en} to roll"}
+        return {"zh": "等待开牌的人掷骰子", "en": "Waiting for the wall's owner to roll"}
+    if phase == "turn":
+        turn = public.get("turn")
+        if turn == seat:
+            return {"zh": "轮到你：摸牌、出牌", "en": "Your turn: draw, then discard"}
+        zh, en = _who(public, turn)
+        return {"zh": f"等待 {zh} 出牌", "en": f"Waiting for {en} to play"}
+    if phase == "claims":
+        claims = public.get("claims") or {}
+        tile = claims.get("tile")
+        if can_claim(public, seat):
+            what_zh = f"「{tile}」" if tile else "这张牌"
+            what_en = f"{tile}" if tile else "the tile"
+            return {"zh": f"可以叫{what_zh}：胡、杠、碰、吃，或过", "en": f"Claim {what_en} (win, kong, pong, chow) or pass"}
+        if claims.get("from") == seat:
+            return {"zh": "等待其他人叫牌", "en": "Waiting for the others to claim or pass"}
+        return {"zh": "已回应，等待其他人", "en": "Answered; waiting for the others"}
+    if phase == "win_pending":
+        pending = public.get("pending_win") or {}
+        if pending.get("seat") == seat:
+            return {"zh": "确认你的胡牌", "en": "Confirm your win"}
+        zh, en = _who(public, pending.get("seat"))
+        return {"zh": f"{zh} 胡牌，等待确认", "en": f"{en} declared a win; waiting for the check"}
+    if phase == "hand_over":
+        s = public.get("last_settlement") or {}
+        delta = (s.get("deltas") or [0] * SEATS)[seat]
+        if s.get("result") == "draw":
+            return {"zh": f"荒牌 {delta:+d}", "en": f"Drawn hand {delta:+d}"}
+        if s.get("winner") == seat:
+            return {"zh": f"你胡了！ {delta:+d}", "en": f"You won! {delta:+d}"}
+        zh, en = _who(public, s.get("winner"))
+        return {"zh": f"{zh} 胡了，你 {delta:+d}", "en": f"{en} won; you {delta:+d}"}
+    if phase == "ended":
+        rank = ranks(scores)[seat]
+        return {"zh": f"牌局结束：第 {rank} 名，{scores[seat]:+d}",
+                "en": f"Session over: rank {rank}, {scores[seat]:+d}"}
+    return {"zh": str(phase), "en": str(phase)}
+
+
+def seat_view(public: Mapping[str, Any], seat: int) -> dict[str, Any]:
+    """What seat ``seat`` (0–3) shows: a JSON object, the payload of MQTT ``seat/<n>``."""
+    if type(seat) is not int or not 0 <= seat < SEATS:
+        raise ValueError(f"seat must be 0–3, got {seat!r}")
+    players = list(public.get("players") or [""] * SEATS)
+    winds = list(public.get("winds") or [None] * SEATS)
+    scores = list(public.get("scores") or [0] * SEATS)
+    wind = winds[seat]
+    settlement = public.get("last_settlement")
+    deltas = settlement.get("deltas") if settlement else None
+    turn = public.get("turn")
+    turn_zh, turn_en = _who(public, turn) if turn is not None else (None, None)
+    return {
+        "schema": VIEW_SCHEMA,
+        "seat": seat,
+        "name": players[seat],
+        "wind": wind,
+        "wind_zh": WIND_ZH.get(wind or "", None),
+        "wind_en": WIND_EN.get(wind or "", None),
+        "dealer": public.get("dealer") == seat,
+        "phase": public.get("phase"),
+        "your_turn": public.get("phase") == "turn" and turn == seat,
+        "turn": turn,
+        "turn_name": {"zh": turn_zh, "en": turn_en} if turn is not None else None,
+        "can_claim": can_claim(public, seat),
+        "score": scores[seat],
+        "rank": ranks(scores)[seat],
+        "last_delta": deltas[seat] if deltas else None,
+        "hand": public.get("hand"),
+        "round": public.get("round"),
+        "prompt": prompt(public, seat),
+    }
+
+
+def seat_views(public: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The four seats' views."""
+    return [seat_view(public, s) for s in range(SEATS)]
