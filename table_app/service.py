@@ -149,6 +149,8 @@ class TableService:
         self._observers: list[Observer] = []
         self._observers_lock = threading.Lock()
         self._thread: threading.Thread | None = None
+        self._submit_lock = threading.Lock()
+        self._stopped = False
         self._window: _Window | None = None
         self._since_snapshot = 0
         self._timeline = Timeline([], [])
@@ -169,7 +171,11 @@ class TableService:
     def submit(self, command: Mapping[str, Any], source: str = "") -> Future[Answer]:
         """Queue a command; the future is answered after the durable commit and the notices."""
         fut: Future[Answer] = Future()
-        self._queue.put(_Item(command, source, fut))
+        with self._submit_lock:
+            if self._stopped:
+                fut.set_result(Answer(False, error="the table service has stopped"))
+            else:
+                self._queue.put(_Item(command, source, fut))
         return fut
 
     def call(self, command: Mapping[str, Any], source: str = "", timeout: float | None = None) -> Answer:
@@ -205,7 +211,9 @@ class TableService:
     def stop(self, timeout: float | None = 10) -> None:
         """Finish the queued commands, then stop the service thread."""
         if self._thread is not None:
-            self._queue.put(_STOP)
+            with self._submit_lock:  # nothing can be queued behind _STOP and then never answered
+                self._stopped = True
+                self._queue.put(_STOP)
             self._thread.join(timeout)
             self._thread = None
 

@@ -435,3 +435,13 @@ def test_a_failed_commit_is_answered_as_an_error_and_nothing_changes(journal: Jo
     svc.stop()
     assert b.ok and b.seq == len(START) + 1
     assert _effective(path) == [*START, {"type": "discard", "seat": 0}]
+
+
+def test_commands_after_stop_are_answered_not_left_waiting(journal: Journal) -> None:
+    svc = _svc(journal)
+    queued = [svc.submit(e) for e in START]
+    svc.stop()
+    assert all(f.result(10).ok for f in queued)  # queued before the stop: done
+    late = svc.call(START[0], timeout=10)
+    assert not late.ok and "stopped" in (late.error or "")
+    assert journal.last_seq() == len(START)
