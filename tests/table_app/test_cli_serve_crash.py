@@ -65,6 +65,8 @@ def journal_effective(path: Path) -> tuple[int, list[dict[str, Any]], str]:
     con = sqlite3.connect(path)
     try:
         check = con.execute("PRAGMA integrity_check").fetchone()[0]
+        if not con.execute("SELECT 1 FROM sqlite_master WHERE name = 'records'").fetchone():
+            return 0, [], check  # killed while creating the journal, before its schema was committed
         rows = con.execute("SELECT seq, kind, target, event FROM records ORDER BY seq").fetchall()
     finally:
         con.close()
