@@ -76,6 +76,30 @@ def _prefix(v: Any) -> str:
     return v
 
 
+def _broker_url(v: Any) -> str:
+    what = 'a broker URL in quotes, mqtt://USER:PASS@HOST:PORT or mqtts://… ("" for no MQTT)'
+    if not isinstance(v, str):
+        raise ValueError(what)
+    if v:
+        from table_app.mqtt.topics import parse_url
+
+        try:
+            parse_url(v, env={})
+        except ValueError:
+            raise ValueError(what) from None
+    return v
+
+
+def _listen(v: Any) -> str:
+    if not isinstance(v, str) or (v and not re.fullmatch(r"[A-Za-z0-9.:\[\]-]*:[0-9]{1,5}", v)):
+        raise ValueError('"HOST:PORT" or ":PORT" in quotes ("" for no web page)')
+    return v
+
+
+def _prefix_or_empty(v: Any) -> str:
+    return v if v == "" else _prefix(v)
+
+
 def _path_or_empty(v: Any) -> str:
     if not isinstance(v, str):
         raise ValueError('a file path in quotes ("" for the default)')
@@ -97,6 +121,12 @@ KEYS: tuple[Key, ...] = (
     Key("journal", "path", "journal_path", "",
         "the SQLite journal file; empty means journal.sqlite3 in the user data dir", _path_or_empty),
     Key("mqtt", "prefix", "mqtt_prefix", "xian", "the first level of every MQTT topic", _prefix),
+    Key("mqtt", "url", "mqtt_url", "",
+        "the broker, mqtt://USER:PASS@HOST:PORT (or mqtts://); empty: the table runs without MQTT", _broker_url),
+    Key("mqtt", "discovery_prefix", "mqtt_discovery_prefix", "homeassistant",
+        "Home Assistant's discovery prefix; empty: no discovery messages", _prefix_or_empty),
+    Key("web", "listen", "web_listen", "",
+        "HOST:PORT (or :PORT) of the read-only seat page for phones; empty: no web page", _listen),
     Key("log", "level", "log_level", "info", "how much the service logs: debug, info, warning or error", _level),
 )
 
@@ -113,6 +143,9 @@ class Config:
     claim_window_s: float = 3.0
     journal_path: str = ""
     mqtt_prefix: str = "xian"
+    mqtt_url: str = ""
+    mqtt_discovery_prefix: str = "homeassistant"
+    web_listen: str = ""
     log_level: str = "info"
 
     def journal_file(self, env: Mapping[str, str] | None = None) -> Path:
