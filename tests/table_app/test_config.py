@@ -105,3 +105,11 @@ def test_docs_list_every_key_with_its_default() -> None:
         assert rows, f"docs/config.md lacks a row for {k.dotted}"
         default = '""' if k.default == "" else (f'"{k.default}"' if isinstance(k.default, str) else repr(k.default))
         assert f"`{default}`" in rows[0], f"docs/config.md row for {k.dotted} lacks its default {default}"
+
+
+def test_the_module_examples_run() -> None:
+    import doctest
+
+    import table_app.config
+
+    assert doctest.testmod(table_app.config).failed == 0

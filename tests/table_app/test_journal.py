@@ -214,3 +214,12 @@ def test_the_journal_timeline_matches_the_plain_fold(tmp_path: Path) -> None:
             assert (got.active, got.redo, got.last_seq) == (want.active, want.redo, want.last_seq)
     kinds = {k for _, k, _ in rows}
     assert kinds == {"event", "undo", "redo"}
+
+
+def test_the_module_examples_run() -> None:
+    import doctest
+
+    import table_app.journal
+
+    result = doctest.testmod(table_app.journal)
+    assert result.attempted > 0 and result.failed == 0
