@@ -23,6 +23,10 @@ VERBS: tuple[str, ...] = (
     "serve",
     "history",
     "export",
+    "install",
+    "uninstall",
+    "backup",
+    "doctor",
 )
 
 EXIT_OK = 0
