@@ -1,0 +1,68 @@
+"""``xian-table play`` and ``xian-table dice`` through the real command line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+START = [
+    {"type": "new_session", "players": ["Ann", "Bo", "Cai", "Dee"], "base": 1},
+    {"type": "seating", "method": "C", "east": 0},
+    {"type": "roll", "dice": [4, 6]},
+    {"type": "roll", "dice": [2, 3]},
+]
+
+
+def jsonl(events: list[Any]) -> str:
+    return "".join(json.dumps(e, ensure_ascii=False) + "\n" for e in events)
+
+
+def test_dice_says_where_to_break_the_wall(cli: Any) -> None:
+    # RULES §6, the source's example: t1 = 10 -> the dealer's 下家; t2 = 5 -> after its 15th stack
+    proc = cli("dice", "--dealer-roll", "4,6", "--owner-roll", "2,3", "--json", check=True)
+    out = json.loads(proc.stdout)
+    assert out["break"] == {"owner": 1, "count": 15, "wall": 1, "stack": 15}
+    assert out["owner_relative"] == "xiajia"
+    assert out["tail"] == {"wall": 1, "stack": 15} and out["head"] == {"wall": 1, "stack": 16}
+    assert "下家" in out["zh"] and "第 15 墩" in out["zh"] and "stack 16" in out["en"]
+    human = cli("dice", "--dealer-roll", "4,6", "--owner-roll", "2,3", check=True).stdout
+    assert "牌尾" in human and "The dealer (seat 0) rolls 10" in human
+
+
+def test_dice_overflow_and_bad_rolls(cli: Any) -> None:
+    out = json.loads(
+        cli("dice", "--dealer-roll", "6,6", "--owner-roll", "6,6", "--dealer", "2", "--json", check=True).stdout
+    )
+    # 12 from seat 2 -> seat 1 (its 上家); k = 24 -> 7 stacks into the next wall, seat 2's
+    assert out["break"] == {"owner": 1, "count": 24, "wall": 2, "stack": 7} and out["overflow"] is True
+    bad = cli("dice", "--dealer-roll", "7,1", "--owner-roll", "1,1")
+    assert bad.returncode == 2 and "dice show 1..6" in bad.stderr
+
+
+def test_play_prints_the_public_state(cli: Any, tmp_path: Path) -> None:
+    f = tmp_path / "hand.jsonl"
+    f.write_text("# a comment\n\n" + jsonl(START), encoding="utf-8")
+    out = json.loads(cli("play", str(f), "--json", check=True).stdout)
+    assert out["schema"] == 1 and out["phase"] == "turn" and out["wall"]["head_taken"] == 53
+    human = cli("play", str(f), check=True).stdout
+    assert "出牌" in human and "seat 0" in human and "remaining" in human
+
+
+def test_play_stops_at_a_refused_event_with_the_state_before_it(cli: Any) -> None:
+    events = [*START, {"type": "discard", "seat": 0}, {"type": "discard", "seat": 1}]
+    proc = cli("play", "-", "--json", input=jsonl(events))
+    assert proc.returncode == 3
+    out = json.loads(proc.stdout)
+    assert out["index"] == 5 and out["event"] == {"type": "discard", "seat": 1}
+    assert "claims: seat 1 cannot discard now" in out["error"]
+    assert out["state"]["phase"] == "claims" and out["state"]["claims"]["from"] == 0
+    assert "rejected" in proc.stderr
+
+
+def test_play_rejects_lines_that_are_not_json(cli: Any, tmp_path: Path) -> None:
+    proc = cli("play", "-", input=jsonl(START[:1]) + "{oops\n")
+    assert proc.returncode == 2
+    assert json.loads(proc.stdout)["index"] == 1
+    missing = cli("play", str(tmp_path / "nope.jsonl"))
+    assert missing.returncode == 2 and "cannot read" in missing.stderr
