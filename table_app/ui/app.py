@@ -75,7 +75,9 @@ class TableApp(App):
         else:
             self.font_warning = MISSING
         for name in KV_FILES:
-            Builder.load_file(str(KV_DIR / f"{name}.kv"))
+            path = str(KV_DIR / f"{name}.kv")
+            Builder.unload_file(path)  # a second app in one process (the tests) must not add the rules twice
+            Builder.load_file(path)
         self.load_history()
         sm = ScreenManager(transition=NoTransition())
         for cls in screens.ALL:
@@ -83,7 +85,9 @@ class TableApp(App):
         self.sm = sm
         self._unsubscribe = self.service.subscribe(self.notice)
         Window.bind(on_key_down=self.on_key)
-        Clock.schedule_interval(self.tick, 0.1)
+        self._ticker = Clock.schedule_interval(self.tick, 0.1)
+        if self.pub.get("phase") == "claims":  # restored with the claims open: the service gives a fresh window
+            self.claims_opened = time.monotonic()
         Clock.schedule_once(self._first_frame, 0)
         if self.screenshot_path:
             Clock.schedule_once(self._screenshot, max(0.5, (self.exit_after or 3) - 0.5))
@@ -99,6 +103,10 @@ class TableApp(App):
     def on_stop(self) -> None:
         if self._unsubscribe is not None:
             self._unsubscribe()
+            self._unsubscribe = None
+        Window.unbind(on_key_down=self.on_key)
+        if getattr(self, "_ticker", None) is not None:
+            self._ticker.cancel()
 
     def load_history(self) -> None:
         """The events in effect of this session and its hand results, from the journal."""

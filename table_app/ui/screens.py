@@ -14,6 +14,7 @@ from kivy.metrics import dp
 from kivy.properties import ListProperty, StringProperty
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
+from kivy.uix.widget import Widget
 
 from engine.hand import HandError, analyse_win
 from engine.rules import Rules
@@ -86,19 +87,26 @@ class SeatingScreen(Base):
                 box.add_widget(t)
             return box
 
-        a = self.ids.area_a
+        def area() -> BoxLayout:
+            return BoxLayout(orientation="vertical", spacing=dp(4))
+
+        self.areas = {"A": area(), "B": area(), "C": area()}
+        a = self.areas["A"]
         self.roller_row = row("", [(("roller", s), str(s)) for s in range(4)], "roller")
         a.add_widget(self.roller_row)
         a.add_widget(dice_row("", "dice", 0, 0))
         a.add_widget(dice_row("", "dice", 0, 1))
-        b = self.ids.area_b
+        b = self.areas["B"]
         for seat in range(4):
             line = BoxLayout(spacing=dp(6))
             line.add_widget(dice_row(str(seat), "rolls", seat, 0))
             line.add_widget(dice_row("", "rolls", seat, 1))
             b.add_widget(line)
         self.east_row = row("", [(("east", s), str(s)) for s in range(4)], "east")
-        self.ids.area_c.add_widget(self.east_row)
+        self.areas["C"].add_widget(self.east_row)
+        for box in self.areas.values():
+            box.add_widget(Widget())  # the rows at the top
+        self.ids.area.add_widget(self.areas[self.method])
 
     def _pick_die(self, btn: Any) -> None:
         kind, v, index, die = btn.value
@@ -118,6 +126,9 @@ class SeatingScreen(Base):
 
     def set_method(self, m: str) -> None:
         self.method = m
+        # only the chosen method's rows are on the screen (hidden widgets would still take touches)
+        self.ids.area.clear_widgets()
+        self.ids.area.add_widget(self.areas[m])
 
     def pick(self, what: str, value: int, index: int = 0, die: int = 0) -> None:
         if what == "rolls":

@@ -131,9 +131,11 @@ def status_line(pub: dict[str, Any], lang: str, claim_left: float | None = None)
             return head + tr("rolls_next", lang, name=players[r], what=what)
     if phase == "claims" and pub.get("claims"):
         c = pub["claims"]
-        left = max(0.0, claim_left or 0.0)
         key = "claims_rob" if c.get("kind") == "rob" else "claims_from"
-        line = tr(key, lang, name=players[c["from"]], tile=c.get("tile") or "", s=left)
+        tile = f" {c['tile']}" if c.get("tile") else ""
+        line = tr(key, lang, name=players[c["from"]], tile=tile)
+        if claim_left is not None:
+            line += " · " + tr("seconds_left", lang, s=max(0.0, claim_left))
         waiting = [players[s] for s in c.get("waiting", [])]
         if waiting:
             line += " · " + tr("waiting_on", lang, names=", ".join(waiting))
