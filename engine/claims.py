@@ -1,0 +1,214 @@
+"""Claims on a discard or on an added kong's tile (RULES §8): who may claim what, and how the
+claims resolve — win (the nearest seat) > kong = pong > chow, else the next seat draws or
+the hand is drawn (§10)."""
+
+from __future__ import annotations
+
+from engine.events import Claim, Pass, Resolve
+from engine.hand import is_winning_hand
+from engine.moves import Effect, Effects, draw, hand_text, pong_for, refuse, settle_now, tile_or_q
+from engine.scoring import Transfer, deltas, kong_transfers
+from engine.state import SEATS, Meld, SeatState, TableState
+from engine.tiles import Tile, format_tiles, tile_text
+from engine.wall import UPPER
+
+
+def chow_options(tile: Tile) -> list[tuple[Tile, Tile]]:
+    if tile >= 27:
+        return []
+    r = tile % 9
+    return [(tile + a, tile + b) for a, b in ((-2, -1), (-1, 1), (1, 2)) if r + a >= 0 and r + b <= 8]
+
+
+def on_claim(s: TableState, ev: Claim) -> Effects:
+    c = s.claims
+    assert c is not None
+    frm, tile, seat = c["from"], c["tile"], ev.seat
+    if seat == frm:
+        what = "its own discard" if c["kind"] == "discard" else "its own kong"
+        raise refuse(s, seat, f"cannot claim {ev.call} on {what}")
+    st = s.seats[seat]
+    if c["kind"] == "rob" and ev.call != "win":
+        raise refuse(s, seat, f"cannot {ev.call}: an added kong's tile may only be robbed with a win (抢杠)")
+    chosen: tuple[Tile, ...] | None = None
+    if ev.call == "win":
+        if st.concealed is not None and tile is not None:
+            hand = list(st.concealed)
+            hand[tile] += 1
+            if not is_winning_hand(hand, st.meld_tiles(), seven_pairs=s.rules.seven_pairs):
+                raise refuse(s, seat, f"cannot win on {tile_text(tile)}: its hand {hand_text(st)} does not win with it")
+    elif ev.call in ("pong", "kong"):
+        need = 2 if ev.call == "pong" else 3
+        if st.count < need:
+            raise refuse(s, seat, f"cannot {ev.call}: it holds only {st.count} concealed tiles")
+        if st.concealed is not None and tile is not None and st.concealed[tile] < need:
+            raise refuse(
+                s,
+                seat,
+                f"cannot {ev.call} {tile_text(tile)}: it holds {st.concealed[tile]} of them, {ev.call} needs {need}",
+            )
+        if ev.call == "kong" and s.wall.remaining == 0:
+            raise refuse(s, seat, "cannot kong: no tile is left for its replacement draw")
+    else:  # chow
+        nxt = (frm + 1) % SEATS
+        if seat != nxt:
+            raise refuse(s, seat, f"cannot chow: only seat {nxt}, the discarder's 下家, may chow")
+        if st.count < 2:
+            raise refuse(s, seat, f"cannot chow: it holds only {st.count} concealed tiles")
+        chosen = chow_tiles(s, st, seat, tile, ev.tiles)
+    c["answers"][seat] = ev.call
+    c["tiles"][seat] = chosen
+    return resolve_if_answered(s)
+
+
+def chow_tiles(
+    s: TableState, st: SeatState, seat: int, tile: Tile | None, given: tuple[Tile, ...] | None
+) -> tuple[Tile, ...] | None:
+    """The two tiles of the claimer's hand that make a sequence with the discard (checked)."""
+    pair: tuple[Tile, ...] | None = None
+    if given is not None:
+        if len(given) == 3:
+            if tile is None or tile not in given:
+                t = tile_or_q(tile)
+                raise refuse(s, seat, f"cannot chow {format_tiles(given)}: the sequence must include the discard {t}")
+            rest = list(given)
+            rest.remove(tile)
+            pair = tuple(rest)
+        else:
+            pair = given
+        if tile is not None:
+            if tuple(sorted(pair)) not in chow_options(tile):
+                raise refuse(s, seat, f"cannot chow {tile_text(tile)} with {format_tiles(pair)}: they make no sequence")
+        else:
+            a, b = sorted(pair)
+            if a >= 27 or b >= 27 or a // 9 != b // 9 or b - a not in (1, 2):
+                raise refuse(s, seat, f"cannot chow with {format_tiles(pair)}: no tile makes a sequence with them")
+    if st.concealed is not None and tile is not None:
+        conc = st.concealed
+        held = [o for o in chow_options(tile) if all(conc[x] >= (2 if o[0] == o[1] else 1) for x in o)]
+        if pair is None:
+            if not held:
+                raise refuse(
+                    s, seat, f"cannot chow {tile_text(tile)}: its hand {hand_text(st)} has no two tiles for it"
+                )
+            if len(held) > 1:
+                opts = " or ".join(format_tiles(o) for o in held)
+                raise refuse(s, seat, f"cannot chow {tile_text(tile)} without saying which tiles: {opts}")
+            pair = held[0]
+        elif tuple(sorted(pair)) not in held:
+            raise refuse(s, seat, f"cannot chow with {format_tiles(pair)}: its hand {hand_text(st)} does not hold them")
+    return None if pair is None else tuple(sorted(pair))
+
+
+def on_pass(s: TableState, ev: Pass) -> Effects:
+    c = s.claims
+    assert c is not None
+    if ev.seat == c["from"]:
+        raise refuse(s, ev.seat, "cannot pass: it is the seat that opened these claims")
+    c["answers"][ev.seat] = "pass"
+    c["tiles"][ev.seat] = None
+    return resolve_if_answered(s)
+
+
+def resolve_if_answered(s: TableState) -> Effects:
+    c = s.claims
+    assert c is not None
+    if all(c["answers"][x] is not None for x in range(SEATS) if x != c["from"]):
+        return resolve_claims(s)
+    return []
+
+
+def on_resolve(s: TableState, ev: Resolve) -> Effects:
+    return resolve_claims(s)
+
+
+def resolve_claims(s: TableState) -> Effects:
+    """The highest claim takes effect (§8): win (nearest to the discarder) > kong = pong > chow."""
+    c = s.claims
+    assert c is not None
+    frm, tile = c["from"], c["tile"]
+    order = [(frm + i) % SEATS for i in (1, 2, 3)]  # nearest first, counter-clockwise
+    answers = c["answers"]
+    winner = next((x for x in order if answers[x] == "win"), None)
+    if winner is not None:
+        kind = "discard" if c["kind"] == "discard" else "robbed_kong"
+        s.pending = {"seat": winner, "kind": kind, "tile": tile, "from": frm, "prior": "claims"}
+        s.phase = "win_pending"
+        return [Effect("win_declared", winner, tile, kind)]
+    if c["kind"] == "rob":
+        return complete_added_kong(s)
+    taker = next((x for x in order if answers[x] in ("kong", "pong")), None)
+    if taker is None and answers[order[0]] == "chow":
+        taker = order[0]
+    s.claims = None
+    if taker is None:
+        nxt = order[0]
+        if s.drawable == 0:
+            return exhaustive_draw(s)
+        return [draw(s, nxt, None)]
+    call = answers[taker]
+    st = s.seats[taker]
+    s.seats[frm].discards.pop()
+    if call == "chow":
+        pair = c["tiles"][taker]
+        st.count -= 2
+        if st.concealed is not None and pair is not None:
+            for x in pair:
+                st.concealed[x] -= 1
+        meld_tiles = None if pair is None or tile is None else tuple(sorted((*pair, tile)))
+        st.melds.append(Meld("chow", meld_tiles, None, frm))
+    else:
+        n = 2 if call == "pong" else 3
+        st.count -= n
+        if st.concealed is not None and tile is not None:
+            st.concealed[tile] -= n
+        st.melds.append(
+            Meld(call, None if tile is None else (tile,) * (n + 1), "exposed" if call == "kong" else None, frm)
+        )
+    effects = [Effect("claim_taken", taker, tile, call)]
+    if call == "kong":
+        s.kongs += 1
+        settle_now(s, kong_transfers(taker, "exposed", base=s.base, rules=s.rules, discarder=frm))
+        effects.append(Effect("kong", taker, tile, "exposed"))
+        effects.append(draw(s, taker, UPPER))
+    else:
+        s.turn, s.drawn, s.last_drawn, s.phase = taker, None, None, "turn"
+        effects.append(Effect("to_move", taker, data="discard"))
+    return effects
+
+
+def complete_added_kong(s: TableState) -> Effects:
+    c = s.claims
+    assert c is not None
+    seat, tile = c["from"], c["tile"]
+    st = s.seats[seat]
+    i = pong_for(s, st, seat, tile)
+    old = st.melds[i]
+    tiles = old.tiles if old.tiles is not None else None if tile is None else (tile,) * 3
+    st.melds[i] = Meld("kong", None if tiles is None else (*tiles, tiles[0]), "added", old.frm)
+    st.count -= 1
+    if st.concealed is not None and tile is not None:
+        st.concealed[tile] -= 1
+    s.claims = None
+    s.kongs += 1
+    settle_now(s, kong_transfers(seat, "added", base=s.base, rules=s.rules))
+    return [Effect("kong", seat, tile, "added"), draw(s, seat, UPPER)]
+
+
+def exhaustive_draw(s: TableState) -> Effects:
+    """荒牌 (§10): no winner; kong payments stand unless ``kong_paid_on_draw`` is off."""
+    if not s.rules.kong_paid_on_draw:
+        back = [Transfer(t.to, t.frm, t.amount, t.reason) for t in s.hand_transfers]
+        settle_now(s, back)
+    s.last_settlement = {
+        "result": "draw",
+        "winner": None,
+        "kind": None,
+        "wait": None,
+        "transfers": [t.to_json() for t in s.hand_transfers],
+        "deltas": deltas(s.hand_transfers),
+        "dealer": s.dealer,
+        "hand": s.hand,
+    }
+    s.turn, s.drawn, s.last_drawn, s.claims, s.phase = None, None, None, None, "hand_over"
+    return [Effect("hand_over", None, None, s.last_settlement)]

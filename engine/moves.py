@@ -1,0 +1,110 @@
+"""What every table handler shares: the effects it reports, refusing an event, drawing a
+tile, paying at once. Used by ``engine.table``, ``engine.claims`` and ``engine.wins``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from engine.errors import IllegalEventError
+from engine.scoring import Transfer, deltas
+from engine.state import SeatState, TableState
+from engine.tiles import Tile, format_tiles, tile_text
+
+# --- effects -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Effect:
+    """Something outputs may want to show. ``what`` names it; ``seat``/``tile``/``data`` as relevant.
+
+    ``what`` is one of: ``dealt``, ``drew`` (data: ``head``/``tail``), ``claims_open``
+    (data: ``discard``/``rob``), ``claim_taken`` (data: the call), ``kong`` (data: kind),
+    ``win_declared`` (data: kind), ``win_withdrawn``, ``hand_over`` (data: the settlement),
+    ``to_move`` (the seat to play), ``session_ended``.
+    """
+
+    what: str
+    seat: int | None = None
+    tile: Tile | None = None
+    data: Any = None
+
+    def to_json(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"what": self.what}
+        if self.seat is not None:
+            d["seat"] = self.seat
+        if self.tile is not None:
+            d["tile"] = tile_text(self.tile)
+        if self.data is not None:
+            d["data"] = self.data
+        return d
+
+
+Effects = list[Effect]
+
+
+def refuse(s: TableState, seat: int | None, what: str) -> IllegalEventError:
+    who = f"seat {seat} " if seat is not None else ""
+    return IllegalEventError(f"{s.phase}: {who}{what}")
+
+
+def tile_or_q(tile: Tile | None) -> str:
+    return "?" if tile is None else tile_text(tile)
+
+
+def settle_now(s: TableState, transfers: list[Transfer]) -> None:
+    for seat, d in enumerate(deltas(transfers)):
+        s.scores[seat] += d
+    s.hand_transfers.extend(transfers)
+
+
+def draw(s: TableState, seat: int, layer: int | None) -> Effect:
+    """Draw for ``seat``: from the head (``layer`` None) or a replacement in ``layer``."""
+    if layer is None:
+        slot, how = s.wall.take_head(), "head"
+    else:
+        slot, how = s.wall.take_tail(layer), "tail"
+    st = s.seats[seat]
+    st.count += 1
+    tile: Tile | None = None
+    if s.wall_tiles is not None and st.concealed is not None:
+        bp = s.breakpoint
+        assert bp is not None
+        tile = s.wall_tiles[bp.physical_slot(slot)]
+        st.concealed[tile] += 1
+    s.turn, s.drawn, s.last_drawn, s.phase = seat, how, tile, "turn"
+    return Effect("drew", seat, tile, how)
+
+
+def need_tile(s: TableState, seat: int, tile: Tile | None, what: str) -> None:
+    if s.full and tile is None:
+        raise refuse(s, seat, f"cannot {what} without naming the tile: full-tile mode checks every tile")
+
+
+def check_turn(s: TableState, seat: int, what: str) -> SeatState:
+    if seat != s.turn:
+        raise refuse(s, seat, f"cannot {what}: it is seat {s.turn}'s turn")
+    return s.seats[seat]
+
+
+def pong_for(s: TableState, st: SeatState, seat: int, tile: Tile | None) -> int:
+    """The index of the pong an added kong extends (the one of ``tile`` if known)."""
+    pongs = [i for i, m in enumerate(st.melds) if m.kind == "pong"]
+    if tile is not None:
+        known = [i for i in pongs if st.melds[i].tiles is not None and st.melds[i].tiles == (tile,) * 3]
+        unknown = [i for i in pongs if st.melds[i].tiles is None]
+        pongs = known or unknown
+    if not pongs:
+        of = f" of {tile_text(tile)}" if tile is not None else ""
+        raise refuse(s, seat, f"cannot declare an added kong: it has no pong{of} to add to")
+    if st.count < 1:
+        raise refuse(s, seat, "cannot declare an added kong: it holds no concealed tile to add")
+    return pongs[0]
+
+
+def hand_text(st: SeatState) -> str:
+    if st.concealed is None:
+        return f"{st.count} tiles"
+    hand = format_tiles(t for t in range(34) for _ in range(st.concealed[t]))
+    melds = " ".join(format_tiles(m) for m in st.meld_tiles())
+    return f"{hand} {melds}".strip()

@@ -1,0 +1,164 @@
+"""Wins (RULES §11–§13): a declared self-drawn win or a won claim waits in ``win_pending``
+until it is confirmed — with its wait, or with the hand for the analyser to check (in
+full-tile mode the engine knows the hand) — or taken back."""
+
+from __future__ import annotations
+
+from engine.claims import resolve_if_answered
+from engine.events import ConfirmWin, RejectWin, Win
+from engine.hand import HandError, analyse_win, hand_counts, is_winning_hand, parse_meld
+from engine.moves import Effect, Effects, check_turn, hand_text, refuse, settle_now
+from engine.scoring import deltas, win_transfers
+from engine.state import SeatState, TableState
+from engine.tiles import Tile, TileError, format_tiles, tile_text
+
+
+def win_kind(s: TableState, seat: int) -> str:
+    if s.drawn == "tail":
+        return "kong_bloom"
+    if s.drawn == "deal" and seat == s.dealer and s.discards_made == 0:
+        return "heavenly"
+    return "self_drawn"
+
+
+def on_win(s: TableState, ev: Win) -> Effects:
+    st = check_turn(s, ev.seat, "declare a self-drawn win")
+    if s.drawn is None:
+        raise refuse(
+            s, ev.seat, "cannot declare a self-drawn win: it took this turn with a pong or chow and drew nothing"
+        )
+    if st.concealed is not None and not is_winning_hand(st.concealed, st.meld_tiles(), seven_pairs=s.rules.seven_pairs):
+        raise refuse(s, ev.seat, f"cannot win: its hand {hand_text(st)} does not win")
+    kind = win_kind(s, ev.seat)
+    s.pending = {"seat": ev.seat, "kind": kind, "tile": s.last_drawn, "from": None, "prior": "turn"}
+    s.phase = "win_pending"
+    return [Effect("win_declared", ev.seat, s.last_drawn, kind)]
+
+
+def on_confirm_win(s: TableState, ev: ConfirmWin) -> Effects:
+    p = s.pending
+    assert p is not None
+    seat, kind, tile, frm = p["seat"], p["kind"], p["tile"], p["from"]
+    st = s.seats[seat]
+    wait, bonus = judge_wait(s, st, seat, tile, kind, ev)
+    # the winning tile joins the winner's hand
+    if frm is not None:
+        giver = s.seats[frm]
+        if kind == "discard":
+            giver.discards.pop()
+        else:  # robbed kong: the tile leaves the declarer's concealed hand
+            giver.count -= 1
+            if giver.concealed is not None and tile is not None:
+                giver.concealed[tile] -= 1
+        st.count += 1
+        if st.concealed is not None and tile is not None:
+            st.concealed[tile] += 1
+    how = {"discard": "discard", "robbed_kong": "robbed_kong"}.get(kind, "self_drawn")
+    wins = win_transfers(
+        seat,
+        how,
+        base=s.base,
+        rules=s.rules,
+        wait_bonus=bonus,
+        discarder=frm,
+        after_kong=kind == "kong_bloom",
+        heavenly=kind == "heavenly",
+        bets=s.bets,
+    )
+    settle_now(s, wins)
+    s.last_settlement = {
+        "result": "win",
+        "winner": seat,
+        "kind": kind,
+        "wait": wait,
+        "bonus": bonus,
+        "from": frm,
+        "transfers": [t.to_json() for t in s.hand_transfers],
+        "deltas": deltas(s.hand_transfers),
+        "dealer": s.dealer,
+        "hand": s.hand,
+    }
+    s.pending, s.claims, s.turn, s.drawn, s.last_drawn, s.phase = None, None, None, None, None, "hand_over"
+    return [Effect("hand_over", seat, tile, s.last_settlement)]
+
+
+def judge_wait(
+    s: TableState, st: SeatState, seat: int, tile: Tile | None, kind: str, ev: ConfirmWin
+) -> tuple[str, bool]:
+    """The confirmed wait and whether it earns the bonus; a false hand is refused."""
+    add = tile if kind in ("discard", "robbed_kong") else None
+    if st.concealed is not None and tile is not None:  # full-tile mode: the engine knows the hand
+        hand = list(st.concealed)
+        if add is not None:
+            hand[add] += 1
+        a = analyse_win(hand, tile, st.meld_tiles(), s.rules)
+        if not a.winning or a.wait is None:
+            raise refuse(s, seat, f"cannot confirm the win: its hand {hand_text(st)} does not win")
+        if ev.hand is not None and (hand_counts(ev.hand) != hand or ev.win_tile != tile):
+            held = format_tiles(t for t in range(34) for _ in range(hand[t]))
+            raise refuse(
+                s,
+                seat,
+                f"cannot confirm the win with hand {ev.hand!r}: the table holds {held} winning on {tile_text(tile)}",
+            )
+        if ev.wait is not None and ev.wait != a.wait:
+            raise refuse(s, seat, f"cannot confirm a {ev.wait} wait: the hand reads as {a.wait} on {tile_text(tile)}")
+        return a.wait, a.bonus
+    if ev.wait is not None:
+        return ev.wait, ev.wait in ("closed", "single") or (ev.wait == "edge" and s.rules.edge_wait_bonus)
+    if ev.hand is None or ev.win_tile is None:
+        raise refuse(s, seat, "cannot confirm the win without its 'wait' or its 'hand' and 'win_tile' (tracked mode)")
+    if tile is not None and ev.win_tile != tile:
+        raise refuse(
+            s, seat, f"cannot confirm a win on {tile_text(ev.win_tile)}: the winning tile was {tile_text(tile)}"
+        )
+    try:
+        melds = [parse_meld(m) for m in ev.melds] if ev.melds is not None else None
+        if melds is None:
+            if any(m.tiles is None for m in st.melds):
+                raise refuse(
+                    s,
+                    seat,
+                    f"cannot check the hand: give its {len(st.melds)} melds ('melds');"
+                    " the table does not know their tiles",
+                )
+            melds = st.meld_tiles()
+        if len(melds) != len(st.melds):
+            raise refuse(
+                s, seat, f"cannot confirm the win with {len(melds)} melds: seat {seat} has {len(st.melds)} on the table"
+            )
+        known = sorted(m.tiles for m in st.melds if m.tiles is not None)
+        if len(known) == len(melds) and sorted(tuple(sorted(m)) for m in melds) != known:
+            raise refuse(
+                s,
+                seat,
+                f"cannot confirm the win with melds {list(ev.melds or ())}:"
+                f" the table shows {[format_tiles(m) for m in known]}",
+            )
+        a = analyse_win(ev.hand, ev.win_tile, melds, s.rules)
+    except (HandError, TileError) as e:
+        raise refuse(s, seat, f"cannot confirm the win: {e}") from None
+    if not a.winning or a.wait is None:
+        raise refuse(
+            s,
+            seat,
+            f"cannot confirm the win: {ev.hand} with {tile_text(ev.win_tile)} is not a winning hand"
+            " (reject_win takes it back)",
+        )
+    return a.wait, a.bonus
+
+
+def on_reject_win(s: TableState, ev: RejectWin) -> Effects:
+    """A false win: play resumes exactly as before it (a false claim becomes a pass)."""
+    p = s.pending
+    assert p is not None
+    s.pending = None
+    effects = [Effect("win_withdrawn", p["seat"], None, p["kind"])]
+    if p["prior"] == "turn":
+        s.phase = "turn"
+        return [*effects, Effect("to_move", p["seat"], data="discard")]
+    c = s.claims
+    assert c is not None
+    c["answers"][p["seat"]] = "pass"
+    s.phase = "claims"
+    return effects + resolve_if_answered(s)
