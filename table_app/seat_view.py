@@ -82,7 +82,8 @@ def prompt(public: Mapping[str, Any], seat: int) -> dict[str, str]:
         if can_claim(public, seat):
             what_zh = f"「{tile}」" if tile else "这张牌"
             what_en = f"{tile}" if tile else "the tile"
-            return {"zh": f"可以叫{what_zh}：胡、杠、碰、吃，或过", "en": f"Claim {what_en} (win, kong, pong, chow) or pass"}
+            return {"zh": f"可以叫{what_zh}：胡、杠、碰、吃，或过",
+                    "en": f"Claim {what_en} (win, kong, pong, chow) or pass"}
         if claims.get("from") == seat:
             return {"zh": "等待其他人叫牌", "en": "Waiting for the others to claim or pass"}
         return {"zh": "已回应，等待其他人", "en": "Answered; waiting for the others"}
@@ -125,8 +126,8 @@ def seat_view(public: Mapping[str, Any], seat: int) -> dict[str, Any]:
         "seat": seat,
         "name": players[seat],
         "wind": wind,
-        "wind_zh": WIND_ZH.get(wind or "", None),
-        "wind_en": WIND_EN.get(wind or "", None),
+        "wind_zh": WIND_ZH.get(wind or ""),
+        "wind_en": WIND_EN.get(wind or ""),
         "dealer": public.get("dealer") == seat,
         "phase": public.get("phase"),
         "your_turn": public.get("phase") == "turn" and turn == seat,

@@ -28,6 +28,9 @@ def register(p: argparse.ArgumentParser) -> None:
     p.add_argument("--config", metavar="FILE", help="the TOML config file (default: the user's, then /etc/xian-table/)")
     p.add_argument("--db", metavar="FILE", help="the SQLite journal (default: journal.path, or the user data dir)")
     p.add_argument("--stdin", action="store_true", help="read JSON commands from standard input, answer on stdout")
+    p.add_argument("--mqtt", metavar="URL", help="the MQTT broker: mqtt://USER:PASS@HOST:PORT (default: mqtt.url)")
+    p.add_argument("--table", metavar="ID", help="the table's id in MQTT topics (default: table.id)")
+    p.add_argument("--web", metavar="[HOST]:PORT", help="serve the seat pages for phones here (default: web.listen)")
 
 
 def open_service(args: argparse.Namespace, verb: str) -> Any:
@@ -64,11 +67,25 @@ def run(args: argparse.Namespace) -> int:
         return opened
     cfg, journal, service = opened
     service.start()
+    import io
+
+    from table_app.mqtt.outputs import attach
+
+    notes = io.StringIO()  # what the outputs say, shown after the banner
+    try:
+        stop_outputs = attach(service, cfg, mqtt_url=args.mqtt, table=args.table, web_listen=args.web, out=notes)
+    except (ValueError, OSError) as e:
+        service.stop()
+        journal.close()
+        print(f"xian-table serve: {e}", file=sys.stderr)
+        return 2
     try:
         if args.stdin:
+            print(notes.getvalue(), end="", file=sys.stderr, flush=True)
             return serve_lines(service, sys.stdin, sys.stdout)
-        return _serve_forever(service, cfg.table_id, str(journal.path))
+        return _serve_forever(service, args.table or cfg.table_id, str(journal.path), notes.getvalue())
     finally:
+        stop_outputs()
         service.stop()
         journal.close()
 
@@ -91,11 +108,12 @@ def serve_lines(service: Any, lines: TextIO, out: TextIO) -> int:
     return 0
 
 
-def _serve_forever(service: Any, table_id: str, path: str) -> int:
+def _serve_forever(service: Any, table_id: str, path: str, notes: str = "") -> int:
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     print(f"xian-table serve: table {table_id!r}, journal {path!r}, seq {service.seq}, "
           f"phase {service.public.get('phase')}; Ctrl-C to stop", file=sys.stderr, flush=True)
+    print(notes, end="", file=sys.stderr, flush=True)
     try:
         while not stop.wait(3600):
             pass

@@ -381,12 +381,12 @@ class MqttBridge:
             if message.retain:  # a retained command is stale by definition: never apply it again
                 log.warning("mqtt: ignored a retained command on %s (publish commands without retain)", message.topic)
                 return
-            self._command(message.payload)
-        elif self.ha_prefix is not None and message.topic == f"{self.ha_prefix}/{HA_STATUS}":
-            if message.payload.strip().lower() == HA_ONLINE.encode():
-                with self._cond:
-                    self._discovery_dirty = True
-                    self._cond.notify_all()
+            self._command(bytes(message.payload))
+        elif (self.ha_prefix is not None and message.topic == f"{self.ha_prefix}/{HA_STATUS}"
+              and message.payload.strip().lower() == HA_ONLINE.encode()):
+            with self._cond:
+                self._discovery_dirty = True
+                self._cond.notify_all()
 
     # -- commands --------------------------------------------------------------------------
 

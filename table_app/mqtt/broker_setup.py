@@ -26,6 +26,7 @@ topic read xian/#
 from __future__ import annotations
 
 import argparse
+import contextlib
 import grp
 import os
 import secrets
@@ -96,10 +97,8 @@ def _share_with_broker(path: Path) -> None:
     """Readable by root and the mosquitto group only (mosquitto drops to that user)."""
     os.chmod(path, 0o750 if path.is_dir() else 0o640)
     if os.geteuid() == 0:
-        try:
+        with contextlib.suppress(KeyError):  # no mosquitto group: leave the group as it is
             os.chown(path, 0, grp.getgrnam("mosquitto").gr_gid)
-        except KeyError:
-            pass
 
 
 def setup(data_dir: Path, users: Sequence[tuple[str, str]] = DEFAULT_USERS, *, prefix: str = DEFAULT_PREFIX,

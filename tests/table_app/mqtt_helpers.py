@@ -135,14 +135,14 @@ class Watcher:
         self.client.loop_stop()
 
 
-@pytest.fixture
-def broker(tmp_path: Path) -> Iterator[LocalBroker]:
+@pytest.fixture(name="broker")
+def broker_fixture(tmp_path: Path) -> Iterator[LocalBroker]:
     with LocalBroker(tmp_path) as b:
         yield b
 
 
-@pytest.fixture
-def service(tmp_path: Path) -> Iterator[TableService]:
+@pytest.fixture(name="service")
+def service_fixture(tmp_path: Path) -> Iterator[TableService]:
     journal = Journal.open(tmp_path / "journal.sqlite3")
     svc = TableService(journal, claim_window_s=0).start()
     yield svc
@@ -150,8 +150,8 @@ def service(tmp_path: Path) -> Iterator[TableService]:
     journal.close()
 
 
-@pytest.fixture
-def watchers() -> Iterator[Callable[..., Watcher]]:
+@pytest.fixture(name="watchers")
+def watchers_fixture() -> Iterator[Callable[..., Watcher]]:
     made: list[Watcher] = []
 
     def make(*args: Any, **kw: Any) -> Watcher:

@@ -14,16 +14,16 @@ from table_app.mqtt.local_broker import LocalBroker
 from table_app.mqtt.topics import Topics, parse_url
 from table_app.seat_view import seat_view
 from table_app.service import TableService
-from tests.table_app.mqtt_helpers import (  # noqa: F401  (fixtures)
+from tests.table_app.mqtt_helpers import (  # noqa: F401  (the fixtures are used by name)
     HAND,
     WAIT,
     Cable,
     Watcher,
-    broker,
+    broker_fixture,
     play,
-    service,
+    service_fixture,
     until,
-    watchers,
+    watchers_fixture,
 )
 
 

@@ -1,0 +1,1 @@
+"""The read-only seat pages for phones (plain HTTP + Server-Sent Events)."""

@@ -1,0 +1,181 @@
+"""The seat pages for phones: over real HTTP, and in headless Debian Chromium driven through
+the DevTools protocol on a pipe (``--remote-debugging-pipe``)."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import subprocess
+import threading
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from table_app.seat_view import seat_view
+from table_app.service import TableService
+from table_app.web.server import SeatPages
+from tests.table_app.mqtt_helpers import HAND, WAIT, play, service_fixture, until  # noqa: F401  (a fixture)
+
+CHROMIUM = "/usr/bin/chromium"
+
+
+@pytest.fixture
+def pages(service: TableService) -> Iterator[SeatPages]:
+    p = SeatPages(service, "127.0.0.1", 0, table="t-web").start()
+    yield p
+    p.stop()
+
+
+def get(url: str, method: str = "GET") -> tuple[int, str, str]:
+    req = urllib.request.Request(url, method=method)
+    try:
+        with urllib.request.urlopen(req, timeout=WAIT) as r:
+            return r.status, r.headers.get("Content-Type", ""), r.read().decode()
+    except urllib.error.HTTPError as e:
+        return e.code, e.headers.get("Content-Type", ""), e.read().decode()
+
+
+def test_the_pages_and_the_json_view(service: TableService, pages: SeatPages) -> None:
+    play(service, HAND[:5])
+    status, ctype, body = get(pages.url)
+    assert status == 200 and "text/html" in ctype and "/seat/3" in body and "Di" in body
+    status, _, body = get(pages.url + "seat/2")
+    assert status == 200 and "EventSource" in body and 'id="wind-zh"' in body
+    status, ctype, body = get(pages.url + "seat/2.json")
+    assert status == 200 and ctype == "application/json"
+    assert json.loads(body) == {**seat_view(service.public, 2), "seq": 5}
+    assert get(pages.url + "seat/4")[0] == 404 and get(pages.url + "nothing")[0] == 404
+
+
+def test_the_pages_are_read_only(service: TableService, pages: SeatPages) -> None:
+    play(service, HAND[:2])
+    for method in ("POST", "PUT", "DELETE", "PATCH"):
+        assert get(pages.url + "seat/0", method)[0] == 405
+    assert service.seq == 2
+
+
+def test_the_event_stream_sends_the_view_now_and_after_each_change(service: TableService, pages: SeatPages) -> None:
+    play(service, HAND[:5])
+    with urllib.request.urlopen(pages.url + "seat/1/events", timeout=WAIT) as r:
+        assert r.headers["Content-Type"].startswith("text/event-stream")
+
+        def next_view() -> dict[str, Any]:
+            lines = []
+            while (line := r.readline().decode()) != "\n":
+                lines.append(line.rstrip("\n"))
+            data = next(x for x in lines if x.startswith("data: "))
+            assert "event: view" in lines
+            return json.loads(data[6:])
+
+        first = next_view()
+        assert first["seq"] == 5 and first["wind"] == "S" and not first["your_turn"]
+        play(service, HAND[5:9])
+        seqs = [next_view()["seq"] for _ in range(4)]
+        assert seqs == [6, 7, 8, 9]
+        assert service.public["turn"] == 1
+        assert pages.view(1)["your_turn"]
+
+
+class Chromium:
+    """Headless Debian Chromium spoken to with the DevTools protocol over fds 3 and 4."""
+
+    def __init__(self, profile: Path) -> None:
+        to_chrome_r, self._to_chrome = os.pipe()
+        self._from_chrome, from_chrome_w = os.pipe()
+
+        def wire() -> None:  # in the child: the pipe ends become fds 3 and 4
+            os.dup2(to_chrome_r, 3)
+            os.dup2(from_chrome_w, 4)
+
+        self.proc = subprocess.Popen(
+            [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+             "--disable-component-update", "--disable-sync", "--no-first-run", "--no-default-browser-check",
+             f"--user-data-dir={profile}", "--remote-debugging-pipe", "about:blank"],
+            pass_fds=(3, 4), preexec_fn=wire, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        os.close(to_chrome_r)
+        os.close(from_chrome_w)
+        self._next = 0
+        self._answers: dict[int, Any] = {}
+        self._cond = threading.Condition()
+        threading.Thread(target=self._read, daemon=True).start()
+        self.session: str | None = None
+
+    def _read(self) -> None:
+        buf = b""
+        while chunk := os.read(self._from_chrome, 65536):
+            buf += chunk
+            while b"\0" in buf:
+                raw, buf = buf.split(b"\0", 1)
+                msg = json.loads(raw)
+                if "id" in msg:
+                    with self._cond:
+                        self._answers[msg["id"]] = msg
+                        self._cond.notify_all()
+
+    def send(self, method: str, session: bool = True, **params: Any) -> Any:
+        with self._cond:
+            self._next += 1
+            n = self._next
+        msg: dict[str, Any] = {"id": n, "method": method, "params": params}
+        if session and self.session:
+            msg["sessionId"] = self.session
+        os.write(self._to_chrome, json.dumps(msg).encode() + b"\0")
+        with self._cond:
+            assert self._cond.wait_for(lambda: n in self._answers, WAIT * 2), f"no answer to {method}"
+            answer = self._answers.pop(n)
+        assert "error" not in answer, answer
+        return answer["result"]
+
+    def open(self, url: str) -> None:
+        target = self.send("Target.createTarget", session=False, url=url)["targetId"]
+        self.session = self.send("Target.attachToTarget", session=False, targetId=target, flatten=True)["sessionId"]
+
+    def js(self, expression: str) -> Any:
+        result = self.send("Runtime.evaluate", expression=expression, returnByValue=True)
+        return result["result"].get("value")
+
+    def close(self) -> None:
+        with contextlib.suppress(AssertionError, OSError):
+            self.send("Browser.close", session=False)
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        os.close(self._to_chrome)
+
+
+def texts(browser: Chromium) -> dict[str, str]:
+    return browser.js(
+        "Object.fromEntries(['wind-zh','wind-en','score','turn','prompt-zh','prompt-en','delta','name']"
+        ".map(id => [id, document.getElementById(id).textContent]))") or {}
+
+
+def test_the_phone_page_in_chromium_shows_wind_score_and_turn_and_updates_live(
+        service: TableService, pages: SeatPages, tmp_path: Path) -> None:
+    play(service, HAND[:9])  # seat 1 (Bo, South) is to play; the page is seat 2's (Cy, West)
+    browser = Chromium(tmp_path / "profile")
+    try:
+        browser.open(pages.url + "seat/2")
+        assert until(lambda: texts(browser).get("wind-zh") == "西", WAIT * 2), texts(browser)
+        t = texts(browser)
+        assert t["wind-en"].startswith("West") and t["score"] == "0" and "Cy" in t["name"]
+        assert "Bo（南）" in t["turn"] and "Bo (South)'s turn" in t["turn"]
+        assert t["prompt-en"] == "Waiting for Bo (South) to play"
+        browser.js("window.loadedOnce = 'yes'")  # gone if the page were reloaded
+        play(service, [HAND[9]])  # Bo discards: Cy may claim
+        assert until(lambda: texts(browser).get("turn") == "可以叫牌 · You may claim"), texts(browser)
+        play(service, HAND[10:])  # Cy wins on Di's discard
+        assert until(lambda: texts(browser).get("score") == "+1"), texts(browser)
+        t = texts(browser)
+        assert "+1" in t["delta"] and t["prompt-en"] == "You won! +1" and t["prompt-zh"] == "你胡了！ +1"
+        assert browser.js("window.loadedOnce") == "yes"
+        assert browser.js("performance.getEntriesByType('navigation').length") == 1
+        assert browser.js("document.body.dataset.seq") == str(len(HAND))
+    finally:
+        browser.close()
