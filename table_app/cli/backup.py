@@ -37,15 +37,15 @@ def run(args: argparse.Namespace) -> int:
     source = Path(args.db) if args.db else cfg.journal_file()
     # backup.dir / backup.keep are read if the config grows them; until then: beside the journal, 14.
     dest = args.dest or getattr(cfg, "backup_dir", "") or str(source.parent / "backups")
-    keep = args.keep if args.keep is not None else getattr(cfg, "backup_keep", None)
-    folder = args.dest is None or Path(dest).is_dir() or dest.endswith("/") or keep is not None
-    if folder and keep is None:
-        keep = DEFAULT_KEEP
-    if keep is not None and keep < 1:
-        print(f"xian-table backup: --keep must be at least 1, got {keep}", file=sys.stderr)
-        return 2
+    folder = args.dest is None or Path(dest).is_dir() or dest.endswith("/") or args.keep is not None
+    keep = None
+    if folder:
+        keep = args.keep if args.keep is not None else getattr(cfg, "backup_keep", None) or DEFAULT_KEEP
+        if keep < 1:
+            print(f"xian-table backup: --keep must be at least 1, got {keep}", file=sys.stderr)
+            return 2
     try:
-        result = backup_journal(source, dest if not folder or dest.endswith("/") else dest + "/", keep=keep)
+        result = backup_journal(source, dest, keep=keep)
     except BackupError as e:
         print(f"xian-table backup: {e}", file=sys.stderr)
         return EXIT_FAILED
