@@ -9,6 +9,8 @@ DEBS=(python3-venv)
 # The touchscreen app (Kivy): a virtual X display for headless runs and tests, the CJK font,
 # GL and multitouch libraries the Kivy wheel loads, xclip for its clipboard.
 DEBS+=(xvfb xauth fonts-noto-cjk libgl1 libmtdev1 xclip)
+# MQTT (issue 7): the broker and its tools for the tests and the bench; chromium for the phone-page test.
+DEBS+=(mosquitto mosquitto-clients chromium)
 scripts/debian-packages.sh "${DEBS[@]}"
 if [[ ! -x .venv/bin/python ]]; then
     echo "xian-table: creating .venv with $PYTHON"
