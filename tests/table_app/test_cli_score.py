@@ -156,7 +156,7 @@ def test_dealer_flag_allows_heavenly_for_that_seat(cli: Any) -> None:
         (("-w", "1", "-r", "discard_win_payer=all", "-s"), "unknown rule option 'discard_win_payer'"),
         (("-w", "1", "-r", "discard_win_payers=some", "-s"), "must be one of discarder, all"),
         (("-w", "1", "-r", "nonsense", "-s"), "--rule wants NAME=VALUE"),
-        (("-w", "1",), "say how the hand was won"),
+        (("-w", "1"), "say how the hand was won"),
         (("-s",), "--winner"),
         (("-w", "5", "-s"), "--winner"),
         (("-w", "1", "-s", "--base", "0"), "the base must be"),
