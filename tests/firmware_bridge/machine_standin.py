@@ -74,6 +74,7 @@ class UART:
         assert Board.current is not None and Board.current.uart_fd is not None, "the Board needs a uart_fd"
         self.fd = Board.current.uart_fd
         self._buf = b""
+        self.written = 0  # bytes written so far (tests wait for them to cross the pty)
 
     def _fill(self) -> None:
         try:
@@ -99,6 +100,8 @@ class UART:
 
     def write(self, data: bytes) -> int:
         try:
-            return os.write(self.fd, data)
+            n = os.write(self.fd, data)
+            self.written += n
+            return n
         except OSError:  # no cable: the bytes go nowhere
             return 0
