@@ -61,13 +61,16 @@ def register(p: argparse.ArgumentParser) -> None:
     how = p.add_mutually_exclusive_group()
     how.add_argument("--self-drawn", "-s", action="store_true", help="自摸: the winner drew the winning tile")
     how.add_argument("--discard", "-d", type=int, metavar="SEAT", help="胡 on the discard of SEAT")
-    how.add_argument("--robbed", type=int, metavar="SEAT", help="抢杠: the winner robbed the added kong of SEAT")
+    how.add_argument(
+        "--robbed", type=int, metavar="SEAT",
+        help="抢杠: the winner robbed the added kong of SEAT (paid like a discard; that kong is not paid: omit it)",
+    )  # fmt: skip
     how.add_argument("--draw", action="store_true", help="荒牌: the hand was drawn (no winner; only kongs are paid)")
     p.add_argument("--after-kong", action="store_true", help="杠后开花: self-drawn on a kong replacement tile (x2)")
     p.add_argument("--heavenly", action="store_true", help="天胡: the dealer's dealt 14 tiles win (x3)")
     p.add_argument("--dealer", type=int, default=0, metavar="SEAT", help="the dealer 庄家 (default 0; 天胡 is theirs)")
     p.add_argument("--wait", choices=WAITS, help="the wait kind (default plain); the bonus follows the rules")
-    p.add_argument("--hand", metavar="TILES", help="instead of --wait: the winner's 14 concealed tiles (mpsz)")
+    p.add_argument("--hand", metavar="TILES", help="instead of --wait: the concealed hand with the winning tile")
     p.add_argument("--win-tile", metavar="T", help="with --hand: the winning tile")
     p.add_argument("--melds", nargs="+", default=[], metavar="M", help="with --hand: the winner's exposed melds")
     p.add_argument(
