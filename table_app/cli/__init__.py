@@ -21,6 +21,7 @@ VERBS: tuple[str, ...] = (
     "score",
     "bench",
     "serve",
+    "seat-display",
     "history",
     "export",
     "install",

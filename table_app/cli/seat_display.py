@@ -1,0 +1,202 @@
+"""``xian-table seat-display --seat N``: one seat's display in a terminal, live over MQTT.
+
+Subscribes (read only) to ``<prefix>/<table>/seat/<N>`` and ``…/status`` and redraws on
+every change: the wind and the score in large letters, whose turn it is, whether this seat
+may claim, the rank, the last hand's delta and the prompt in Chinese and English. Use a
+display user's URL (``--broker mqtt://display:PASS@pi.local``); the default is
+``mqtt.url`` of the config. ``--once`` prints the current view and exits.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+import threading
+import unicodedata
+from typing import Any
+
+HELP = "one seat's display in the terminal, live over MQTT (large wind, score, turn and prompt)"
+
+EXIT_NO_VIEW = 1
+EXIT_USAGE = 2
+
+# A 5-row block font for what the display writes large.
+_FONT = {
+    "0": ["███", "█ █", "█ █", "█ █", "███"], "1": [" █ ", "██ ", " █ ", " █ ", "███"],
+    "2": ["███", "  █", "███", "█  ", "███"], "3": ["███", "  █", "███", "  █", "███"],
+    "4": ["█ █", "█ █", "███", "  █", "  █"], "5": ["███", "█  ", "███", "  █", "███"],
+    "6": ["███", "█  ", "███", "█ █", "███"], "7": ["███", "  █", "  █", "  █", "  █"],
+    "8": ["███", "█ █", "███", "█ █", "███"], "9": ["███", "█ █", "███", "  █", "███"],
+    "+": ["   ", " █ ", "███", " █ ", "   "], "-": ["   ", "   ", "███", "   ", "   "],
+    "E": ["████", "█   ", "███ ", "█   ", "████"], "S": ["████", "█   ", "████", "   █", "████"],
+    "W": ["█   █", "█   █", "█ █ █", "██ ██", "█   █"], "N": ["█   █", "██  █", "█ █ █", "█  ██", "█   █"],
+    "?": ["███", "  █", " ██", "   ", " █ "], " ": ["  ", "  ", "  ", "  ", "  "],
+}
+
+
+def big(text: str) -> list[str]:
+    """``text`` in the block font, five lines.
+
+    >>> [row.rstrip() for row in big("+1")]
+    ['     █', ' █  ██', '███  █', ' █   █', '    ███']
+    """
+    rows = ["", "", "", "", ""]
+    for ch in text:
+        glyph = _FONT.get(ch, _FONT["?"])
+        for i in range(5):
+            rows[i] += (" " if rows[i] else "") + glyph[i]
+    return rows
+
+
+def _width(text: str) -> int:
+    """Terminal columns: East Asian wide characters take two."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def render(view: dict[str, Any] | None, online: bool | None, width: int = 60) -> str:
+    """The whole screen for a seat view (None: nothing received yet)."""
+    if view is None:
+        return "等待桌子… waiting for the table…"
+    score = f"{view['score']:+d}" if view["score"] else "0"
+    wind_letter = view.get("wind") or "?"
+    lines: list[str] = []
+    head = f"座位 {view['seat']} · {view.get('name') or '—'}"
+    if view.get("dealer"):
+        head += "   【庄 Dealer】"
+    lines += [head, ""]
+    wind_rows, score_rows = big(wind_letter), big(score)
+    pad = max(len(r) for r in wind_rows) + 6
+    for w, s in zip(wind_rows, score_rows, strict=True):
+        lines.append(f"  {w:<{pad}}{s}")
+    wind_words = f"{view['wind_zh']}风 {view['wind_en']}" if view.get("wind") else "未定位 no wind yet"
+    lines.append(f"  {wind_words}{' ' * max(1, pad - _width(wind_words))}分 score")
+    lines.append("")
+    if view.get("your_turn"):
+        lines.append("▶▶ 轮到你 · YOUR TURN ◀◀")
+    elif view.get("can_claim"):
+        lines.append("▶▶ 可以叫牌 · YOU MAY CLAIM ◀◀")
+    elif view.get("turn_name"):
+        lines.append(f"轮到 {view['turn_name']['zh']} · {view['turn_name']['en']}'s turn")
+    else:
+        lines.append(" ")
+    lines += [view["prompt"]["zh"], view["prompt"]["en"], ""]
+    delta = "—" if view.get("last_delta") is None else f"{view['last_delta']:+d}"
+    lines.append(f"第 {view['rank']} 名 rank {view['rank']} · 上一手 last hand {delta} · "
+                 f"第 {view.get('hand')} 手 hand {view.get('hand')}")
+    if online is False:
+        lines.append("⚠ 桌子离线 · the table is offline")
+    rule = "─" * min(width, 72)
+    return "\n".join([rule, *lines, rule])
+
+
+def register(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--seat", type=int, required=True, choices=range(4), metavar="N", help="the seat, 0–3")
+    p.add_argument("--broker", metavar="URL", help="mqtt://USER:PASS@HOST:PORT, a display user (default: mqtt.url)")
+    p.add_argument("--table", metavar="ID", help="the table's id (default: table.id)")
+    p.add_argument("--config", metavar="FILE", help="the TOML config file (for the defaults)")
+    p.add_argument("--once", action="store_true", help="print the current view and exit")
+    p.add_argument("--timeout", type=float, default=10.0, help="--once: seconds to wait for the view (default 10)")
+    p.add_argument("--plain", action="store_true", help="print each update below the last (no screen clearing)")
+
+
+def run(args: argparse.Namespace) -> int:
+    import paho.mqtt.client as mqtt
+    from paho.mqtt.enums import CallbackAPIVersion
+
+    from table_app.config import ConfigError, load_config
+    from table_app.mqtt.topics import ONLINE, Topics, parse_url
+
+    try:
+        cfg = load_config(args.config)
+    except ConfigError as e:
+        print(f"xian-table seat-display: {e}", file=sys.stderr)
+        return EXIT_USAGE
+    url_text = args.broker or cfg.mqtt_url
+    if not url_text:
+        print("xian-table seat-display: no broker: give --broker mqtt://USER:PASS@HOST:PORT (or set mqtt.url)",
+              file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        url = parse_url(url_text)
+    except ValueError as e:
+        print(f"xian-table seat-display: {e}", file=sys.stderr)
+        return EXIT_USAGE
+    topics = Topics(cfg.mqtt_prefix, args.table or cfg.table_id)
+    seat_topic = topics.seat(args.seat)
+    plain = args.plain or args.once or not sys.stdout.isatty()
+    state: dict[str, Any] = {"view": None, "online": None, "refused": None}
+    changed = threading.Event()
+    lock = threading.Lock()
+
+    def show() -> None:
+        with lock:
+            screen = render(state["view"], state["online"], shutil.get_terminal_size().columns)
+        out = screen + "\n" if plain else "\x1b[2J\x1b[H" + screen + "\n"
+        sys.stdout.write(out)
+        sys.stdout.flush()
+
+    def on_connect(client: Any, userdata: Any, flags: Any, rc: Any, props: Any) -> None:
+        if rc.is_failure:
+            state["refused"] = str(rc)
+            changed.set()
+            client.disconnect()
+            return
+        client.subscribe([(seat_topic, 1), (topics.status, 1)])
+
+    def on_message(client: Any, userdata: Any, msg: Any) -> None:
+        with lock:
+            if msg.topic == topics.status:
+                state["online"] = msg.payload.decode(errors="replace") == ONLINE
+            else:
+                try:
+                    state["view"] = json.loads(msg.payload)
+                except ValueError:
+                    return
+        if args.once:
+            if msg.topic == seat_topic:
+                changed.set()
+            return
+        show()
+
+    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="")
+    if url.username:
+        client.username_pw_set(url.username, url.password)
+    if url.tls:
+        client.tls_set()
+    client.on_connect = on_connect
+    client.on_message = on_message
+    try:
+        client.connect(url.host, url.port, keepalive=30)
+    except OSError as e:
+        print(f"xian-table seat-display: cannot reach {url.redacted()}: {e}", file=sys.stderr)
+        return EXIT_NO_VIEW
+    if args.once:
+        client.loop_start()
+        got = changed.wait(args.timeout)
+        client.disconnect()
+        client.loop_stop()
+        if state["refused"]:
+            print(f"xian-table seat-display: the broker refused {url.redacted()}: {state['refused']}", file=sys.stderr)
+            return EXIT_USAGE
+        if not got:
+            print(f"xian-table seat-display: no view on {seat_topic} within {args.timeout:g} s", file=sys.stderr)
+            return EXIT_NO_VIEW
+        show()
+        return 0
+    if not plain:
+        show()
+    client.loop_start()
+    try:
+        while not changed.wait(3600):
+            pass
+    except KeyboardInterrupt:
+        pass
+    finally:
+        client.disconnect()
+        client.loop_stop()
+    if state["refused"]:
+        print(f"xian-table seat-display: the broker refused {url.redacted()}: {state['refused']}", file=sys.stderr)
+        return EXIT_USAGE
+    return 0
