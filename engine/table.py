@@ -257,7 +257,7 @@ Handler = Callable[[TableState, Any], Effects]
 _ANY_SESSION: Final = ("seating", "betting", "rolling", "turn", "claims", "win_pending", "hand_over")
 
 # fmt: off
-# phase          event           handler             next phase(s)
+# phase        event          handler         next phase(s)
 _TABLE: Final[list[tuple[str, str, Handler, str]]] = [
     ("seating",     "seating",     on_seating,     "betting"),
     ("betting",     "bets",        on_bets,        "rolling"),
