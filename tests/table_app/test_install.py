@@ -1,0 +1,197 @@
+"""``xian-table install`` / ``uninstall`` into a temporary root, with the real tools.
+
+The real ``systemd-sysusers --root`` and ``systemctl --root`` write only inside the
+temporary root; the broker's password file is made by the real ``mosquitto_passwd``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from table_app import install
+from table_app.cli import main
+from table_app.config import load_config
+
+BINARY = str(Path(sys.executable).parent / "xian-table")
+GROUPS = ("gpio", "dialout", "video", "input", "render")
+DOC_PRESENT = install.DOC_SRC.is_file()
+
+
+def expected_files(headless: bool = False) -> set[str]:
+    unit = "xian-table-headless.service" if headless else "xian-table.service"
+    files = {
+        "/etc/sysusers.d/xian-table.conf",
+        "/var/lib/xian-table",
+        "/etc/xian-table/config.toml",
+        "/etc/mosquitto/xian-table/passwd",
+        "/etc/mosquitto/xian-table/acl",
+        "/etc/mosquitto/conf.d/xian-table.conf",
+        "/etc/xian-table/mqtt.env",
+        f"/etc/systemd/system/{unit}",
+        "/etc/systemd/system/xian-table-backup.service",
+        "/etc/systemd/system/xian-table-backup.timer",
+    }
+    if DOC_PRESENT:
+        files.add("/usr/share/doc/xian-table/raspberry-pi.md")
+    return files
+
+
+def paths_in(output: str, root: Path) -> set[str]:
+    """Every path under ``root`` the output names, as it is on the installed system."""
+    return {m[len(str(root)):] for m in re.findall(re.escape(str(root)) + r"/[^\s,]+", output)}
+
+
+def snapshot(root: Path) -> dict[str, str]:
+    """Every file, link and folder under root with its content hash and mode."""
+    out = {}
+    for p in sorted(root.rglob("*")):
+        rel = str(p.relative_to(root))
+        if p.is_symlink():
+            out[rel] = "-> " + str(p.readlink())
+        elif p.is_dir():
+            out[rel] = f"dir {p.stat().st_mode:o}"
+        else:
+            out[rel] = f"{p.stat().st_mode:o} {hashlib.sha256(p.read_bytes()).hexdigest()}"
+    return out
+
+
+@pytest.fixture
+def xt(capsys: pytest.CaptureFixture[str]) -> Any:
+    """The real CLI in this process (the child-process entry point is tested once, below)."""
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        capsys.readouterr()
+        code = main(list(args))
+        out, err = capsys.readouterr()
+        assert code == 0, f"xian-table {' '.join(args)} failed ({code}):\n{err}"
+        return subprocess.CompletedProcess(list(args), code, out, err)
+
+    return run
+
+
+def test_dry_run_lists_exactly_the_expected_files_and_changes_nothing(cli: Any, tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    root.mkdir()
+    first = cli("install", "--dry-run", "--root", str(root), "--bin", BINARY, check=True)
+    assert paths_in(first.stdout, root) == expected_files()
+    assert all(line.startswith("would ") for line in first.stdout.splitlines()[:-1]), first.stdout
+    assert f"systemctl --root={root} enable xian-table.service xian-table-backup.timer" in first.stdout
+    assert f"systemd-sysusers --root={root}" in first.stdout
+    assert list(root.iterdir()) == []
+    second = cli("install", "--dry-run", "--root", str(root), "--bin", BINARY, check=True)
+    assert second.stdout == first.stdout
+
+
+def test_headless_dry_run_installs_the_headless_unit(xt: Any, tmp_path: Path) -> None:
+    out = xt("install", "--headless", "--dry-run", "--root", str(tmp_path), "--bin", BINARY).stdout
+    assert paths_in(out, tmp_path) == expected_files(headless=True)
+    assert "enable xian-table-headless.service xian-table-backup.timer" in out
+
+
+def test_install_then_install_again_changes_nothing(xt: Any, tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    first = xt("install", "--root", str(root), "--bin", BINARY)
+    assert paths_in(first.stdout, root) == expected_files()
+    before = snapshot(root)
+    second = xt("install", "--root", str(root), "--bin", BINARY)
+    assert second.stdout.splitlines()[-1] == "installed: nothing to do"
+    assert all(line.startswith("ok ") for line in second.stdout.splitlines()[:-1]), second.stdout
+    assert snapshot(root) == before
+    dry = xt("install", "--dry-run", "--root", str(root), "--bin", BINARY)
+    assert "would" not in dry.stdout and dry.stdout.splitlines()[-1] == "dry run: 0 steps to do, nothing changed"
+
+
+def test_what_the_install_puts_in_place(xt: Any, tmp_path: Path) -> None:
+    root = tmp_path
+    xt("install", "--root", str(root), "--bin", BINARY)
+    passwd = {line.split(":")[0]: line.split(":") for line in (root / "etc/passwd").read_text().splitlines()}
+    user = passwd["xian-table"]
+    assert user[5] == "/var/lib/xian-table" and user[6] == "/usr/sbin/nologin"
+    group_lines = (root / "etc/group").read_text().splitlines()
+    groups = {line.split(":")[0]: line.split(":")[3].split(",") for line in group_lines}
+    assert all("xian-table" in groups[g] for g in GROUPS)
+    state = root / "var/lib/xian-table"
+    st = state.stat()
+    assert (st.st_uid, st.st_gid, st.st_mode & 0o777) == (int(user[2]), int(user[3]), 0o750)
+    cfg = load_config(root / "etc/xian-table/config.toml")
+    assert cfg.journal_file() == Path("/var/lib/xian-table/journal.sqlite3")
+    unit = (root / "etc/systemd/system/xian-table.service").read_text()
+    assert f"ExecStart={BINARY} run --fullscreen --config %E/xian-table/config.toml" in unit
+    assert (root / "etc/systemd/system/multi-user.target.wants/xian-table.service").is_symlink()
+    assert (root / "etc/systemd/system/timers.target.wants/xian-table-backup.timer").is_symlink()
+    env = root / "etc/xian-table/mqtt.env"
+    assert env.stat().st_mode & 0o777 == 0o640 and env.stat().st_gid == int(user[3])
+    password = re.search(r"^XIAN_TABLE_MQTT_PASSWORD=(\S{20,})$", env.read_text(), re.M)
+    assert password
+    users = [line.split(":")[0] for line in (root / "etc/mosquitto/xian-table/passwd").read_text().splitlines()]
+    assert users == ["xian-table", "display", "homeassistant", "remote"]
+    assert password.group(1) not in (root / "etc/mosquitto/xian-table/passwd").read_text()  # hashed there
+    assert "user xian-table" in (root / "etc/mosquitto/xian-table/acl").read_text()
+
+
+def test_switching_to_headless_replaces_the_app_unit(xt: Any, tmp_path: Path) -> None:
+    xt("install", "--root", str(tmp_path), "--bin", BINARY)
+    out = xt("install", "--headless", "--root", str(tmp_path), "--bin", BINARY).stdout
+    units = tmp_path / "etc/systemd/system"
+    assert not (units / "xian-table.service").exists()
+    assert not (units / "multi-user.target.wants/xian-table.service").exists()
+    assert (units / "multi-user.target.wants/xian-table-headless.service").is_symlink()
+    assert "disable xian-table.service" in out
+    assert "broker users" in out and "ok            broker users" in out  # passwords kept
+
+
+def test_an_edited_config_is_kept_by_install_and_uninstall(xt: Any, tmp_path: Path) -> None:
+    config = tmp_path / "etc/xian-table/config.toml"
+    config.parent.mkdir(parents=True)
+    config.write_text('[table]\nid = "kitchen"\n')
+    xt("install", "--root", str(tmp_path), "--bin", BINARY)
+    assert config.read_text() == '[table]\nid = "kitchen"\n'
+    out = xt("uninstall", "--root", str(tmp_path)).stdout
+    assert config.exists() and re.search(r"^keep +.*config.toml \(edited", out, re.M)
+
+
+def test_uninstall_undoes_it_and_keeps_the_journal(xt: Any, tmp_path: Path) -> None:
+    root = tmp_path
+    xt("install", "--root", str(root), "--bin", BINARY)
+    journal = root / "var/lib/xian-table/journal.sqlite3"
+    journal.write_bytes(b"the table's history")
+    (root / "var/lib/xian-table/backups").mkdir()
+    dry = xt("uninstall", "--dry-run", "--root", str(root))
+    assert "would remove" in dry.stdout and (root / "etc/systemd/system/xian-table.service").exists()
+    xt("uninstall", "--root", str(root))
+    left = {str(p.relative_to(root)) for p in root.rglob("*") if p.is_file() or p.is_symlink()}
+    assert left == {"var/lib/xian-table/journal.sqlite3", "etc/passwd", "etc/group", "etc/shadow",
+                    "etc/gshadow", "etc/.pwd.lock"}
+    assert journal.read_bytes() == b"the table's history"
+    again = xt("uninstall", "--root", str(root))
+    assert again.stdout.splitlines()[-1] == "uninstalled: nothing to do"
+
+
+def test_a_program_in_a_home_folder_may_be_read_by_the_service() -> None:
+    text = install.unit_text("xian-table-headless.service", "/home/pi/xian-table/.venv/bin/xian-table").decode()
+    assert "ProtectHome=read-only" in text and "ProtectHome=yes" not in text
+    assert "ExecStart=/home/pi/xian-table/.venv/bin/xian-table serve" in text
+    assert "ProtectHome=yes" in install.unit_text("xian-table-headless.service", "/opt/xt/bin/xian-table").decode()
+
+
+def test_the_live_system_needs_root(cli: Any) -> None:
+    if install.os.geteuid() == 0:
+        plan = install.plan_install(install.Target(binary=BINARY), headless=True)  # looked at, never run
+        assert any("systemctl enable --now xian-table-headless.service" in a.what for a in plan)
+        assert any(a.what == "systemctl daemon-reload" for a in plan)
+    else:
+        proc = cli("install")
+        assert proc.returncode == 1 and "run it as root" in proc.stderr
+
+
+@pytest.mark.parametrize("verb", ["install", "uninstall"])
+def test_help_lists_the_options(cli: Any, verb: str) -> None:
+    out = cli(verb, "--help", check=True).stdout
+    assert "--dry-run" in out and "--root" in out
