@@ -173,7 +173,8 @@ class TableApp(App):
         phase = self.pub.get("phase")
         if phase != self.last_phase:
             self.last_phase = phase
-            self.goto(HOME_SCREEN.get(phase, "table"))
+            if not (n.kind in ("undo", "redo") and self.sm.current == "history"):  # stay where the undo was asked
+                self.goto(HOME_SCREEN.get(phase, "table"))
         self.refresh()
 
     def event_word(self, ev: dict[str, Any]) -> str:
