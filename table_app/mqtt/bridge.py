@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import socket
 import threading
 import time
 import uuid
@@ -174,6 +175,10 @@ class MqttBridge:
                     return
                 backoff = min(backoff * 2, self.max_backoff)
                 continue
+            sock = client.socket()
+            if isinstance(sock, socket.socket):  # small messages: send each at once (no Nagle delay)
+                with contextlib.suppress(OSError):
+                    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             client.loop_start()
             with self._cond:
                 answered = self._cond.wait_for(lambda: self._link != "connecting" or self._closing,

@@ -1,0 +1,154 @@
+"""MQTT latency: a command entering the service → a subscriber holding the new seat views.
+
+Starts its own mosquitto (the shipped config, generated users, a free loopback port), a
+service with a journal in a temporary folder (durable commits, as on a table) and the
+bridge; a display user's client subscribes to ``seat/+``. Each of 1,000 events (a tracked
+game of discards and passes, hands played out to the end of the wall) is submitted only
+after the previous one's four seat views have arrived; its latency is the time from
+``submit`` until the last of the four views carrying its journal seq is received.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from table_app.bench import Result, result
+
+NAME = "mqtt"
+DESCRIPTION = ("command into the service → a subscriber has the 4 new seat views, over a local mosquitto "
+               "(1,000 events; journal commits included)")
+
+EVENTS = 1000
+TARGET_P99_US = 20_000.0
+WAIT_S = 10.0
+
+
+def _next_command(public: dict[str, Any]) -> dict[str, Any]:
+    phase = public["phase"]
+    if phase == "betting":
+        return {"type": "bets", "bets": [0, 0, 0, 0]}
+    if phase == "rolling":
+        return {"type": "roll", "dice": [3, 4]}
+    if phase == "turn":
+        return {"type": "discard", "seat": public["turn"]}
+    if phase == "claims":
+        return {"type": "pass", "seat": public["claims"]["waiting"][0]}
+    if phase == "hand_over":
+        return {"type": "next_hand"}
+    raise RuntimeError(f"the benchmark game cannot move in phase {phase!r}")
+
+
+def percentile(values: list[float], q: float) -> float:
+    """Nearest-rank percentile.
+
+    >>> percentile([float(i) for i in range(1, 101)], 99)
+    99.0
+    """
+    ordered = sorted(values)
+    k = max(0, min(len(ordered) - 1, round(q / 100 * len(ordered) + 0.5) - 1))
+    return ordered[k]
+
+
+class _Seats:
+    """A display's subscription: when each seat's view of each seq arrived."""
+
+    def __init__(self) -> None:
+        self.cond = threading.Condition()
+        self.arrived: dict[int, list[float]] = {}
+
+    def on_message(self, client: Any, userdata: Any, msg: Any) -> None:
+        now = time.perf_counter()
+        seq = json.loads(msg.payload).get("seq")
+        with self.cond:
+            self.arrived.setdefault(seq, []).append(now)
+            self.cond.notify_all()
+
+    def wait_all(self, seq: int) -> float:
+        with self.cond:
+            if not self.cond.wait_for(lambda: len(self.arrived.get(seq, ())) >= 4, WAIT_S):
+                raise RuntimeError(f"the seat views of seq {seq} did not arrive within {WAIT_S} s")
+            return max(self.arrived.pop(seq))
+
+
+def _one_run(workdir: Path, progress: Callable[[str], None]) -> tuple[list[float], list[float]]:
+    import paho.mqtt.client as mqtt
+    from paho.mqtt.enums import CallbackAPIVersion
+
+    from table_app.journal import Journal
+    from table_app.mqtt.bridge import MqttBridge
+    from table_app.mqtt.local_broker import LocalBroker
+    from table_app.mqtt.topics import Topics, parse_url
+    from table_app.service import TableService
+
+    topics = Topics("xian", "bench")
+    with LocalBroker(workdir) as broker:
+        journal = Journal.open(workdir / "journal.sqlite3")
+        service = TableService(journal, claim_window_s=0).start()
+        bridge = MqttBridge(service, parse_url(broker.url("service")), topics, ha_prefix=None).start()
+        noticed: dict[int, float] = {}
+        service.subscribe(lambda n: noticed.__setitem__(n.seq, time.perf_counter()))
+        seats = _Seats()
+        sub = mqtt.Client(CallbackAPIVersion.VERSION2)
+        display = parse_url(broker.url("display"))
+        sub.username_pw_set(display.username, display.password)
+        subscribed = threading.Event()
+        sub.on_message = seats.on_message
+        sub.on_connect = lambda c, u, f, rc, p: c.subscribe(topics.seats, qos=1)
+        sub.on_subscribe = lambda c, u, mid, rcs, p: subscribed.set()
+        try:
+            sub.connect("127.0.0.1", broker.port)
+            sub.loop_start()
+            if not subscribed.wait(WAIT_S) or not bridge.wait_idle(WAIT_S):
+                raise RuntimeError("the benchmark's broker, bridge or subscriber did not come up")
+            for ev in ({"type": "new_session", "players": ["A", "B", "C", "D"], "base": 1},
+                       {"type": "seating", "method": "C", "east": 0}):
+                answer = service.call(ev, timeout=WAIT_S)
+                seats.wait_all(answer.seq)
+            total, after_commit = [], []
+            for i in range(EVENTS):
+                cmd = _next_command(service.public)
+                t0 = time.perf_counter()
+                answer = service.submit(cmd, source="bench").result(WAIT_S)
+                if not answer.ok:
+                    raise RuntimeError(f"the benchmark game was refused: {cmd} → {answer.error}")
+                done = seats.wait_all(answer.seq)
+                total.append((done - t0) * 1e6)
+                after_commit.append((done - noticed.pop(answer.seq)) * 1e6)
+                if (i + 1) % 250 == 0:
+                    progress(f"{i + 1} events")
+            return total, after_commit
+        finally:
+            sub.disconnect()
+            sub.loop_stop()
+            bridge.stop()
+            service.stop()
+            journal.close()
+
+
+def run(runs: int, progress: Callable[[str], None]) -> list[Result]:
+    p50, p99, c50, c99, worst = [], [], [], [], []
+    for r in range(runs):
+        progress(f"run {r + 1} of {runs}: a local mosquitto, 1,000 events")
+        with tempfile.TemporaryDirectory(prefix="xian-bench-mqtt-") as tmp:
+            total, after = _one_run(Path(tmp), progress)
+        p50.append(percentile(total, 50))
+        p99.append(percentile(total, 99))
+        c50.append(percentile(after, 50))
+        c99.append(percentile(after, 99))
+        worst.append(max(total))
+    note = "loopback; includes the durable journal commit (fsync)"
+    return [
+        result(NAME, "command → 4 seat views, p50", p50, "µs", note=note),
+        result(NAME, "command → 4 seat views, p99", p99, "µs", target_max=TARGET_P99_US, note=note),
+        result(NAME, "commit notice → seat views, p50", c50, "µs", note="the MQTT part alone"),
+        result(NAME, "commit notice → seat views, p99", c99, "µs"),
+        result(NAME, "command → 4 seat views, max", worst, "µs",
+                note=f"the slowest of {EVENTS} (median over runs: {statistics.median(worst):,.0f} µs)"),
+    ]
