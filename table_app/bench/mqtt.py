@@ -61,7 +61,7 @@ class _Seats:
 
     def __init__(self) -> None:
         self.cond = threading.Condition()
-        self.arrived: dict[int, list[float]] = {}
+        self.arrived: dict[int | None, list[float]] = {}
 
     def on_message(self, client: Any, userdata: Any, msg: Any) -> None:
         now = time.perf_counter()
@@ -70,7 +70,7 @@ class _Seats:
             self.arrived.setdefault(seq, []).append(now)
             self.cond.notify_all()
 
-    def wait_all(self, seq: int) -> float:
+    def wait_all(self, seq: int | None) -> float:
         with self.cond:
             if not self.cond.wait_for(lambda: len(self.arrived.get(seq, ())) >= 4, WAIT_S):
                 raise RuntimeError(f"the seat views of seq {seq} did not arrive within {WAIT_S} s")
@@ -120,7 +120,7 @@ def _one_run(workdir: Path, progress: Callable[[str], None]) -> tuple[list[float
                     raise RuntimeError(f"the benchmark game was refused: {cmd} → {answer.error}")
                 done = seats.wait_all(answer.seq)
                 total.append((done - t0) * 1e6)
-                after_commit.append((done - noticed.pop(answer.seq)) * 1e6)
+                after_commit.append((done - noticed.pop(answer.seq or 0)) * 1e6)
                 if (i + 1) % 250 == 0:
                     progress(f"{i + 1} events")
             return total, after_commit
