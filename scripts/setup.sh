@@ -11,6 +11,9 @@ DEBS=(python3-venv)
 DEBS+=(xvfb xauth fonts-noto-cjk libgl1 libmtdev1 xclip)
 # MQTT (issue 7): the broker and its tools for the tests and the bench; chromium for the phone-page test.
 DEBS+=(mosquitto mosquitto-clients chromium)
+# The Pi appliance (issue 10): systemd-analyze verify/security, systemd-sysusers and systemctl --root
+# for the unit and install tests (Debian's systemd package; a container may lack it).
+DEBS+=(systemd)
 scripts/debian-packages.sh "${DEBS[@]}"
 if [[ ! -x .venv/bin/python ]]; then
     echo "xian-table: creating .venv with $PYTHON"
