@@ -37,6 +37,7 @@ class Panel:
         self.next_hello = now
         self.dice_source = dice_source
         self.sent_presses = 0
+        self.delivered = None  # tests set a list: the (seq, fields) of each BTN the host answered
 
     def _write(self, data):
         if data:
@@ -90,6 +91,8 @@ class Panel:
                 a, b = self._roll()
                 self._write(self.link.send("DICE", (a, b), now))
         elif kind == "delivered":
+            if ev[2] == "BTN" and self.delivered is not None:
+                self.delivered.append((ev[1], tuple(ev[3])))
             if ev[2] == "HELLO":
                 self.linked = True
                 self.hello_pending = False

@@ -58,10 +58,7 @@ def _version(text):
     parts = text.split(".")
     if len(parts) not in (2, 3):
         return False
-    for p in parts:
-        if len(p) > 3 or _num(p, 0, 999) is None:
-            return False
-    return True
+    return all(len(p) <= 3 and _num(p, 0, 999) is not None for p in parts)
 
 
 def _fields_ok(typ, f):

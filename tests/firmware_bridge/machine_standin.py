@@ -83,7 +83,7 @@ class UART:
                 if not chunk:
                     return
                 self._buf += chunk
-        except OSError:  # the other end went away: like a UART with no cable, nothing arrives
+        except (OSError, ValueError):  # no cable (a closed or absent fd): nothing arrives
             return
 
     def any(self) -> int:

@@ -167,7 +167,7 @@ def test_a_line_of_exactly_128_bytes_is_read_and_129_is_too_long():
 
 def test_an_unanswered_frame_is_sent_again_every_200_ms_five_times_then_given_up():
     clock = FakeClock()
-    host, panel = pair(clock)
+    _, panel = pair(clock)
     first = panel.send(Hello("1.0.0", 4))
     assert panel.tick() == b""  # nothing due yet
     copies = []
