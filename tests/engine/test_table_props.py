@@ -239,12 +239,8 @@ def illegal_event(s: TableState, rng: random.Random) -> dict[str, Any] | Any:
                 ("tile", {"type": "discard", "seat": 0}),
             ]
         )
-        value = rng.choice([v for v in JUNK if not (field == "seat" and v is None)])
-        if field in ("seat", "dice", "call", "kind", "bets") and value is None:
-            value = "nope"
-        if field == "tile" and value is None:
-            value = "9z"
-        return {**base, field: value}
+        # (null is not junk: an optional field given as null counts as absent)
+        return {**base, field: rng.choice([v for v in JUNK if v is not None])}
     if kind == 4 and ph == "turn":  # someone else plays on this turn
         other = (s.turn + rng.randrange(1, 4)) % 4  # type: ignore[operator]
         return rng.choice(
@@ -409,7 +405,7 @@ def test_random_sessions_keep_every_invariant(seed: int, full: bool, rules: dict
     assert TableState.from_json(state.to_json()) == state
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 2**32), full=st.booleans())
 def test_fuzzed_events_raise_only_rule_errors(seed: int, full: bool) -> None:
     """Legal events with one field replaced by junk: applied or refused with a RuleError, nothing else."""
