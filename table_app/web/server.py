@@ -15,6 +15,7 @@ import html
 import json
 import logging
 import re
+import socket
 import threading
 from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -64,7 +65,7 @@ class SeatPages:
     @property
     def url(self) -> str:
         host = str(self._server.server_address[0])
-        shown = "localhost" if host in ("", "0.0.0.0", "::") else host
+        shown = socket.gethostname() if host in ("", "0.0.0.0", "::") else host  # what a phone can reach
         return f"http://{shown}:{self.port}/"
 
     def start(self) -> SeatPages:

@@ -312,3 +312,39 @@ def test_watcher_sees_the_acl_from_the_shipped_files(broker: LocalBroker) -> Non
     conf = broker.conf.read_text()
     assert "allow_anonymous false" in conf and str(broker.data_dir / "acl") in conf
     assert Watcher  # the helper is real paho, nothing mocked
+
+
+def test_the_queue_is_bounded_and_the_table_plays_on_while_the_broker_is_away(broker, service, watchers) -> None:
+    from tests.table_app.mqtt_helpers import next_command
+
+    t = Topics("xian", "t10")
+    broker.stop()  # not there when the table starts
+    bridge = bridge_for(service, broker, "t10", queue_size=10, ha_prefix=None)
+    try:
+        play(service, HAND[:5])
+        for _ in range(60):
+            play(service, [next_command(service.public)])
+        assert not bridge.connected and bridge.dropped == 65 - 10
+        broker.start()
+        assert bridge.wait_idle(WAIT)
+        late = watchers(broker.url("display"), [t.state, t.seat(1)])
+        assert late.wait_json(t.state, lambda s: s == service.public)
+        assert late.wait_json(t.seat(1))["seq"] == 65
+    finally:
+        bridge.stop()
+
+
+def test_serve_without_a_broker_says_so_once(cli, tmp_path) -> None:
+    conf = tmp_path / "c.toml"
+    conf.write_text("")
+    proc = cli("serve", "--stdin", "--config", str(conf), "--db", str(tmp_path / "j.sqlite3"),
+               input=json.dumps(HAND[0]) + "\n" + json.dumps(HAND[1]) + "\n")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.count("without MQTT") == 1
+    assert [json.loads(line)["ok"] for line in proc.stdout.splitlines()] == [True, True]
+    bad = cli("serve", "--stdin", "--config", str(conf), "--db", str(tmp_path / "j.sqlite3"),
+              "--mqtt", "http://nowhere", input="")
+    assert bad.returncode == 2 and "mqtt://" in bad.stderr
+    bad = cli("serve", "--stdin", "--config", str(conf), "--db", str(tmp_path / "j.sqlite3"),
+              "--table", "a/b", input="")
+    assert bad.returncode == 2 and "--table" in bad.stderr

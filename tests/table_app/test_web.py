@@ -179,3 +179,35 @@ def test_the_phone_page_in_chromium_shows_wind_score_and_turn_and_updates_live(
         assert browser.js("document.body.dataset.seq") == str(len(HAND))
     finally:
         browser.close()
+
+
+def test_serve_web_serves_the_pages_of_its_table(tmp_path: Path) -> None:
+    import re
+    import signal
+    import sys
+
+    conf = tmp_path / "c.toml"
+    conf.write_text('[table]\nid = "den"\n')
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "table_app.cli", "serve", "--config", str(conf), "--db", str(tmp_path / "j.sqlite3"),
+         "--web", "127.0.0.1:0"],
+        stderr=subprocess.PIPE, text=True, cwd=tmp_path, env=dict(os.environ, PYTHONUTF8="1"))
+    assert proc.stderr is not None
+    try:
+        seen = ""
+        while not (m := re.search(r"seat pages for phones at (http://\S+)", seen)):
+            line = proc.stderr.readline()
+            assert line, seen
+            seen += line
+        assert "without MQTT" in seen
+        status, _, body = get(m.group(1))
+        assert status == 200 and "den" in body
+        status, _, body = get(m.group(1) + "seat/0.json")
+        assert status == 200 and json.loads(body)["phase"] == "idle"
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(WAIT) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        proc.stderr.close()
