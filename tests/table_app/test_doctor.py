@@ -7,6 +7,7 @@ import os
 import shutil
 import socket
 import subprocess
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -119,6 +120,53 @@ def test_panel_port(root: Path) -> None:
     assert found.level == OK and "/dev/ttyACM0 present" in found.message
     wrong = doctor.check_panel(probe(root), configured="/dev/ttyUSB7")
     assert wrong.level == ERROR and "does not exist" in wrong.message
+
+
+class FakePanelEnd:
+    """The panel's end of a real pty: the doctor opens the device path, this writes lines into it."""
+
+    def __init__(self) -> None:
+        import tty
+
+        self.master, self.slave = os.openpty()
+        tty.setraw(self.slave)
+        self.path = os.ttyname(self.slave)
+        self.stop = threading.Event()
+
+    def keep_sending(self, line: bytes, every_s: float = 0.1) -> None:
+        def loop() -> None:
+            while not self.stop.wait(every_s):
+                os.write(self.master, line)
+
+        threading.Thread(target=loop, daemon=True).start()
+
+    def close(self) -> None:
+        self.stop.set()
+        os.close(self.master)
+        os.close(self.slave)
+
+
+@pytest.fixture
+def panel_end() -> Iterator[FakePanelEnd]:
+    end = FakePanelEnd()
+    yield end
+    end.close()
+
+
+def test_a_live_panel_is_heard(panel_end: FakePanelEnd) -> None:
+    from firmware_bridge.protocol import Heartbeat, encode
+
+    panel_end.keep_sending(encode(4, Heartbeat()))
+    c = doctor.check_panel(Probe(listen_s=5), configured=panel_end.path)
+    assert c == Check("panel", OK, f"the panel answers on {panel_end.path} (Heartbeat frame)")
+
+
+def test_a_silent_or_foreign_device_is_reported(panel_end: FakePanelEnd) -> None:
+    silent = doctor.check_panel(Probe(listen_s=0.3), configured=panel_end.path)
+    assert silent.level == WARNING and "silent" in silent.message and "Flashing" in silent.fix
+    panel_end.keep_sending(b"AT+GMR\r\n")  # a modem, not the panel
+    foreign = doctor.check_panel(Probe(listen_s=5), configured=panel_end.path)
+    assert foreign.level == ERROR and "not panel frames" in foreign.message
 
 
 def test_font(root: Path) -> None:
@@ -247,7 +295,6 @@ def test_no_broker_and_not_a_broker(root: Path) -> None:
         server.bind(("127.0.0.1", 0))
         server.listen(1)
         port = server.getsockname()[1]
-        import threading
 
         def answer() -> None:
             conn, _ = server.accept()
