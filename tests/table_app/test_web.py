@@ -167,6 +167,8 @@ def test_the_phone_page_in_chromium_shows_wind_score_and_turn_and_updates_live(
         assert t["wind-en"].startswith("West") and t["score"] == "0" and "Cy" in t["name"]
         assert "Bo（南）" in t["turn"] and "Bo (South)'s turn" in t["turn"]
         assert t["prompt-en"] == "Waiting for Bo (South) to play"
+        dealer_badge = "getComputedStyle(document.getElementById('dealer')).display"
+        assert browser.js(dealer_badge) == "none"  # Ann (seat 0) deals, not Cy
         browser.js("window.loadedOnce = 'yes'")  # gone if the page were reloaded
         play(service, [HAND[9]])  # Bo discards: Cy may claim
         assert until(lambda: texts(browser).get("turn") == "可以叫牌 · You may claim"), texts(browser)
