@@ -315,7 +315,11 @@ class TableState:
             "seats": [s.public() for s in self.seats] if dealt else None,
             "claims": None,
             "pending_win": None,
+            "next_dealer": None,
         }
+        if self.phase == "hand_over" and self.last_settlement is not None and self.dealer is not None:
+            winner = self.last_settlement["winner"]
+            out["next_dealer"] = self.dealer if winner in (None, self.dealer) else (self.dealer + 1) % SEATS
         if self.claims is not None and self.phase == "claims":
             c = self.claims
             out["claims"] = {

@@ -14,6 +14,12 @@ import sys
 from collections.abc import Iterable
 from typing import Any, TextIO
 
+WAIT_NAMES = {
+    "closed": ("夹张", "closed wait"),
+    "single": ("单调", "single wait"),
+    "edge": ("边张", "edge wait"),
+    "plain": ("平胡", "plain wait"),
+}
 HELP = "apply a JSONL file of table events (- for stdin) and print the table's public state"
 
 PHASE_NAMES = {
@@ -116,13 +122,21 @@ def render(st: dict[str, Any], out: TextIO) -> None:
         c = st["claims"]
         tile = f" {c['tile']}" if c["tile"] else ""
         print(f"等待 waiting on seats {c['waiting']} for claims on seat {c['from']}'s{tile}", file=out)
+    if st.get("pending_win"):
+        p = st["pending_win"]
+        kz, ke = KIND_NAMES.get(p["kind"], (p["kind"], p["kind"]))
+        frm = f" from seat {p['from']}" if p["from"] is not None else ""
+        print(f"待确认 to confirm: 座位 seat {p['seat']} 和牌 declares a win — {kz} {ke}{frm}", file=out)
+    if st.get("next_dealer") is not None:
+        print(f"下局庄家 next dealer: 座位 seat {st['next_dealer']}", file=out)
     last = st["last_settlement"]
     if last:
         if last["result"] == "draw":
             print("上局 last hand: 荒牌 drawn (exhaustive draw)", file=out)
         else:
             kz, ke = KIND_NAMES.get(last["kind"], (last["kind"], last["kind"]))
-            print(f"上局 last hand: 座位 seat {last['winner']} 和 wins — {kz} {ke}, wait {last['wait']}", file=out)
+            wz, we = WAIT_NAMES.get(last["wait"], (last["wait"], last["wait"]))
+            print(f"上局 last hand: 座位 seat {last['winner']} 和 wins — {kz} {ke}, {wz} {we}", file=out)
         print(f"  得失 deltas: {last['deltas']}", file=out)
 
 

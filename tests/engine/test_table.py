@@ -431,8 +431,9 @@ def test_next_hand_resets_the_hand_and_rotates_the_dealer() -> None:
         {"type": "claim", "seat": 2, "call": "win"},
         {"type": "resolve"},
         {"type": "confirm_win", "wait": "plain"},
-        {"type": "next_hand"},
     )
+    assert s.public()["next_dealer"] == 1  # the dealer's 下家, not the winner (RULES §4)
+    s = go(s, {"type": "next_hand"})
     assert (s.dealer, s.dealer_streak, s.hand, s.phase, s.bets) == (1, 0, 2, "betting", [0, 0, 0, 0])
     assert s.public()["break"] is None and s.public()["wall"]["remaining"] == 136
     assert s.last_settlement is not None and s.last_settlement["winner"] == 2
