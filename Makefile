@@ -7,7 +7,7 @@ ARGS ?=
 .PHONY: run test setup bench clean
 
 run: setup
-	$(VENV)/bin/xian-table run $(ARGS)
+	$(VENV)/bin/xian-table run --sim $(ARGS)
 
 test: setup
 	scripts/test.sh $(ARGS)

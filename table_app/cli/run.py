@@ -49,6 +49,8 @@ def register(p: argparse.ArgumentParser) -> None:
                    help="simulated hardware: keys stand for each seat's buttons (1-5, q-t, a-g, z-b) and the dice "
                         "(space)")
     p.add_argument("--demo", action="store_true", help="the simulator's bots play at a watchable speed")
+    p.add_argument("--demo-delay", type=float, default=0.8, metavar="S", help="--demo: seconds between moves")
+    p.add_argument("--demo-hands", type=int, default=0, metavar="N", help="--demo: quit after N hands (0: play on)")
     p.add_argument("--screenshot", metavar="PATH", help="write a PNG of the running app (just before --exit-after)")
     p.add_argument("--exit-after", metavar="S", type=float, help="quit after S seconds")
     p.add_argument("--lang", choices=("zh", "en"), default="zh", help="the language shown first (default zh)")

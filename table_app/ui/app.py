@@ -54,6 +54,7 @@ class TableApp(App):
         self.exit_after = exit_after
         self.started = started if started is not None else time.monotonic()
         self.first_frame_s: float | None = None
+        self.demo_hands = 0
         self.pub: dict[str, Any] = dict(service.public)
         self.seq = service.seq
         self.answers: dict[int, str] = {}  # claims seen since the claims opened
@@ -168,7 +169,7 @@ class TableApp(App):
             self.claims_opened = None
         if self.pub.get("phase") == "betting" and before.get("phase") != "betting":
             self.pending_bets = list(self.pub.get("bets") or [0, 0, 0, 0])
-        if n.source not in (TOUCH, "service") and isinstance(ev.get("seat"), int):
+        if n.source not in (TOUCH, "service", "demo", "test") and isinstance(ev.get("seat"), int):
             self.sm.get_screen("table").flash(ev["seat"], self.event_word(ev))
         phase = self.pub.get("phase")
         if phase != self.last_phase:

@@ -41,6 +41,11 @@ def main(args: argparse.Namespace, started: float | None = None) -> int:
     started = started if started is not None else time.monotonic()
     from table_app.cli.serve import open_service
 
+    if args.demo and not args.db:  # the bots' hands do not go into the table's own journal
+        import tempfile
+
+        args.db = os.path.join(tempfile.mkdtemp(prefix="xian-table-demo-"), "demo.sqlite3")
+
     opened = open_service(args, "run")
     if isinstance(opened, int):
         return opened
@@ -62,7 +67,7 @@ def main(args: argparse.Namespace, started: float | None = None) -> int:
     service.start()
     demo = None
     if args.demo:
-        demo = start_demo(service, app)
+        demo = start_demo(service, app, args.demo_delay, args.demo_hands)
     try:
         app.run()
     finally:
@@ -72,9 +77,29 @@ def main(args: argparse.Namespace, started: float | None = None) -> int:
         journal.close()
     if app.first_frame_s is not None:
         print(f"xian-table run: first frame {app.first_frame_s:.2f} s after launch", file=sys.stderr)
-    if args.screenshot:
+    if args.screenshot and os.path.exists(args.screenshot):
         print(f"xian-table run: screenshot written to {args.screenshot}", file=sys.stderr)
+    if args.demo:
+        print(f"xian-table run: demo played {app.demo_hands} hands; RSS {rss_mb():.0f} MB "
+              f"(peak {peak_rss_mb():.0f} MB)", file=sys.stderr)
     return 0
+
+
+def rss_mb() -> float:
+    try:
+        with open("/proc/self/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return float("nan")
+
+
+def peak_rss_mb() -> float:
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def _probe_mqtt(app: Any) -> None:
@@ -92,13 +117,21 @@ def _probe_mqtt(app: Any) -> None:
     Clock.schedule_once(show, 0)
 
 
-def start_demo(service: Any, app: Any) -> threading.Event | None:
+def start_demo(service: Any, app: Any, delay: float, hands: int) -> threading.Event | None:
     """The simulator's bots play at a watchable speed (needs ``engine/bots.py``)."""
     if importlib.util.find_spec("engine.bots") is None:
         app.message = "--demo: engine/bots.py is not there yet; playing by touch"
         return None
+    from kivy.clock import Clock
+
     from table_app.ui.demo import run_demo
 
+    def done(played: int) -> None:
+        app.demo_hands = played
+        if hands:
+            Clock.schedule_once(lambda *_: app.stop(), 0)
+
     stop = threading.Event()
-    threading.Thread(target=run_demo, args=(service, stop), daemon=True, name="demo").start()
+    threading.Thread(target=run_demo, args=(service, stop), kwargs={"delay": delay, "hands": hands, "on_done": done},
+                     daemon=True, name="demo").start()
     return stop

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from engine.tiles import parse_tile, tile_name
 from engine.wall import seat_counting
 from table_app.ui.text import tr, wind
 
@@ -132,7 +133,7 @@ def status_line(pub: dict[str, Any], lang: str, claim_left: float | None = None)
     if phase == "claims" and pub.get("claims"):
         c = pub["claims"]
         key = "claims_rob" if c.get("kind") == "rob" else "claims_from"
-        tile = f" {c['tile']}" if c.get("tile") else ""
+        tile = f" {tile_name(parse_tile(c['tile']), lang)}" if c.get("tile") else ""
         line = tr(key, lang, name=players[c["from"]], tile=tile)
         if claim_left is not None:
             line += " · " + tr("seconds_left", lang, s=max(0.0, claim_left))
