@@ -33,6 +33,7 @@ one pair in all.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from operator import add, gt
 from typing import Final
 
 from engine.tiles import COPIES, NUM_KINDS
@@ -60,34 +61,40 @@ def _suffix(key: bytes, s1: int, s2: int, seq: int) -> Vector:
     found = memo.get((key, s1, s2))
     if found is not None:
         return found
+    pending = s1 + s2
     if not key:
-        result = _EMPTY_VEC if s1 == 0 and s2 == 0 else _NONE_VEC
+        result = _EMPTY_VEC if pending == 0 else _NONE_VEC
         memo[(key, s1, s2)] = result
         return result
     code = key[0]
     have, cap = code % _CAP_SHIFT, code // _CAP_SHIFT
-    rest = key[1:]
-    pending = s1 + s2
-    out = [NEG] * _WIDTH
-    starts = 4 - pending if seq and len(key) >= 3 else 0
     if pending > cap or (len(key) < 2 and s1):
         memo[(key, s1, s2)] = _NONE_VEC
         return _NONE_VEC
+    rest = key[1:]
+    out = list(_NONE_VEC)
+    starts = 4 - pending if seq and len(key) >= 3 else 0
     for n in range(starts + 1):
-        sub = _suffix(rest, n, s1, seq)
+        valid = [(i, x) for i, x in enumerate(_suffix(rest, n, s1, seq)) if x >= 0]
+        if not valid:
+            continue
         for t in (0, 1):
-            for p in (0, 1):
-                w = pending + n + 3 * t + 2 * p
-                if w > cap:
-                    continue
-                gain = w if w < have else have
-                used = n + t
-                for j in range(used, 5):
-                    for q in range(p, 2):
-                        v = sub[2 * (j - used) + q - p]
-                        if v >= 0 and v + gain > out[2 * j + q]:
-                            out[2 * j + q] = v + gain
-    result = tuple(out)
+            shift = 2 * (n + t)
+            w = pending + n + 3 * t
+            if w > cap or shift >= _WIDTH:
+                break
+            gain = w if w < have else have
+            for i, x in valid:  # no pair at this rank: (j, q) from the rest's (j - n - t, q)
+                k = i + shift
+                if k < _WIDTH and x + gain > out[k]:
+                    out[k] = x + gain
+            if w + 2 <= cap:  # the pair at this rank: (j, 1) from the rest's (j - n - t, 0)
+                gain = w + 2 if w + 2 < have else have
+                for i, x in valid:
+                    k = i + shift + 1
+                    if not i & 1 and k < _WIDTH and x + gain > out[k]:
+                        out[k] = x + gain
+    result = tuple(x if x >= 0 else NEG for x in out)
     memo[(key, s1, s2)] = result
     return result
 
@@ -133,17 +140,39 @@ def combine(a: Vector, b: Vector) -> Vector:
 
 def finish(a: Vector, b: Vector, melds_needed: int) -> int:
     """The most tiles shared with a winning hand: ``melds_needed`` melds and one pair from the
-    two (combined) halves ``a`` and ``b``."""
-    best = NEG
-    for j in range(melds_needed + 1):
-        r = melds_needed - j
-        x = a[2 * j] + b[2 * r + 1]
-        if x > best:
-            best = x
-        x = a[2 * j + 1] + b[2 * r]
-        if x > best:
-            best = x
+    two (combined) halves ``a`` and ``b`` (negative: impossible)."""
+    best: int = max(map(add, a, b[2 * melds_needed + 1 :: -1]))
     return best
+
+
+def thresholds(others: Vector, melds_needed: int, target: int) -> Vector:
+    """What one suit's vector must beat somewhere for the hand to share more than ``target``
+    tiles, given the ``others`` (the other suits combined)."""
+    return tuple(target - x for x in others[2 * melds_needed + 1 :: -1])
+
+
+_IMPROVING: Final[dict[tuple[bytes, Vector], tuple[int, ...]]] = {}
+
+
+def improving_ranks(codes: bytes, seq: bool, need: Vector) -> tuple[int, ...]:
+    """The ranks of one suit whose tile, added, makes its vector beat ``need`` somewhere."""
+    key = (codes, need)
+    found = _IMPROVING.get(key)
+    if found is not None:
+        return found
+    out = []
+    work = bytearray(codes)
+    for r, code in enumerate(codes):
+        if code % _CAP_SHIFT < code // _CAP_SHIFT:  # a copy is left to draw
+            work[r] += 1
+            if any(map(gt, suit_vector(bytes(work), seq), need)):
+                out.append(r)
+            work[r] -= 1
+    result = tuple(out)
+    if len(_IMPROVING) > 500_000:
+        _IMPROVING.clear()
+    _IMPROVING[key] = result
+    return result
 
 
 def suit_codes(counts: Sequence[int], caps: Sequence[int] | None = None) -> tuple[bytes, bytes, bytes, bytes]:

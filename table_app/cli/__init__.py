@@ -28,6 +28,7 @@ VERBS: tuple[str, ...] = (
     "uninstall",
     "backup",
     "doctor",
+    "simulate",
 )
 
 EXIT_OK = 0

@@ -1,0 +1,456 @@
+"""Bots for full-tile self-play: they see what a player sees and answer with table events.
+
+A bot gets a :class:`View` — its own concealed tiles, every seat's melds and discards on
+the table, the wall counters, the open claim — built by :func:`view_of` from the table state
+and nothing else, and returns an :mod:`engine.events` event (or ``None`` for a pass). The
+events go through ``engine.apply`` like anyone's; a bot has no other way in.
+
+Two strengths, both deterministic given a seeded ``random.Random``:
+
+- ``random``: a uniformly random legal choice (any discard, kong or claim, or a pass) — but
+  it always takes a win, or settlement would hardly ever be exercised;
+- ``greedy``: always takes a win; declares a concealed or added kong and claims a pong,
+  chow or exposed kong when that does not raise its shanten (``engine.shanten``); discards
+  to the lowest shanten, ties broken by the most unseen tiles that would lower it (受入),
+  then by the RNG.
+
+>>> import random
+>>> from engine.tiles import parse_tiles, to_counts
+>>> v = View(seat=0, phase="turn", hand=to_counts(parse_tiles("123m456p789s1122z5z")), melds=(),
+...          drawn=True, last_drawn=31)
+>>> GreedyBot(random.Random(1)).act(v).to_json()
+{'type': 'discard', 'seat': 0, 'tile': '5z'}
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Final, Protocol
+
+from engine._tables import COMPLETE, PAIR_MARK
+from engine.events import Claim, Discard, Event, Kong, Win
+from engine.rules import XIAN, Rules
+from engine.shanten import (
+    Vector,
+    caps_of,
+    combine,
+    finish,
+    improving_ranks,
+    seven_pairs_overlap,
+    suit_codes,
+    suit_vector,
+    thresholds,
+)
+from engine.state import TableState
+from engine.tiles import NUM_KINDS, Tile
+
+SEATS: Final = 4
+STRENGTHS: Final = ("random", "greedy")
+_MISSING: Final = -10_000
+
+
+Table = tuple[tuple[tuple[tuple[Tile, ...], ...], ...], tuple[tuple[Tile | None, ...], ...]]
+"""What lies open on the table: every seat's melds (tiles) and every seat's discards."""
+
+_EMPTY_TABLE: Final[Table] = (((), (), (), ()), ((), (), (), ()))
+
+
+class View:
+    """What seat ``seat`` can see. ``hand`` is its own concealed count vector; ``melds`` its own
+    melds (tiles, a kong as four; concealed kongs included); ``pongs`` the tiles of its pongs;
+    ``drawn``: it is its turn and it began with a draw (so it may win by itself or kong).
+    ``table_melds`` and ``discards`` are every seat's, as on the table. ``claim_*`` describe
+    the open claim (phase ``claims``): kind ``discard``/``rob``, the seat it is from, the tile.
+    """
+
+    __slots__ = (
+        "_table",
+        "_table_of",
+        "claim_from",
+        "claim_kind",
+        "claim_tile",
+        "drawable",
+        "drawn",
+        "hand",
+        "last_drawn",
+        "melds",
+        "phase",
+        "pongs",
+        "rules",
+        "seat",
+        "wall_remaining",
+    )
+
+    def __init__(
+        self,
+        seat: int,
+        phase: str,
+        hand: list[int],
+        melds: tuple[tuple[Tile, ...], ...],
+        pongs: tuple[Tile, ...] = (),
+        drawn: bool = False,
+        last_drawn: Tile | None = None,
+        claim_kind: str | None = None,
+        claim_from: int | None = None,
+        claim_tile: Tile | None = None,
+        table: Table | Callable[[], Table] = _EMPTY_TABLE,
+        wall_remaining: int = 136,
+        drawable: int = 0,
+        rules: Rules = XIAN,
+    ) -> None:
+        self.seat, self.phase, self.hand, self.melds, self.pongs = seat, phase, hand, melds, pongs
+        self.drawn, self.last_drawn = drawn, last_drawn
+        self.claim_kind, self.claim_from, self.claim_tile = claim_kind, claim_from, claim_tile
+        self._table: Table | None = None if callable(table) else table
+        self._table_of: Callable[[], Table] | None = table if callable(table) else None
+        self.wall_remaining, self.drawable, self.rules = wall_remaining, drawable, rules
+
+    def _open(self) -> Table:
+        if self._table is None:
+            assert self._table_of is not None
+            self._table = self._table_of()
+        return self._table
+
+    @property
+    def table_melds(self) -> tuple[tuple[tuple[Tile, ...], ...], ...]:
+        """Every seat's melds (tiles), as they lie on the table."""
+        return self._open()[0]
+
+    @property
+    def discards(self) -> tuple[tuple[Tile | None, ...], ...]:
+        """Every seat's discards still on the table (claimed ones have moved into melds)."""
+        return self._open()[1]
+
+    def seen(self) -> list[int]:
+        """How many of each tile this seat can see: its hand, every meld, every discard."""
+        seen = list(self.hand)
+        for melds in self.table_melds:
+            for m in melds:
+                for t in m:
+                    seen[t] += 1
+        for river in self.discards:
+            for d in river:
+                if d is not None:
+                    seen[d] += 1
+        return seen
+
+
+def table_of(state: TableState) -> Table:
+    """Every seat's melds and discards: what any player sees on the table."""
+    return (
+        tuple(tuple(m.tiles for m in s.melds if m.tiles is not None) for s in state.seats),
+        tuple(tuple(s.discards) for s in state.seats),
+    )
+
+
+def view_of(state: TableState, seat: int, table: Callable[[], Table] | None = None) -> View:
+    """The view of ``seat``: its own hand and what lies open on the table (full-tile mode).
+
+    The open table is read only if the bot looks at it; ``table`` (a memoised
+    ``lambda: table_of(state)``) may be shared when several seats look at one state."""
+    me = state.seats[seat]
+    if me.concealed is None:
+        raise ValueError("bots play in full-tile mode only (new_session with a wall_seed)")
+    claims = state.claims if state.phase == "claims" else None
+    mine = state.turn == seat
+    return View(
+        seat,
+        state.phase,
+        list(me.concealed),
+        tuple(m.tiles for m in me.melds if m.tiles is not None),
+        tuple(m.tiles[0] for m in me.melds if m.kind == "pong" and m.tiles is not None),
+        mine and state.drawn is not None,
+        state.last_drawn if mine else None,
+        None if claims is None else claims["kind"],
+        None if claims is None else claims["from"],
+        None if claims is None else claims["tile"],
+        table if table is not None else (lambda: table_of(state)),
+        state.wall.remaining,
+        state.drawable,
+        state.rules,
+    )
+
+
+class Bot(Protocol):
+    """A player: ``act`` on its own turn (a discard, kong or win), ``claim`` when claims are
+    open on another seat's tile (a claim, or ``None`` to pass)."""
+
+    name: str
+
+    def act(self, view: View) -> Event: ...
+
+    def claim(self, view: View) -> Event | None: ...
+
+
+def make_bot(strength: str, rng: random.Random) -> Bot:
+    """A bot of ``strength`` (``random`` or ``greedy``) drawing on ``rng``."""
+    if strength == "random":
+        return RandomBot(rng)
+    if strength == "greedy":
+        return GreedyBot(rng)
+    raise ValueError(f"unknown bot strength {strength!r} (strengths: {', '.join(STRENGTHS)})")
+
+
+# --- what is legal ---------------------------------------------------------------------------
+
+
+def wins(hand: Sequence[int], melds: int, seven_pairs: bool = False) -> bool:
+    """Whether concealed counts ``hand`` with ``melds`` exposed melds make a winning hand."""
+    b = bytes(hand)
+    get = COMPLETE.get
+    total = get(b[0:9], _MISSING) + get(b[9:18], _MISSING) + get(b[18:27], _MISSING) + get(b[27:34], _MISSING)
+    if total == 14 + PAIR_MARK - 3 * melds:
+        return True
+    return seven_pairs and melds == 0 and sum(hand) == 14 and all(n in (0, 2, 4) for n in hand)
+
+
+def _wins_with(view: View, tile: Tile) -> bool:
+    hand = view.hand
+    hand[tile] += 1
+    try:
+        return wins(hand, len(view.melds), view.rules.seven_pairs)
+    finally:
+        hand[tile] -= 1
+
+
+def chow_options(hand: Sequence[int], tile: Tile) -> list[tuple[Tile, Tile]]:
+    """The pairs of held tiles that make a sequence with ``tile``."""
+    if tile >= 27:
+        return []
+    r = tile % 9
+    out = []
+    for a, b in ((-2, -1), (-1, 1), (1, 2)):
+        if r + a >= 0 and r + b <= 8 and hand[tile + a] and hand[tile + b]:
+            out.append((tile + a, tile + b))
+    return out
+
+
+def _own_turn_options(view: View) -> tuple[list[Tile], list[Tile], list[Tile]]:
+    """(distinct discards, concealed kong tiles, added kong tiles) legal now."""
+    hand = view.hand
+    discards = [t for t in range(NUM_KINDS) if hand[t]]
+    if not view.drawn or view.wall_remaining == 0:
+        return discards, [], []
+    concealed = [t for t in discards if hand[t] == 4]
+    added = [t for t in view.pongs if hand[t]] if view.rules.added_kong else []
+    return discards, concealed, added
+
+
+# --- the bots ------------------------------------------------------------------------------
+
+
+@dataclass
+class RandomBot:
+    """A uniformly random legal choice; it always takes a win."""
+
+    rng: random.Random
+    name: str = "random"
+
+    def act(self, view: View) -> Event:
+        if view.drawn and wins(view.hand, len(view.melds), view.rules.seven_pairs):
+            return Win(view.seat)
+        discards, concealed, added = _own_turn_options(view)
+        i = self.rng.randrange(len(discards) + len(concealed) + len(added))
+        if i < len(discards):
+            return Discard(view.seat, discards[i])
+        i -= len(discards)
+        if i < len(concealed):
+            return Kong(view.seat, "concealed", concealed[i])
+        return Kong(view.seat, "added", added[i - len(concealed)])
+
+    def claim(self, view: View) -> Event | None:
+        tile, seat = view.claim_tile, view.seat
+        assert tile is not None and view.claim_from is not None
+        if _wins_with(view, tile):
+            return Claim(seat, "win")
+        if view.claim_kind != "discard":
+            return None
+        options: list[tuple[str, tuple[Tile, Tile] | None]] = []
+        n = view.hand[tile]
+        if n >= 2:
+            options.append(("pong", None))
+        if n >= 3 and view.wall_remaining > 0:
+            options.append(("kong", None))
+        if seat == (view.claim_from + 1) % SEATS:
+            options += [("chow", pair) for pair in chow_options(view.hand, tile)]
+        if not options:
+            return None
+        i = self.rng.randrange(len(options) + 1)  # the last choice: pass
+        if i == len(options):
+            return None
+        call, pair = options[i]
+        return Claim(seat, call, pair)
+
+
+class _Eval:
+    """Shanten of one hand and of the hands one discard away, sharing the suit lookups."""
+
+    __slots__ = ("caps", "codes", "k", "melds_needed", "seven", "vecs")
+
+    def __init__(self, hand: Sequence[int], melds: Sequence[Sequence[Tile]], seven_pairs: bool) -> None:
+        self.k = len(melds)
+        self.melds_needed = 4 - self.k
+        self.caps = caps_of(melds)
+        self.codes = suit_codes(hand, self.caps)
+        self.vecs = [suit_vector(self.codes[s], s < 3) for s in range(4)]
+        self.seven = seven_pairs and self.k == 0
+
+    @staticmethod
+    def _others(s: int, vecs: Sequence[Vector]) -> Vector:
+        if s == 0:
+            return combine(combine(vecs[1], vecs[2]), vecs[3])
+        if s == 1:
+            return combine(combine(vecs[0], vecs[2]), vecs[3])
+        if s == 2:
+            return combine(combine(vecs[0], vecs[1]), vecs[3])
+        return combine(combine(vecs[0], vecs[1]), vecs[2])
+
+    def shanten(self, hand: Sequence[int]) -> int:
+        v = self.vecs
+        best = finish(combine(v[0], v[1]), combine(v[2], v[3]), self.melds_needed)
+        if self.seven:
+            best = max(best, seven_pairs_overlap(hand))
+        return 13 - 3 * self.k - best
+
+    def after_discard(self, hand: list[int], tiles: Sequence[Tile]) -> dict[Tile, int]:
+        """The shanten after discarding each of ``tiles`` (held)."""
+        out: dict[Tile, int] = {}
+        others = [self._others(s, self.vecs) for s in range(4)]
+        base = 13 - 3 * self.k
+        for t in tiles:
+            s = t // 9
+            code = bytearray(self.codes[s])
+            code[t - 9 * s] -= 1
+            best = finish(suit_vector(bytes(code), s < 3), others[s], self.melds_needed)
+            if self.seven:
+                hand[t] -= 1
+                best = max(best, seven_pairs_overlap(hand))
+                hand[t] += 1
+            out[t] = base - best
+        return out
+
+    def useful(self, hand: list[int], discard: Tile, unseen: Sequence[int], now: int) -> int:
+        """受入 after ``discard``: the unseen copies of the tiles that would lower shanten ``now``."""
+        s0 = discard // 9
+        code0 = bytearray(self.codes[s0])
+        code0[discard - 9 * s0] -= 1
+        codes = list(self.codes)
+        codes[s0] = bytes(code0)
+        vecs = list(self.vecs)
+        vecs[s0] = suit_vector(codes[s0], s0 < 3)
+        target = 13 - 3 * self.k - now  # the overlap to beat
+        total = 0
+        improving: set[Tile] = set()
+        for s in range(4):
+            need = thresholds(self._others(s, vecs), self.melds_needed, target)
+            first = 9 * s
+            for r in improving_ranks(codes[s], s < 3, need):
+                improving.add(first + r)
+        if self.seven:
+            hand[discard] -= 1
+            for t in range(NUM_KINDS):
+                if hand[t] and hand[t] < 4:
+                    hand[t] += 1
+                    if seven_pairs_overlap(hand) > target:
+                        improving.add(t)
+                    hand[t] -= 1
+            hand[discard] += 1
+        for t in improving:
+            if unseen[t] > 0:
+                total += unseen[t]
+        return total
+
+
+def _shanten_of(hand: Sequence[int], melds: Sequence[Sequence[Tile]], seven_pairs: bool) -> int:
+    return _Eval(hand, melds, seven_pairs).shanten(hand)
+
+
+@dataclass
+class GreedyBot:
+    """Lowest shanten first; see the module docstring."""
+
+    rng: random.Random
+    name: str = "greedy"
+    _scratch: list[int] = field(default_factory=list, repr=False)
+
+    def act(self, view: View) -> Event:
+        hand, seat, seven = view.hand, view.seat, view.rules.seven_pairs
+        melds = list(view.melds)
+        if view.drawn and wins(hand, len(melds), seven):
+            return Win(seat)
+        discards, concealed, added = _own_turn_options(view)
+        ev = _Eval(hand, melds, seven)
+        after = ev.after_discard(hand, discards)
+        best = min(after.values())
+        for t in concealed:  # a concealed kong: four out of the hand, one more meld
+            hand[t] -= 4
+            try:
+                if _shanten_of(hand, [*melds, (t, t, t, t)], seven) <= best:
+                    return Kong(seat, "concealed", t)
+            finally:
+                hand[t] += 4
+        for t in added:
+            hand[t] -= 1
+            try:
+                grown = [m if m != (t, t, t) else (t, t, t, t) for m in melds]
+                if _shanten_of(hand, grown, seven) <= best:
+                    return Kong(seat, "added", t)
+            finally:
+                hand[t] += 1
+        ties = [t for t in discards if after[t] == best]
+        if len(ties) > 1:
+            unseen = [4 - n for n in view.seen()]
+            scored = [(ev.useful(hand, t, unseen, best), t) for t in ties]
+            top = max(s for s, _ in scored)
+            ties = [t for s, t in scored if s == top]
+        return Discard(seat, ties[self.rng.randrange(len(ties))] if len(ties) > 1 else ties[0])
+
+    def claim(self, view: View) -> Event | None:
+        tile, seat, hand = view.claim_tile, view.seat, view.hand
+        assert tile is not None and view.claim_from is not None
+        if _wins_with(view, tile):
+            return Claim(seat, "win")
+        if view.claim_kind != "discard":
+            return None
+        n = hand[tile]
+        chows = chow_options(hand, tile) if seat == (view.claim_from + 1) % SEATS else []
+        if n < 2 and not chows:
+            return None
+        seven = view.rules.seven_pairs
+        melds = list(view.melds)
+        now = _shanten_of(hand, melds, seven)
+        if n >= 3 and view.wall_remaining > 0:
+            hand[tile] -= 3
+            try:
+                if _shanten_of(hand, [*melds, (tile,) * 4], seven) <= now:
+                    return Claim(seat, "kong")
+            finally:
+                hand[tile] += 3
+        options: list[tuple[int, int, Event]] = []
+        if n >= 2:
+            options.append((self._after_meld(hand, melds, (tile, tile), (tile,) * 3, seven), 0, Claim(seat, "pong")))
+        for i, (a, b) in enumerate(chows):
+            meld = tuple(sorted((a, b, tile)))
+            options.append((self._after_meld(hand, melds, (a, b), meld, seven), i + 1, Claim(seat, "chow", (a, b))))
+        if not options:
+            return None
+        score, _, claim = min(options, key=lambda o: (o[0], o[1]))
+        return claim if score <= now else None
+
+    @staticmethod
+    def _after_meld(
+        hand: list[int], melds: list[tuple[Tile, ...]], taken: tuple[Tile, Tile], meld: tuple[Tile, ...], seven: bool
+    ) -> int:
+        """The best shanten after claiming ``meld`` with ``taken`` from the hand, then discarding."""
+        for t in taken:
+            hand[t] -= 1
+        try:
+            grown = [*melds, meld]
+            ev = _Eval(hand, grown, seven)
+            held = [t for t in range(NUM_KINDS) if hand[t]]
+            return min(ev.after_discard(hand, held).values()) if held else ev.shanten(hand)
+        finally:
+            for t in taken:
+                hand[t] += 1
