@@ -650,6 +650,87 @@ The deal has passed 1 -> 2 -> 3 -> 0: all four seats once, so hand 9 starts roun
     )
 
 
+def seating() -> None:
+    s = Script("seating_methods", "Choosing seats (定位, RULES §3): methods B, A and C.")
+    s.note("""
+Method B: sums by seat 0..3 are 5, 12, 3, 9. Bo (seat 1, 12) is East and keeps the place; by
+descending sum Dee (9) is South, Ann (5) West, Cai (3) North, sitting counter-clockwise from
+East: seat 2 Dee, seat 3 Ann, seat 0 Cai. East deals first.
+Method A (a new session): seat 2 rolls 1+1 = 2: East is (2 + 2 - 1) mod 4 = seat 3.
+Method C: East given as seat 2.""")
+    s.ev(type="new_session", players=PLAYERS, base=1)
+    s.ev(type="seating", method="B", rolls=[[2, 3], [6, 6], [1, 2], [4, 5]])
+    s.expect(phase="betting", players=["Cai", "Bo", "Dee", "Ann"], winds=["N", "E", "S", "W"], dealer=1)
+    s.ev(type="new_session", players=PLAYERS, base=1)
+    s.ev(type="seating", method="A", roller=2, dice=[1, 1])
+    s.expect(players=PLAYERS, winds=["S", "W", "N", "E"], dealer=3)
+    s.ev(type="new_session", players=PLAYERS, base=1)
+    s.ev(type="seating", method="C", east=2)
+    s.write({"_comment": "hand-reasoned from RULES §2, §3", "public": {"winds": ["W", "N", "E", "S"], "dealer": 2}})
+
+    s = Script("seating_b_tie", "Method B with a tie is refused, naming the tied seats (RULES §3).")
+    s.note("Sums 6, 6, 12, 2: seats 0 and 1 tie; event 1 (after new_session) is refused.")
+    s.ev(type="new_session", players=PLAYERS, base=1)
+    s.ev(type="seating", method="B", rolls=[[3, 3], [2, 4], [6, 6], [1, 1]])
+    s.write(
+        {
+            "_comment": "hand-reasoned",
+            "error": {"index": 1, "contains": "seats 0, 1 all rolled 6"},
+            "public": {"phase": "seating", "dealer": None},
+        }
+    )
+
+
+def clockwise() -> None:
+    s = Script("wall_clockwise", "wall_direction = clockwise (RULES §5): the count runs on into the 上家's wall.")
+    s.note("""
+Dealer 0 rolls 10: owner seat 1. It rolls 10: k = 20 > 17, 3 stacks into the next wall -- with
+clockwise counting that is seat 1's 上家, seat 0: the tail is seat 0's stack 3 (counter-clockwise
+it would be seat 2's). The head is seat 0's stack 4; the 27th head stack (the next head draw
+after the deal) is 26 stacks on: seat 0's stacks 4..17 (14), seat 3's 1..12 (26), so seat 3's 13.""")
+    s.start(dealer_roll=(4, 6), owner_roll=(5, 5), rules={"wall_direction": "clockwise"})
+    s.write(
+        {
+            "_comment": "hand-reasoned",
+            "public": {
+                "break": {"owner": 1, "count": 20, "wall": 0, "stack": 3},
+                "wall": {"head": {"wall": 3, "stack": 13}, "tail": {"wall": 0, "stack": 3}, "remaining": 83},
+                "rules": {"wall_direction": "clockwise"},
+            },
+        }
+    )
+
+
+def custom_reserve() -> None:
+    s = Script("draw_custom_reserve", "kong_reserve = [5, 2, 0, 1]: the reserve follows the option (RULES §10).")
+    s.note("""
+Before any kong R(0) = 5 stacks = 10 tiles: 73 head draws would be allowed. The dealer declares a
+concealed kong at once: remaining 82, R(1) = 2 stacks = 4 tiles: 82 - 4 = 78 head draws, draw i
+to seat i mod 4: the 78th to seat 2. Seat 2 discards; seat 3 is due with 4 left: drawn.
+Kong: dealer +6, others -2; payments stand.""")
+    s.start(rules={"kong_reserve": [5, 2, 0, 1]})
+    s.expect(wall={"reserve_stacks": 5, "drawable": 73})
+    s.ev(type="kong", seat=0, kind="concealed")
+    s.expect(wall={"reserve_stacks": 2, "drawable": 78, "remaining": 82})
+    for _ in range(78):
+        s.discard_and_draw()
+    s.expect(turn=2, wall={"drawable": 0, "remaining": 4})
+    s.ev(type="discard", seat=2)
+    s.ev(type="resolve")
+    s.write(
+        {
+            "_comment": "hand-reasoned",
+            "public": {
+                "phase": "hand_over",
+                "next_dealer": 0,
+                "wall": {"remaining": 4, "head_taken": 131, "tail_taken": 1, "kongs": 1, "reserve_stacks": 2},
+                "scores": [6, -2, -2, -2],
+                "last_settlement": {"result": "draw", "deltas": [6, -2, -2, -2]},
+            },
+        }
+    )
+
+
 if __name__ == "__main__":
     seed_example()
     for k in range(4):
@@ -657,3 +738,6 @@ if __name__ == "__main__":
     claims()
     special_wins()
     rotation()
+    seating()
+    clockwise()
+    custom_reserve()
