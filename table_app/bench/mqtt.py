@@ -11,6 +11,7 @@ after the previous one's four seat views have arrived; its latency is the time f
 from __future__ import annotations
 
 import json
+import math
 import statistics
 import tempfile
 import threading
@@ -52,7 +53,7 @@ def percentile(values: list[float], q: float) -> float:
     99.0
     """
     ordered = sorted(values)
-    k = max(0, min(len(ordered) - 1, round(q / 100 * len(ordered) + 0.5) - 1))
+    k = max(0, min(len(ordered) - 1, math.ceil(q / 100 * len(ordered)) - 1))
     return ordered[k]
 
 

@@ -86,7 +86,10 @@ class Watcher:
         with self.cond:
             self.connect_result = rc
             self.cond.notify_all()
-        if not rc.is_failure and self._topics:
+        if rc.is_failure:
+            client.disconnect()  # refused: stop here rather than retry
+            return
+        if self._topics:
             client.subscribe([(t, 1) for t in self._topics])
 
     def _on_subscribe(self, client: Any, userdata: Any, mid: Any, rcs: Any, props: Any) -> None:
