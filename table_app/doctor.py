@@ -163,8 +163,12 @@ def check_disk(journal: Path) -> Check:
 
 
 def parse_throttled(text: str) -> int | None:
-    """>>> hex(parse_throttled("throttled=0x50005\\n"))
+    """The flags of ``vcgencmd get_throttled`` (None if the output is not that).
+
+    >>> hex(parse_throttled("throttled=0x50005\\n"))
     '0x50005'
+    >>> parse_throttled("VCHI initialization failed") is None
+    True
     """
     m = re.search(r"throttled=(0x[0-9a-fA-F]+|\d+)", text)
     return int(m.group(1), 0) if m else None

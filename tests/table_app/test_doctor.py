@@ -341,3 +341,10 @@ def test_cli_doctor_json(cli: Any, tmp_path: Path) -> None:
     assert text.stdout.startswith("xian-table doctor — table 'table', config ") and text.returncode == 1
     assert all(line.split()[0] in ("ok", "warning", "error", "→") for line in text.stdout.splitlines()[1:])
     assert os.path.exists(journal)
+
+
+def test_the_module_examples_run() -> None:
+    import doctest
+
+    result = doctest.testmod(doctor)
+    assert result.attempted > 0 and result.failed == 0
