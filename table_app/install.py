@@ -354,8 +354,9 @@ def plan_install(t: Target, *, headless: bool) -> list[Action]:
     actions.append(Run(" ".join(argv), target=t, argv=argv,
                        needed=lambda: not all(_enabled(root, u) for u in enable) or (t.live and not _active(t, unit))))
     if t.live:
-        actions.append(Run(f"systemctl try-restart {unit}", target=t, argv=["systemctl", "try-restart", unit],
-                           needed=units_changed))
+        running = _active(t, unit)  # before this install: a changed unit then needs a restart to take effect
+        actions.append(Run(f"systemctl restart {unit}", target=t, argv=["systemctl", "restart", unit],
+                           needed=lambda: running and units_changed()))
     return actions
 
 
@@ -387,7 +388,8 @@ def plan_uninstall(t: Target) -> list[Action]:
     else:
         actions.append(Remove(str(config), target=config))
     actions += [Remove(str(p), target=p) for p in (t.path(SYSUSERS), t.path(DOC))]
-    actions.append(Note(f"{t.path(STATE_DIR)} (the journal and its backups)"))
+    if t.path(STATE_DIR).exists():
+        actions.append(Note(f"{t.path(STATE_DIR)} (the journal and its backups)"))
     if USER in _passwd(root):
         actions.append(Note(f"user {USER} (it owns the journal; `userdel {USER}` removes it)"))
     return actions
