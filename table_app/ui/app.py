@@ -34,7 +34,7 @@ HOME_SCREEN = {"idle": "session", "seating": "seating", "win_pending": "win", "h
 TOUCH = "touch"
 
 
-class TableApp(App):
+class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
     lang = StringProperty("zh")
     message = StringProperty("")  # the last refusal or warning, shown on every screen
     font_warning = StringProperty("")
@@ -174,7 +174,8 @@ class TableApp(App):
         phase = self.pub.get("phase")
         if phase != self.last_phase:
             self.last_phase = phase
-            if not (n.kind in ("undo", "redo") and self.sm.current == "history"):  # stay where the undo was asked
+            stay = n.kind in ("undo", "redo") and self.sm.current == "history"  # where the undo was asked
+            if phase is not None and not stay:
                 self.goto(HOME_SCREEN.get(phase, "table"))
         self.refresh()
 
@@ -223,7 +224,7 @@ class TableApp(App):
     def claim_left(self) -> float | None:
         if self.claims_opened is None:
             return None
-        return self.service.claim_window_s - (time.monotonic() - self.claims_opened)
+        return float(self.service.claim_window_s) - (time.monotonic() - self.claims_opened)
 
     # -- simulated hardware: keys stand for the panel's buttons ------------------------------
 

@@ -29,7 +29,7 @@ def _app() -> Any:
     return App.get_running_app()
 
 
-class Base(Screen):
+class Base(Screen):  # type: ignore[misc]  # Kivy is untyped
     def refresh(self) -> None:
         pass
 
@@ -74,7 +74,7 @@ class SeatingScreen(Base):
             box.add_widget(Label(text=label, size_hint_x=None, width=width))
             for value, text in values:
                 t = BigToggle(text=text, group=group, value=value)
-                t.bind(on_release=lambda btn: btn.state == "down" and self.pick(btn.value[0], btn.value[1]))
+                t.bind(on_release=self._pick_toggle)
                 box.add_widget(t)
             return box
 
@@ -107,6 +107,10 @@ class SeatingScreen(Base):
         for box in self.areas.values():
             box.add_widget(Widget())  # the rows at the top
         self.ids.area.add_widget(self.areas[self.method])
+
+    def _pick_toggle(self, btn: Any) -> None:
+        if btn.state == "down":
+            self.pick(btn.value[0], btn.value[1])
 
     def _pick_die(self, btn: Any) -> None:
         kind, v, index, die = btn.value
@@ -186,7 +190,7 @@ class TableScreen(Base):
             if pub.get("phase") == "betting":
                 p.detail = f"{tr('bet', lang)} {app.pending_bets[seat]}"
             acts = view.actions(pub, seat)
-            p.active = bool(acts) and pub.get("phase") != "claims" or pub.get("turn") == seat
+            p.active = (bool(acts) and pub.get("phase") != "claims") or pub.get("turn") == seat
             p.betting = pub.get("phase") == "betting"
             p.set_actions(acts, lang)
         self.ids.bets_done.opacity = 1 if pub.get("phase") == "betting" else 0

@@ -115,9 +115,9 @@ def wall_view(pub: dict[str, Any]) -> WallView:
     if nxt is not None:
         v.next_head = bp.stack_at(nxt // 2)
     for layer in (UPPER, LOWER):
-        slot = ws.tail_slot(layer)
-        if slot is not None:
-            pos = bp.stack_at(slot // 2)
+        next_slot = ws.tail_slot(layer)
+        if next_slot is not None:
+            pos = bp.stack_at(next_slot // 2)
             if layer == UPPER:
                 v.next_upper = pos
             else:

@@ -24,18 +24,18 @@ from table_app.ui.wallmodel import HEAD, PRESENT, TAIL, WallView, screen_index
 SEAT_COLOURS = ((0.95, 0.45, 0.35, 1), (0.35, 0.75, 0.95, 1), (0.55, 0.9, 0.45, 1), (0.95, 0.85, 0.35, 1))
 
 
-class BigButton(Button):
+class BigButton(Button):  # type: ignore[misc]  # Kivy is untyped
     """A touch target of at least 48 px (the kv rule sets the minimum size)."""
 
     action = StringProperty("")
     seat = NumericProperty(-1)
 
 
-class BigToggle(ToggleButton):
+class BigToggle(ToggleButton):  # type: ignore[misc]  # Kivy is untyped
     value = ObjectProperty(None)
 
 
-class SeatPanel(BoxLayout):
+class SeatPanel(BoxLayout):  # type: ignore[misc]  # Kivy is untyped
     """One seat: wind, name, dealer mark and streak, score, bet, hand summary, its buttons."""
 
     seat = NumericProperty(0)
@@ -77,7 +77,7 @@ class SeatPanel(BoxLayout):
         self.lit = False
 
 
-class WallWidget(Widget):
+class WallWidget(Widget):  # type: ignore[misc]  # Kivy is untyped
     """The ring of 68 stacks drawn in front of their owners (seat 0 at the bottom, then
     counter-clockwise). Each stack shows its upper half (toward the centre) and its lower
     half: ivory on the table, dark when taken from the head, orange when taken as a kong
@@ -131,20 +131,20 @@ class WallWidget(Widget):
                 if cell.reserve:
                     Color(0.9, 0.15, 0.15, 1)
                     Line(rectangle=(x + 1, y + 1, w - 2, h - 2), width=1.2)
-            for pos, colour in ((v.tail, (0.2, 0.5, 1, 1)), (v.next_head, (0.1, 0.9, 0.2, 1))):
-                if pos is not None:
-                    x, y, w, h, _ = self.stack_rect(pos[0], pos[1], v.direction)
+            for mark, colour in ((v.tail, (0.2, 0.5, 1, 1)), (v.next_head, (0.1, 0.9, 0.2, 1))):
+                if mark is not None:
+                    mx, my, mw, mh, _side = self.stack_rect(mark[0], mark[1], v.direction)
                     Color(*colour)
-                    Line(rectangle=(x - 1, y - 1, w + 2, h + 2), width=2.2)
+                    Line(rectangle=(mx - 1, my - 1, mw + 2, mh + 2), width=2.2)
             if v.head is not None and v.tail is not None:
-                hx, hy, hw, hh, _ = self.stack_rect(v.head[0], v.head[1], v.direction)
-                tx, ty, tw, th, _ = self.stack_rect(v.tail[0], v.tail[1], v.direction)
+                ax, ay, aw, ah, _side = self.stack_rect(v.head[0], v.head[1], v.direction)
+                tx, ty, tw, th, _side = self.stack_rect(v.tail[0], v.tail[1], v.direction)
                 Color(1, 1, 1, 1)
-                cx, cy = (hx + hw / 2 + tx + tw / 2) / 2, (hy + hh / 2 + ty + th / 2) / 2
-                Line(circle=(cx, cy, max(3.0, min(hw, hh) * 0.35)), width=2)
+                cx, cy = (ax + aw / 2 + tx + tw / 2) / 2, (ay + ah / 2 + ty + th / 2) / 2
+                Line(circle=(cx, cy, max(3.0, min(aw, ah) * 0.35)), width=2)
 
 
-class DicePad(ModalView):
+class DicePad(ModalView):  # type: ignore[misc]  # Kivy is untyped
     """Two dice entered by touch (or Random); ``on_done(a, b)`` gets them on OK."""
 
     title = StringProperty("")
@@ -170,7 +170,7 @@ class DicePad(ModalView):
             self.on_done(self.die_a, self.die_b)
 
 
-class ConfirmDialog(ModalView):
+class ConfirmDialog(ModalView):  # type: ignore[misc]  # Kivy is untyped
     text = StringProperty("")
 
     def __init__(self, text: str, on_yes: Callable[[], None], **kw: Any) -> None:
@@ -183,7 +183,7 @@ class ConfirmDialog(ModalView):
         self.on_yes()
 
 
-class TotalsChart(Widget):
+class TotalsChart(Widget):  # type: ignore[misc]  # Kivy is untyped
     """Running totals hand by hand, one line per seat (``series``: list of 4-score lists)."""
 
     series = ListProperty([])
@@ -200,8 +200,8 @@ class TotalsChart(Widget):
             Line(rectangle=(self.x, self.y, self.width, self.height), width=1)
             if len(pts) < 1:
                 return
-            lo = min(min(p) for p in pts + [[0, 0, 0, 0]])
-            hi = max(max(p) for p in pts + [[0, 0, 0, 0]])
+            lo = min(min(p) for p in [*pts, [0, 0, 0, 0]])
+            hi = max(max(p) for p in [*pts, [0, 0, 0, 0]])
             span = max(1, hi - lo)
             n = max(1, len(pts) - 1)
             pad = dp(8)

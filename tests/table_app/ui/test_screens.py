@@ -143,7 +143,7 @@ def test_layouts_keep_touch_targets_large_and_on_screen(ui: UI) -> None:
                 x, y = b.to_window(b.x, b.y)
                 where = f"{name} {size}: {b.text!r}"
                 assert b.width >= 48 and b.height >= 48, f"{where} is {b.width:.0f}×{b.height:.0f}"
-                assert -1 <= x and x + b.width <= size[0] + 1 and -1 <= y and y + b.height <= size[1] + 1, where
+                assert x >= -1 and x + b.width <= size[0] + 1 and y >= -1 and y + b.height <= size[1] + 1, where
         ui.app.sm.current = "table"
         ui.frames(3)
         table = ui.app.sm.current_screen

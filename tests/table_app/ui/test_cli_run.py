@@ -1,0 +1,52 @@
+"""``xian-table run`` through the real command line: a screenshot of the running app, the
+terminal table, and what happens with no display."""
+
+from __future__ import annotations
+
+import os
+import struct
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+
+def _run(args: list[str], env: dict[str, str], cwd: Path, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "table_app.cli", "run", *args], input=stdin, capture_output=True,
+                          text=True, env=env, cwd=cwd, timeout=120)
+
+
+def _env(tmp_path: Path, **more: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    env.update(PYTHONUTF8="1", HOME=str(tmp_path), XDG_DATA_HOME=str(tmp_path / "data"),
+               XDG_CONFIG_HOME=str(tmp_path / "config"), KIVY_HOME=str(tmp_path / "kivy"))
+    env.update(more)
+    return env
+
+
+def test_screenshot_of_the_running_app(xvfb: str, tmp_path: Path) -> None:
+    shot = tmp_path / "shots" / "table.png"
+    proc = _run(["--sim", "--size", "800x480", "--screenshot", str(shot), "--exit-after", "3"],
+                _env(tmp_path, DISPLAY=xvfb), tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    data = shot.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    assert struct.unpack(">II", data[16:24]) == (800, 480)
+    assert "first frame" in proc.stderr
+    # --sim keeps its journal in the user data dir
+    assert (tmp_path / "data" / "xian-table" / "journal.sqlite3").is_file()
+
+
+def test_no_display_falls_back_to_the_terminal_table(tmp_path: Path) -> None:
+    if list(Path("/dev/dri").glob("card*")) if Path("/dev/dri").is_dir() else False:
+        pytest.fail("this machine has a KMS console: the no-display path cannot be checked here")
+    proc = _run([], _env(tmp_path), tmp_path, stdin="123m13p456s789s11z2p win=2p\n")
+    assert proc.returncode == 0, proc.stderr
+    assert "no display here" in proc.stderr and "--xvfb" in proc.stderr
+    assert "夹张 closed wait" in proc.stdout
+
+
+def test_terminal_mode_is_still_there(tmp_path: Path) -> None:
+    proc = _run(["--terminal"], _env(tmp_path, DISPLAY=":0"), tmp_path, stdin="1112345678999m\nquit\n")
+    assert proc.returncode == 0 and "听牌 ready — waiting on 9 tile(s)" in proc.stdout
