@@ -373,12 +373,26 @@ def check_broker(probe: Probe, url: str = "mqtt://localhost:1883") -> Check:
 
 
 def check_font(probe: Probe, configured: str = "") -> Check:
+    """The app's Chinese font, looked for as the app does (``table_app/ui/fonts.py``).
+
+    ``XIAN_TABLE_FONT`` (or ``configured``) first, then the known Debian files, then any Noto
+    CJK file under the font folders.
+    """
+    configured = configured or probe.env.get("XIAN_TABLE_FONT", "")
     if configured:
         p = probe.path(configured) if not probe.live else Path(configured).expanduser()
         if p.is_file():
             return Check("font", OK, f"configured font {configured}")
-        return Check("font", ERROR, f"the configured font {configured} does not exist",
-                     "fix the font path in the config, or empty it and sudo apt install fonts-noto-cjk")
+        return Check("font", ERROR, f"the configured font {configured} (XIAN_TABLE_FONT) does not exist",
+                     "fix the path, or unset it and sudo apt install fonts-noto-cjk")
+    known_files: tuple[str, ...] = ()
+    with contextlib.suppress(ImportError):  # the app's own list, when the app is there
+        from table_app.ui.fonts import KNOWN
+
+        known_files = tuple(KNOWN)
+    for known in known_files:
+        if probe.path(known).is_file():
+            return Check("font", OK, f"Chinese font {known}")
     for pattern in FONT_GLOBS:
         found = sorted(probe.root.glob(pattern))
         if found:
@@ -449,7 +463,7 @@ def run_checks(cfg: Any, probe: Probe | None = None) -> list[Check]:
         lambda: check_power(probe),
         lambda: check_panel(probe, getattr(cfg, "panel_port", "") or ""),
         lambda: check_broker(probe, getattr(cfg, "mqtt_url", "") or "mqtt://localhost:1883"),
-        lambda: check_font(probe, getattr(cfg, "ui_font", "") or ""),
+        lambda: check_font(probe),
         lambda: check_display(probe),
         lambda: check_service(probe),
     ]

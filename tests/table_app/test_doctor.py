@@ -177,7 +177,11 @@ def test_font(root: Path) -> None:
     font.write_bytes(b"ttcf")
     assert doctor.check_font(probe(root)) == Check(
         "font", OK, "Chinese font /usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc")
-    assert doctor.check_font(probe(root), configured="/opt/fonts/mine.ttf").level == ERROR
+    assert doctor.check_font(probe(root, env={"XIAN_TABLE_FONT": "/opt/fonts/mine.ttf"})).level == ERROR
+    (root / "opt/fonts").mkdir(parents=True)
+    (root / "opt/fonts/mine.ttf").write_bytes(b"\0\1\0\0")
+    assert doctor.check_font(probe(root, env={"XIAN_TABLE_FONT": "/opt/fonts/mine.ttf"})) == Check(
+        "font", OK, "configured font /opt/fonts/mine.ttf")
 
 
 def make_drm(root: Path, status: str) -> None:
