@@ -20,6 +20,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from engine.simulate import SimConfig, simulate
 from engine.table import Effect, TableState, apply, new_table, replay
 
 # The random walk through legal events (both modes, bots that play for a win in full-tile mode)
@@ -174,71 +175,90 @@ SCORING_RULES = st.fixed_dictionaries(
 )
 
 
-def play_session(seed: int, full: bool, rules: dict[str, Any], hands: int) -> dict[str, Any]:
-    """Play a random session, checking every score change as it happens; the journal and history."""
-    rng = random.Random(seed)
-    first: dict[str, Any] = {"type": "new_session", "players": ["A", "B", "C", "D"], "base": rng.randint(1, 3)}
-    if rules:
-        first["rules"] = rules
-    if full:
-        first["wall_seed"] = rng.randrange(10**6)
-    state, _ = apply(new_table(), first)
-    journal: list[dict[str, Any]] = [first]
-    history = [list(state.scores)]  # history[i]: the totals after journal[:i + 1]
-    hand_start = 1  # journal index where the current hand's events begin (after new_session)
-    hand_kongs = [0, 0, 0, 0]
-    totals_at_hand_start = list(state.scores)
-    settled: list[dict[str, Any]] = []
-    while state.phase != "ended" and state.hand <= hands:
-        options = legal_events(state, rng)
-        wins = [e for _, e in options if e["type"] == "win"]
-        # more self-drawn wins than the table's walk makes (its tracked bots rarely declare one)
-        ev = wins[0] if wins and rng.random() < (0.5 if full else 0.03) else pick(options, rng)
-        before = state
-        state, effects = apply(state, ev)
-        journal.append(ev)
-        history.append(list(state.scores))
+class Ledger:
+    """Applies a session's events one by one, checking every score change as it happens.
+
+    ``journal[:i + 1]`` leaves the totals ``history[i]``; ``hands`` lists each settled hand
+    with the journal slice of its events and its deltas."""
+
+    def __init__(self, first: dict[str, Any]) -> None:
+        self.state, _ = apply(new_table(), first)
+        self.journal: list[dict[str, Any]] = [first]
+        self.history = [list(self.state.scores)]
+        self.hands: list[dict[str, Any]] = []
+        self._new_hand()
+
+    def _new_hand(self) -> None:
+        self.hand_start = len(self.journal)  # where the current hand's events begin
+        self.hand_kongs = [0, 0, 0, 0]
+        self.totals_at_hand_start = list(self.state.scores)
+
+    def step(self, ev: dict[str, Any]) -> None:
+        before = self.state
+        state, effects = apply(before, ev)
+        self.state = state
+        self.journal.append(ev)
+        self.history.append(list(state.scores))
         assert sum(state.scores) == 0
         change = add(state.scores, before.scores, -1)
         kongs = [0, 0, 0, 0]
         for e in effects:
             if e.what == "kong":
                 kongs = add(kongs, expected_kong(before, e))
-        hand_kongs = add(hand_kongs, kongs)
-        ended = state.phase == "hand_over" and before.phase != "hand_over"
-        if not ended:
-            assert change == kongs, f"{ev!r} changed the scores by {change}, its kongs pay {kongs}"
+        self.hand_kongs = add(self.hand_kongs, kongs)
+        if ev["type"] == "new_session":
+            self._new_hand()
+        elif state.phase == "hand_over" and before.phase != "hand_over":
+            self._settled(state, change, kongs)
         else:
-            last = state.last_settlement
-            assert last is not None
-            transfers = last["transfers"]
-            assert all(t["amount"] > 0 and t["from"] != t["to"] for t in transfers)
-            assert {t["reason"] for t in transfers} <= {"win", "kong", "bet"}
-            assert sum(last["deltas"]) == 0
-            assert last["deltas"] == add(by_reason(transfers, "win"), add(by_reason(transfers, "kong"),
-                                                                            by_reason(transfers, "bet")))  # fmt: skip
-            assert last["deltas"] == add(state.scores, totals_at_hand_start, -1), "the hand's deltas are its change"
-            if last["result"] == "win":
-                win, bets = expected_win_and_bets(state, last)
-                assert change == add(kongs, add(win, bets))
-                assert by_reason(transfers, "win") == win
-                assert by_reason(transfers, "bet") == bets
-                assert by_reason(transfers, "kong") == hand_kongs
+            assert change == kongs, f"{ev!r} changed the scores by {change}, its kongs pay {kongs}"
+        if ev["type"] == "next_hand":
+            self._new_hand()
+
+    def _settled(self, state: TableState, change: list[int], kongs: list[int]) -> None:
+        last = state.last_settlement
+        assert last is not None
+        transfers = last["transfers"]
+        assert all(t["amount"] > 0 and t["from"] != t["to"] for t in transfers)
+        assert {t["reason"] for t in transfers} <= {"win", "kong", "bet"}
+        assert sum(last["deltas"]) == 0
+        parts = [by_reason(transfers, r) for r in ("win", "kong", "bet")]
+        assert last["deltas"] == add(parts[0], add(parts[1], parts[2]))
+        assert last["deltas"] == add(state.scores, self.totals_at_hand_start, -1), "the hand's deltas are its change"
+        if last["result"] == "win":
+            win, bets = expected_win_and_bets(state, last)
+            assert change == add(kongs, add(win, bets))
+            assert parts == [win, self.hand_kongs, bets]
+        else:
+            assert parts[0] == parts[2] == [0, 0, 0, 0]
+            if state.rules.kong_paid_on_draw:
+                assert change == [0, 0, 0, 0] and last["deltas"] == self.hand_kongs
             else:
-                assert by_reason(transfers, "win") == by_reason(transfers, "bet") == [0, 0, 0, 0]
-                if state.rules.kong_paid_on_draw:
-                    assert change == [0, 0, 0, 0] and last["deltas"] == hand_kongs
-                else:
-                    assert change == [-x for x in hand_kongs] and last["deltas"] == [0, 0, 0, 0]
-            settled.append({"start": hand_start, "end": len(journal), "deltas": last["deltas"]})
-        if ev["type"] in ("next_hand", "new_session"):
-            hand_start, hand_kongs, totals_at_hand_start = len(journal), [0, 0, 0, 0], list(state.scores)
-        assert len(journal) < 20_000
-    return {"state": state, "journal": journal, "history": history, "hands": settled}
+                assert change == [-x for x in self.hand_kongs] and last["deltas"] == [0, 0, 0, 0]
+        self.hands.append({"start": self.hand_start, "end": len(self.journal), "deltas": last["deltas"]})
 
 
-def check_totals_and_undo(run: dict[str, Any], rng: random.Random) -> None:
-    state, journal, history, hands = run["state"], run["journal"], run["history"], run["hands"]
+def play_session(seed: int, full: bool, rules: dict[str, Any], hands: int) -> Ledger:
+    """A random walk through legal events (the table's own test driver), checked step by step."""
+    rng = random.Random(seed)
+    first: dict[str, Any] = {"type": "new_session", "players": ["A", "B", "C", "D"], "base": rng.randint(1, 3)}
+    if rules:
+        first["rules"] = rules
+    if full:
+        first["wall_seed"] = rng.randrange(10**6)
+    ledger = Ledger(first)
+    while ledger.state.phase != "ended" and ledger.state.hand <= hands:
+        options = legal_events(ledger.state, rng)
+        wins = [e for _, e in options if e["type"] == "win"]
+        # more self-drawn wins than the table's walk makes (its tracked bots rarely declare one)
+        ev = wins[0] if wins and rng.random() < (0.5 if full else 0.03) else pick(options, rng)
+        ledger.step(ev)
+        assert len(ledger.journal) < 20_000
+    return ledger
+
+
+def check_totals_and_undo(run: Ledger, rng: random.Random) -> None:
+    state, journal, history, hands = run.state, run.journal, run.history, run.hands
     # the running totals are the sum of the settled hands' deltas
     assert state.scores == [sum(h["deltas"][s] for h in hands) for s in range(4)]
     # undoing a hand (replaying the journal without its events) restores the totals before it
@@ -265,6 +285,20 @@ def test_full_tile_sessions_settle_by_the_rules(seed: int, rules: dict[str, Any]
     check_totals_and_undo(run, random.Random(seed))
 
 
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32), rules=SCORING_RULES, base=st.integers(1, 4))
+def test_greedy_bot_sessions_settle_by_the_rules(seed: int, rules: dict[str, Any], base: int) -> None:
+    """Full-tile mode with the greedy bots (engine.simulate): real hands, real waits, bets."""
+    journal: list[dict[str, Any]] = []
+    summary = simulate(SimConfig(hands=3, seed=seed, rules=rules, base=base, bets=True), journal=journal.append)
+    ledger = Ledger(journal[0])
+    for ev in journal[1:]:
+        ledger.step(ev)
+    assert len(ledger.hands) == summary.hands == 3
+    assert ledger.state.scores == summary.final_scores
+    check_totals_and_undo(ledger, random.Random(seed))
+
+
 def test_the_sessions_reach_every_kind_of_settlement() -> None:
     """Not vacuous: fixed seeds reach draws, every kind of win, kongs of each kind and bets."""
     kinds: set[str] = set()
@@ -272,7 +306,7 @@ def test_the_sessions_reach_every_kind_of_settlement() -> None:
     for seed in range(6):
         for full in (False, True):
             run = play_session(seed, full, {}, hands=3)
-            state, journal = run["state"], run["journal"]
+            state, journal = run.state, run.journal
             for ev in journal:
                 if ev["type"] == "kong":
                     kinds.add(f"kong:{ev['kind']}")
