@@ -191,10 +191,12 @@ class Run(Action):
 
 @dataclass
 class Note(Action):
-    """Something deliberately left as it is, said out loud."""
+    """Something deliberately left as it is (``keep``) or left out (``skip``), said out loud."""
+
+    verb: str = "keep"
 
     def state(self) -> str | None:
-        return "keep"
+        return self.verb
 
     def apply(self) -> None:
         pass
@@ -210,7 +212,7 @@ def execute(actions: Iterable[Action], *, dry_run: bool, out: Any = None) -> int
     changed = 0
     for a in actions:
         verb = a.state()
-        if verb is None or verb == "keep":
+        if verb is None or isinstance(a, Note):
             print(f"{verb or 'ok':<13} {a.what}", file=out, flush=True)
             continue
         changed += 1
@@ -327,6 +329,11 @@ def plan_install(t: Target, *, headless: bool) -> list[Action]:
         actions.append(Run(f"broker users with new passwords: {data / 'passwd'} {data / 'acl'} {conf} {env}"
                            + restart, body=setup_broker,
                            needed=lambda: not (data / "passwd").exists() or not env.exists() or not conf.exists()))
+
+    else:
+        missing = "the MQTT part of xian-table" if broker_module() is None else "mosquitto (mosquitto_passwd)"
+        actions.append(Note(f"the broker: {missing} is not installed; sudo apt install mosquitto, then install "
+                            f"again", verb="skip"))
 
     doc = t.path(DOC)
     if DOC_SRC.is_file():

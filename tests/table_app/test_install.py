@@ -193,3 +193,12 @@ def test_the_live_system_needs_root(cli: Any) -> None:
 def test_help_lists_the_options(cli: Any, verb: str) -> None:
     out = cli(verb, "--help", check=True).stdout
     assert "--dry-run" in out and "--root" in out
+
+
+def test_without_mosquitto_the_broker_step_says_it_is_skipped(
+        xt: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))  # no mosquitto_passwd to be found
+    out = xt("install", "--dry-run", "--root", str(tmp_path), "--bin", BINARY).stdout
+    assert re.search(r"^skip +the broker: mosquitto \(mosquitto_passwd\) is not installed", out, re.M)
+    assert paths_in(out, tmp_path) == {p for p in expected_files() if "mosquitto" not in p and "mqtt.env" not in p}
+    assert 'url = ""' in install.config_text(None)  # the table then runs without MQTT
