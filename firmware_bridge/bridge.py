@@ -99,6 +99,24 @@ class PanelBridge:
             self.leds[seat] = state
             self._send(frame)
 
+    # the hardware.controller.Lights interface: the panel's LEDs and buzzer
+
+    def set(self, seat: int, mode: str) -> None:
+        self.led(seat, mode)
+
+    def error(self, seat: int | None) -> None:
+        """A refused press: that seat's LED blinks for a second, two short beeps."""
+        if seat is not None:
+            want = self.leds.get(seat, "off")
+            self._send(Led(seat, "blink"))
+            timer = threading.Timer(1.0, lambda: self._send(Led(seat, self.leds.get(seat, want))))
+            timer.daemon = True
+            timer.start()
+        self.buzz(120)
+
+    def beep(self, seconds: float = 0.15) -> None:
+        self.buzz(max(1, min(10000, int(seconds * 1000))))
+
     def buzz(self, ms: int) -> None:
         self._send(Buzz(ms))
 

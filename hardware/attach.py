@@ -1,0 +1,73 @@
+"""Attach the table's physical inputs to a running service: ``serve --panel DEVICE`` / ``--gpio``.
+
+Returns a function that detaches them again. Messages for the operator go to ``out``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TextIO
+
+from hardware.commands import DICE, Press
+from hardware.controller import TableController
+from hardware.pins import DEFAULT, PinMap
+
+
+def attach_inputs(service: Any, *, panel: str | None = None, gpio: bool = False, pins: PinMap | None = None,
+                  out: TextIO | None = None, pin_factory: Any = None) -> Callable[[], None]:
+    if not panel and not gpio:
+        return lambda: None
+    controller = TableController(service)
+    closers: list[Callable[[], None]] = []
+    try:
+        if gpio:
+            from hardware.devices import GpioButtons, SeatLights
+
+            pins = pins or DEFAULT
+            for w in pins.warnings():
+                _say(out, f"gpio: {w}")
+            lights = SeatLights(pins, pin_factory=pin_factory)
+            closers.append(lights.close)
+            controller.add_lights(lights)
+            buttons = GpioButtons(pins, pin_factory=pin_factory)
+            closers.append(buttons.close)
+            buttons.start(lambda p: controller.press(p, source="gpio"))
+            _say(out, f"gpio: {len(buttons.keys)} buttons and {len(lights.leds)} seat LEDs attached")
+        if panel:
+            from firmware_bridge.bridge import PanelBridge
+
+            bridge = PanelBridge(panel, panel_handler(controller))
+            bridge.add_listener(lambda state, detail: _say(out, f"panel: {state.value}: {detail}"))
+            controller.add_lights(bridge)
+            bridge.start()
+            closers.append(bridge.stop)
+    except Exception:
+        for close in reversed(closers):
+            close()
+        controller.close()
+        raise
+    closers.append(controller.close)
+
+    def detach() -> None:
+        for close in reversed(closers):
+            close()
+
+    return detach
+
+
+def panel_handler(controller: TableController) -> Callable[[Any], None]:
+    """What the panel bridge calls for each BTN / DICE frame (before the frame's ACK goes out)."""
+    from firmware_bridge.protocol import Dice
+
+    def on_frame(frame: Any) -> None:
+        if isinstance(frame, Dice):  # the panel rolled its own dice: those are the ones played
+            controller.press(Press(None, DICE), source="panel", dice=[frame.a, frame.b])
+        else:
+            controller.press(Press(frame.seat, frame.button, frame.long), source="panel")
+
+    return on_frame
+
+
+def _say(out: TextIO | None, text: str) -> None:
+    if out is not None:
+        print(f"xian-table: {text}", file=out, flush=True)
