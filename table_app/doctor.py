@@ -242,6 +242,13 @@ def check_panel(probe: Probe, configured: str = "") -> Check:
     return _listen_panel(port, shown, probe.listen_s)
 
 
+def installed_panel(probe: Probe) -> str:
+    """The ``--panel`` device the installed units pass (``/etc/xian-table/inputs.env``)."""
+    from table_app.install import panel_device
+
+    return panel_device(probe.path("etc/xian-table/inputs.env"))
+
+
 def _holder(device: Path) -> str | None:
     """``name (pid N)`` of a process that has ``device`` open, if we can see one."""
     me = os.getpid()
@@ -461,7 +468,7 @@ def run_checks(cfg: Any, probe: Probe | None = None) -> list[Check]:
         lambda: check_backups(backup_dir),
         lambda: check_disk(journal),
         lambda: check_power(probe),
-        lambda: check_panel(probe, getattr(cfg, "panel_port", "") or ""),
+        lambda: check_panel(probe, installed_panel(probe)),
         lambda: check_broker(probe, getattr(cfg, "mqtt_url", "") or "mqtt://localhost:1883"),
         lambda: check_font(probe),
         lambda: check_display(probe),

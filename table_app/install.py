@@ -48,6 +48,7 @@ SYSUSERS = Path("/etc/sysusers.d/xian-table.conf")
 CONFIG_DIR = Path("/etc/xian-table")
 CONFIG = CONFIG_DIR / "config.toml"
 MQTT_ENV = CONFIG_DIR / "mqtt.env"
+INPUTS_ENV = CONFIG_DIR / "inputs.env"
 STATE_DIR = Path("/var/lib/xian-table")
 UNIT_DIR = Path("/etc/systemd/system")
 MOSQUITTO_CONF = Path("/etc/mosquitto/conf.d/xian-table.conf")
@@ -294,7 +295,36 @@ def broker_available() -> bool:
     return broker_module() is not None and shutil.which("mosquitto_passwd") is not None
 
 
-def plan_install(t: Target, *, headless: bool) -> list[Action]:
+def inputs_text(inputs: Sequence[str]) -> str:
+    """The units' ``XIAN_TABLE_INPUTS`` (``--gpio``, ``--panel DEVICE``), one EnvironmentFile line.
+
+    >>> print(inputs_text(["--gpio", "--panel", "/dev/ttyACM0"]), end="")
+    # the table's buttons for the units' ExecStart (xian-table install --gpio / --panel DEVICE)
+    XIAN_TABLE_INPUTS=--gpio --panel /dev/ttyACM0
+    """
+    for word in inputs:
+        if not word or any(c.isspace() or c in "$\\\"'" for c in word):
+            raise InstallError(f"an input argument cannot contain spaces, quotes or '$': {word!r}")
+    return ("# the table's buttons for the units' ExecStart (xian-table install --gpio / --panel DEVICE)\n"
+            f"XIAN_TABLE_INPUTS={' '.join(inputs)}\n")
+
+
+def panel_device(inputs_env: Path) -> str:
+    """The ``--panel`` device an installed table uses ("" when none)."""
+    try:
+        text = inputs_env.read_text(encoding="utf-8")
+    except OSError:
+        return ""
+    for line in text.splitlines():
+        if line.startswith("XIAN_TABLE_INPUTS="):
+            words = line.split("=", 1)[1].split()
+            if "--panel" in words[:-1]:
+                return words[words.index("--panel") + 1]
+    return ""
+
+
+def plan_install(t: Target, *, headless: bool, inputs: Sequence[str] | None = None) -> list[Action]:
+    """The steps; ``inputs`` (``--gpio``, ``--panel DEVICE``) replace the installed ones, None keeps them."""
     unit = HEADLESS_UNIT if headless else APP_UNIT
     other = APP_UNIT if headless else HEADLESS_UNIT
     root = t.root
@@ -313,6 +343,10 @@ def plan_install(t: Target, *, headless: bool) -> list[Action]:
     mqtt_user = USER if broker is not None else None
     actions.append(WriteFile(str(config), target=config, keep_existing=True,
                              content=lambda: config_text(mqtt_user).encode()))
+    inputs_env = t.path(INPUTS_ENV)
+    chosen = inputs_text(inputs or [])
+    actions.append(WriteFile(str(inputs_env), target=inputs_env, keep_existing=inputs is None,
+                             content=lambda: chosen.encode()))
 
     if broker is not None:
         data, conf, env = t.path(MOSQUITTO_DATA), t.path(MOSQUITTO_CONF), t.path(MQTT_ENV)
@@ -394,7 +428,7 @@ def plan_uninstall(t: Target) -> list[Action]:
         actions.append(Note(f"{config} (edited since the install: delete it yourself if you want)"))
     else:
         actions.append(Remove(str(config), target=config))
-    actions += [Remove(str(p), target=p) for p in (t.path(SYSUSERS), t.path(DOC))]
+    actions += [Remove(str(p), target=p) for p in (t.path(INPUTS_ENV), t.path(SYSUSERS), t.path(DOC))]
     if t.path(STATE_DIR).exists():
         actions.append(Note(f"{t.path(STATE_DIR)} (the journal and its backups)"))
     if USER in _passwd(root):

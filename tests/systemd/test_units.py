@@ -84,7 +84,8 @@ def test_table_units_are_notify_with_watchdog_restart_user_groups_and_state(name
     assert s["StateDirectory"] == ["xian-table"]
     assert s["ProtectSystem"] == ["strict"]
     assert any("XDG_DATA_HOME=%S" in e for e in s["Environment"])
-    assert s["EnvironmentFile"] == ["-%E/xian-table/mqtt.env"]
+    assert s["EnvironmentFile"] == ["-%E/xian-table/mqtt.env", "-%E/xian-table/inputs.env"]
+    assert s["ExecStart"][0].endswith(" $XIAN_TABLE_INPUTS")  # --gpio / --panel DEVICE, or nothing
     assert s["WantedBy"] == ["multi-user.target"]
 
 

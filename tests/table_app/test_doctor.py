@@ -120,6 +120,9 @@ def test_panel_port(root: Path) -> None:
     assert found.level == OK and "/dev/ttyACM0 present" in found.message
     wrong = doctor.check_panel(probe(root), configured="/dev/ttyUSB7")
     assert wrong.level == ERROR and "does not exist" in wrong.message
+    (root / "etc/xian-table").mkdir(parents=True)
+    (root / "etc/xian-table/inputs.env").write_text("XIAN_TABLE_INPUTS=--gpio --panel /dev/ttyUSB7\n")
+    assert doctor.installed_panel(probe(root)) == "/dev/ttyUSB7"  # what run_checks passes as configured
 
 
 class FakePanelEnd:

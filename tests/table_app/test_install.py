@@ -7,6 +7,7 @@ temporary root; the broker's password file is made by the real ``mosquitto_passw
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 import subprocess
 import sys
@@ -29,6 +30,7 @@ def expected_files(headless: bool = False) -> set[str]:
         "/etc/sysusers.d/xian-table.conf",
         "/var/lib/xian-table",
         "/etc/xian-table/config.toml",
+        "/etc/xian-table/inputs.env",
         "/etc/mosquitto/xian-table/passwd",
         "/etc/mosquitto/xian-table/acl",
         "/etc/mosquitto/conf.d/xian-table.conf",
@@ -202,3 +204,29 @@ def test_without_mosquitto_the_broker_step_says_it_is_skipped(
     assert re.search(r"^skip +the broker: mosquitto \(mosquitto_passwd\) is not installed", out, re.M)
     assert paths_in(out, tmp_path) == {p for p in expected_files() if "mosquitto" not in p and "mqtt.env" not in p}
     assert 'url = ""' in install.config_text(None)  # the table then runs without MQTT
+
+
+def test_the_buttons_go_to_the_units_through_inputs_env(xt: Any, tmp_path: Path) -> None:
+    t = install.Target(root=tmp_path, binary=BINARY)
+    install.execute(install.plan_install(t, headless=False, inputs=["--gpio", "--panel", "/dev/ttyACM0"]),
+                    dry_run=False, out=open(os.devnull, "w"))  # noqa: SIM115
+    env = tmp_path / "etc/xian-table/inputs.env"
+    assert env.read_text().splitlines()[-1] == "XIAN_TABLE_INPUTS=--gpio --panel /dev/ttyACM0"
+    assert install.panel_device(env) == "/dev/ttyACM0"
+    unit = (tmp_path / "etc/systemd/system/xian-table.service").read_text()
+    assert "EnvironmentFile=-%E/xian-table/inputs.env" in unit and unit.count("$XIAN_TABLE_INPUTS") == 1
+    again = xt("install", "--root", str(tmp_path), "--bin", BINARY)  # no input options: keep the choice
+    assert again.stdout.splitlines()[-1] == "installed: nothing to do"
+    assert install.panel_device(env) == "/dev/ttyACM0"
+    cleared = xt("install", "--root", str(tmp_path), "--bin", BINARY, "--no-inputs")
+    assert re.search(r"^update +.*inputs.env$", cleared.stdout, re.M)
+    assert env.read_text().splitlines()[-1] == "XIAN_TABLE_INPUTS=" and install.panel_device(env) == ""
+    with pytest.raises(install.InstallError, match="cannot contain spaces"):
+        install.inputs_text(["--panel", "/dev/my panel"])
+
+
+def test_input_options_are_checked_against_the_program_the_units_run() -> None:
+    from table_app.cli.install import _accepts
+
+    assert _accepts("serve", ["--stdin"])
+    assert not _accepts("serve", ["--no-such-option"])
