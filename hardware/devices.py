@@ -101,6 +101,7 @@ class SeatLights:
             self.close()
             raise
         self.modes: dict[int, str] = {seat: "off" for seat in self.leds}
+        self._timers: list[threading.Timer] = []
 
     def set(self, seat: int, mode: str) -> None:
         led = self.leds.get(seat)
@@ -122,6 +123,7 @@ class SeatLights:
             mode = self.modes.get(seat, "off")  # type: ignore[arg-type]
             timer = threading.Timer(1.0, lambda: self.set(seat, self.modes.get(seat, mode)))  # type: ignore[arg-type]
             timer.daemon = True
+            self._timers = [t for t in self._timers if t.is_alive()] + [timer]
             timer.start()
         if self.buzzer is not None:
             self.buzzer.beep(on_time=0.08, off_time=0.08, n=2, background=True)
@@ -131,6 +133,8 @@ class SeatLights:
             self.buzzer.beep(on_time=seconds, off_time=0.05, n=1, background=True)
 
     def close(self) -> None:
+        for t in getattr(self, "_timers", []):
+            t.cancel()
         for led in self.leds.values():
             led.close()
         if self.buzzer is not None:

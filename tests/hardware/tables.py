@@ -23,12 +23,12 @@ def states():
         "betting": START[:2],
         "rolling": START[:3],
         "turn": START,  # seat 0 to move, no pong
-        "claims": START + [{"type": "discard", "seat": 0}],
+        "claims": [*START, {"type": "discard", "seat": 0}],
         "turn_with_pong": START + PONG + ROUND,  # seat 2 to move, has a pong
         "rob": START + PONG + ROUND + [{"type": "kong", "seat": 2, "kind": "added"}],
-        "win_pending": START + [{"type": "win", "seat": 0}],
-        "hand_over": START + [{"type": "win", "seat": 0}, {"type": "confirm_win", "wait": "plain"}],
-        "ended": START + [{"type": "end_session"}],
+        "win_pending": [*START, {"type": "win", "seat": 0}],
+        "hand_over": [*START, {"type": "win", "seat": 0}, {"type": "confirm_win", "wait": "plain"}],
+        "ended": [*START, {"type": "end_session"}],
     }
     for name, events in scripts.items():
         out[name] = (events, replay(events))

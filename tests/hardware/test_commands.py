@@ -43,7 +43,7 @@ CASES = [(name, seat, b) for name in STATES for seat in range(4) for b in BUTTON
 
 @pytest.mark.parametrize(("name", "seat", "button"), CASES)
 def test_every_button_in_every_phase(name, seat, button):
-    events, state = STATES[name]
+    _events, state = STATES[name]
     public = state.public()
     got = command_for(Press(seat, button), public, last_event_seat=None, dice=lambda: list(DICE_ROLL))
     want = EXPECTED.get((name, seat, button))
