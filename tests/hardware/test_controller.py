@@ -86,7 +86,7 @@ def test_seat_modes():
 
 
 def test_a_press_the_engine_refuses_flashes_and_changes_nothing(rig):
-    service, press, leds = rig
+    service, press, _leds = rig
     press(None, "DICE")
     press(None, "DICE")
     seq = service.seq
