@@ -16,7 +16,7 @@ from typing import TypeVar
 T = TypeVar("T")
 
 # Add suites here, one line each.
-SUITES: tuple[str, ...] = ("hand", "service", "mqtt")
+SUITES: tuple[str, ...] = ("hand", "service", "mqtt", "sim")
 
 
 @dataclass(frozen=True)
