@@ -48,6 +48,8 @@ def register(p: argparse.ArgumentParser) -> None:
     p.add_argument("--sim", action="store_true",
                    help="simulated hardware: keys stand for each seat's buttons (1-5, q-t, a-g, z-b) and the dice "
                         "(space)")
+    p.add_argument("--gpio", action="store_true", help="the seat buttons and LEDs on the Pi's GPIO pins")
+    p.add_argument("--panel", metavar="DEVICE", help="the serial button panel, e.g. /dev/ttyACM0")
     p.add_argument("--demo", action="store_true", help="the simulator's bots play at a watchable speed")
     p.add_argument("--demo-delay", type=float, default=0.8, metavar="S", help="--demo: seconds between moves")
     p.add_argument("--demo-hands", type=int, default=0, metavar="N", help="--demo: quit after N hands (0: play on)")

@@ -9,6 +9,7 @@ Kivy must be configured (window size, ``KIVY_NO_ARGS``) before this module is im
 
 from __future__ import annotations
 
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -43,13 +44,15 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
 
     def __init__(self, service: Any, *, journal: Any = None, sim: bool = False, lang: str = "zh",
                  links: dict[str, str] | None = None, screenshot: str | None = None,
-                 exit_after: float | None = None, started: float | None = None, **kw: Any) -> None:
+                 exit_after: float | None = None, started: float | None = None, buttons: Any = None,
+                 **kw: Any) -> None:
         super().__init__(**kw)
         self.service = service
         self.journal = journal
         self.sim = sim
         self.lang = lang
         self.links = dict(links or {})
+        self.buttons = buttons  # hardware.controller.TableController for --sim keys, if hardware/ is there
         self.screenshot_path = screenshot
         self.exit_after = exit_after
         self.started = started if started is not None else time.monotonic()
@@ -235,10 +238,34 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
         if name not in KEYS:
             return False
         seat, button = KEYS[name]
+        if self.sm.current == "seating" and button == "DICE":  # the dice button fills the seating dice
+            self.sm.current_screen.dice_from_button()
+            return True
+        if self.buttons is not None:  # the real buttons' controller: the same meaning, the same refusals
+            from hardware.commands import Press
+
+            threading.Thread(target=self.buttons.press, args=(Press(seat, button),), kwargs={"source": "sim-keys"},
+                             daemon=True).start()
+            return True
         command = press_command(self.pub, seat, button)
         if command is not None:
             self.send(command, source="sim-keys")
         return True
+
+    # -- the seat lights (hardware.controller.Lights): the panels show what the LEDs show ----
+
+    def set(self, seat: int, mode: str) -> None:
+        Clock.schedule_once(lambda *_: self._led(seat, mode), 0)
+
+    def error(self, seat: int | None) -> None:
+        if seat is not None:
+            Clock.schedule_once(lambda *_: self.sm.get_screen("table").flash(seat, "✗"), 0)
+
+    def beep(self, seconds: float = 0.15) -> None:
+        pass  # the screen has no buzzer; the countdown line shows the claims opening
+
+    def _led(self, seat: int, mode: str) -> None:
+        self.sm.get_screen("table").panel(seat).led = mode
 
     # -- screenshots ------------------------------------------------------------------------
 

@@ -61,10 +61,18 @@ def main(args: argparse.Namespace, started: float | None = None) -> int:
         "journal": str(journal.path),
         "table_id": cfg.table_id,
     }
+    buttons = None
+    if args.sim and importlib.util.find_spec("hardware.controller") is not None:
+        from hardware.controller import TableController
+
+        buttons = TableController(service)
     app = TableApp(service, journal=journal, sim=args.sim, lang=args.lang, links=links,
-                   screenshot=args.screenshot, exit_after=args.exit_after, started=started)
+                   screenshot=args.screenshot, exit_after=args.exit_after, started=started, buttons=buttons)
+    if buttons is not None:
+        buttons.add_lights(app)
     threading.Thread(target=_probe_mqtt, args=(app,), daemon=True, name="mqtt-probe").start()
     service.start()
+    detach = attach_hardware(args, service, app)
     demo = None
     if args.demo:
         demo = start_demo(service, app, args.demo_delay, args.demo_hands)
@@ -73,6 +81,9 @@ def main(args: argparse.Namespace, started: float | None = None) -> int:
     finally:
         if demo is not None:
             demo.set()
+        detach()
+        if buttons is not None:
+            buttons.close()
         service.stop()
         journal.close()
     if app.first_frame_s is not None:
@@ -100,6 +111,43 @@ def peak_rss_mb() -> float:
     import resource
 
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+class _LinkLines:
+    """``attach_inputs`` reports its links as text lines; the Settings screen shows the latest."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    def write(self, text: str) -> int:
+        from kivy.clock import Clock
+
+        line = text.strip().removeprefix("xian-table: ")
+        key = "panel" if line.startswith("panel") else "hardware" if line.startswith("gpio") else None
+        if key is not None:
+            def show(*_: Any) -> None:
+                self.app.links[key] = line
+                if getattr(self.app, "sm", None) is not None:
+                    self.app.refresh()
+
+            Clock.schedule_once(show, 0)
+        print(text, end="", file=sys.stderr)
+        return len(text)
+
+    def flush(self) -> None:
+        sys.stderr.flush()
+
+
+def attach_hardware(args: argparse.Namespace, service: Any, app: Any) -> Any:
+    """``--gpio`` / ``--panel DEVICE``: the table's real buttons and panel (``hardware/``)."""
+    if not (args.gpio or args.panel):
+        return lambda: None
+    if importlib.util.find_spec("hardware.attach") is None:
+        app.message = "--gpio/--panel: the hardware package is not installed"
+        return lambda: None
+    from hardware.attach import attach_inputs
+
+    return attach_inputs(service, panel=args.panel, gpio=args.gpio, out=_LinkLines(app))  # type: ignore[arg-type]
 
 
 def _probe_mqtt(app: Any) -> None:

@@ -142,12 +142,28 @@ class SeatingScreen(Base):
         else:
             self.choice[what] = value
 
+    def dice_from_button(self) -> None:
+        """The dice button during seating: A fills the roll, B the next seat without one."""
+        c = self.choice
+        if self.method == "B":
+            todo = [i for i, r in enumerate(c["rolls"]) if 0 in r]
+            if todo:
+                c["rolls"][todo[0]] = [random.randint(1, 6), random.randint(1, 6)]
+        else:
+            c["dice"] = [random.randint(1, 6), random.randint(1, 6)]
+        self._show_choice()
+
     def randomise(self) -> None:
         c = self.choice
         c["dice"] = [random.randint(1, 6), random.randint(1, 6)]
         c["rolls"] = [[random.randint(1, 6), random.randint(1, 6)] for _ in range(4)]
-        for w in self.walk():
-            if isinstance(w, BigToggle) and isinstance(w.value, tuple) and w.value[0] in ("dice", "rolls"):
+        self._show_choice()
+
+    def _show_choice(self) -> None:
+        c = self.choice
+        toggles = [w for box in self.areas.values() for w in box.walk() if isinstance(w, BigToggle)]
+        for w in toggles:
+            if isinstance(w.value, tuple) and w.value[0] in ("dice", "rolls"):
                 kind, v, index, die = w.value
                 want = c["dice"][die] if kind == "dice" else c["rolls"][index][die]
                 w.state = "down" if v == want else "normal"

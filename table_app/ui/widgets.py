@@ -46,6 +46,7 @@ class SeatPanel(BoxLayout):  # type: ignore[misc]  # Kivy is untyped
     active = BooleanProperty(False)  # its turn / its roll
     lit = BooleanProperty(False)  # a hardware press just arrived from this seat
     lit_text = StringProperty("")
+    led = StringProperty("off")  # what the seat's LED shows: off, on, blink
     actions = ListProperty([])
     betting = BooleanProperty(False)
     cols = NumericProperty(5)

@@ -8,6 +8,7 @@ event loop like a real touchscreen's (``UnitTestTouch`` → ``post_dispatch_inpu
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import subprocess
 import time
@@ -141,8 +142,15 @@ def ui(window: Any, tmp_path: Path) -> Iterator[UI]:
     journal = Journal.open(tmp_path / "journal.sqlite3")
     clock = ManualClock()
     service = TableService(journal, claim_window_s=3.0, clock=clock).start()
-    app = TableApp(service, journal=journal, sim=True, lang="en",
+    buttons = None
+    if importlib.util.find_spec("hardware.controller") is not None:  # keys go through the real buttons' mapping
+        from hardware.controller import TableController
+
+        buttons = TableController(service)
+    app = TableApp(service, journal=journal, sim=True, lang="en", buttons=buttons,
                    links={"hardware": "simulated", "mqtt": "offline", "journal": str(journal.path)})
+    if buttons is not None:
+        buttons.add_lights(app)
     app._run_prepare()
     u = UI(app, service, clock)
     u.frames(3)
@@ -152,5 +160,7 @@ def ui(window: Any, tmp_path: Path) -> Iterator[UI]:
         for child in list(Window.children):
             Window.remove_widget(child)
         app.dispatch("on_stop")
+        if buttons is not None:
+            buttons.close()
         service.stop()
         journal.close()

@@ -48,11 +48,13 @@ def test_hardware_presses_from_another_thread_update_the_screen(ui: UI) -> None:
     assert ui.service.public["phase"] == "turn" and table.status == "Ann's turn"
     press_key(ui, ord("1"), "1")
     assert ui.service.public["phase"] == "claims" and table.status.startswith("Ann discarded")
+    assert [table.panel(s).led for s in range(4)] == ["off", "blink", "blink", "blink"]  # the LEDs, on screen
     press_key(ui, ord("e"), "e")  # seat 1 PENG
     assert "pong" in table.panel(1).detail and table.panel(1).lit
-    press_key(ui, ord("a"), "a")  # seat 2 TURN: pass
-    press_key(ui, ord("z"), "z")  # seat 3 TURN: pass → resolves: Bo pongs
-    assert ui.service.public["turn"] == 1 and table.status == "Bo's turn"
+    assert "waiting: Cy, Di" in table.status
+    ui.clock.advance(3.0)  # the claim window closes: the service resolves, Bo pongs
+    ui.wait(lambda: table.status == "Bo's turn", "the pong after the claim window")
+    assert ui.service.public["turn"] == 1 and table.panel(1).led == "on"
     assert table.panel(1).actions == ["discard", "kong_concealed", "kong_added", "win"]
 
 
