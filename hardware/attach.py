@@ -21,18 +21,7 @@ def attach_inputs(service: Any, *, panel: str | None = None, gpio: bool = False,
     closers: list[Callable[[], None]] = []
     try:
         if gpio:
-            from hardware.devices import GpioButtons, SeatLights
-
-            pins = pins or DEFAULT
-            for w in pins.warnings():
-                _say(out, f"gpio: {w}")
-            lights = SeatLights(pins, pin_factory=pin_factory)
-            closers.append(lights.close)
-            controller.add_lights(lights)
-            buttons = GpioButtons(pins, pin_factory=pin_factory)
-            closers.append(buttons.close)
-            buttons.start(lambda p: controller.press(p, source="gpio"))
-            _say(out, f"gpio: {len(buttons.keys)} buttons and {len(lights.leds)} seat LEDs attached")
+            _attach_gpio(controller, pins or DEFAULT, out, pin_factory, closers)
         if panel:
             from firmware_bridge.bridge import PanelBridge
 
@@ -53,6 +42,30 @@ def attach_inputs(service: Any, *, panel: str | None = None, gpio: bool = False,
             close()
 
     return detach
+
+
+class HardwareError(ValueError):
+    """The GPIO pins cannot be used (no GPIO library or chip on this machine, a pin busy)."""
+
+
+def _attach_gpio(controller: TableController, pins: PinMap, out: TextIO | None, pin_factory: Any,
+                 closers: list[Callable[[], None]]) -> None:
+    from gpiozero.exc import GPIOZeroError
+
+    from hardware.devices import GpioButtons, SeatLights
+
+    for w in pins.warnings():
+        _say(out, f"gpio: {w}")
+    try:
+        lights = SeatLights(pins, pin_factory=pin_factory)
+        closers.append(lights.close)
+        buttons = GpioButtons(pins, pin_factory=pin_factory)
+        closers.append(buttons.close)
+    except GPIOZeroError as e:
+        raise HardwareError(f"gpio: cannot use the GPIO pins: {e} (on a Raspberry Pi, install python3-lgpio)") from e
+    controller.add_lights(lights)
+    buttons.start(lambda p: controller.press(p, source="gpio"))
+    _say(out, f"gpio: {len(buttons.keys)} buttons and {len(lights.leds)} seat LEDs attached")
 
 
 def panel_handler(controller: TableController) -> Callable[[Any], None]:

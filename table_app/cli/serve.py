@@ -31,6 +31,8 @@ def register(p: argparse.ArgumentParser) -> None:
     p.add_argument("--mqtt", metavar="URL", help="the MQTT broker: mqtt://USER:PASS@HOST:PORT (default: mqtt.url)")
     p.add_argument("--table", metavar="ID", help="the table's id in MQTT topics (default: table.id)")
     p.add_argument("--web", metavar="[HOST]:PORT", help="serve the seat pages for phones here (default: web.listen)")
+    p.add_argument("--panel", metavar="DEVICE", help="a serial button panel, e.g. /dev/serial/by-id/… (docs/panel.md)")
+    p.add_argument("--gpio", action="store_true", help="buttons, dice button and seat LEDs on GPIO (docs/gpio.md)")
 
 
 def open_service(args: argparse.Namespace, verb: str) -> Any:
@@ -79,12 +81,23 @@ def run(args: argparse.Namespace) -> int:
         journal.close()
         print(f"xian-table serve: {e}", file=sys.stderr)
         return 2
+    from hardware.attach import attach_inputs
+
+    try:
+        stop_inputs = attach_inputs(service, panel=args.panel, gpio=args.gpio, out=notes)
+    except ValueError as e:  # a bad pin map, no GPIO on this machine
+        stop_outputs()
+        service.stop()
+        journal.close()
+        print(f"xian-table serve: {e}", file=sys.stderr)
+        return 2
     try:
         if args.stdin:
             print(notes.getvalue(), end="", file=sys.stderr, flush=True)
             return serve_lines(service, sys.stdin, sys.stdout)
         return _serve_forever(service, args.table or cfg.table_id, str(journal.path), notes.getvalue())
     finally:
+        stop_inputs()
         stop_outputs()
         service.stop()
         journal.close()
