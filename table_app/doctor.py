@@ -71,10 +71,15 @@ class Probe:
     env: dict[str, str] = field(default_factory=lambda: dict(os.environ))
     timeout_s: float = 3.0  # the broker's answer
     listen_s: float = 2.5  # the panel's first frame (it sends HB after 1 s of silence)
+    ask_systemd: bool | None = None  # run systemctl about the units (default: on the live system)
 
     @property
     def live(self) -> bool:
         return self.root.resolve() == Path("/")
+
+    @property
+    def systemd(self) -> bool:
+        return self.live if self.ask_systemd is None else self.ask_systemd
 
     def path(self, rel: str) -> Path:
         return self.root / rel.lstrip("/")
@@ -97,7 +102,12 @@ def check_journal(journal: Path) -> Check:
     from table_app.backup import keep_sidecar_owner
     from table_app.journal import Journal, JournalError
 
-    if not journal.exists():
+    try:
+        exists = journal.exists()
+    except PermissionError:  # /var/lib/xian-table is the table's own (0750)
+        return Check("journal", ERROR, f"cannot read {journal}: permission denied",
+                     "run the doctor as root: sudo xian-table doctor")
+    if not exists:
         return Check("journal", WARNING, f"no journal yet at {journal}",
                      "it is created when the table service first starts: sudo systemctl start xian-table")
     try:
@@ -438,12 +448,13 @@ def check_display(probe: Probe) -> Check:
 
 
 def check_service(probe: Probe) -> Check:
-    mode = probe.installed_mode()
-    if mode is None:
+    units = probe.path("etc/systemd/system")
+    installed = [u for u in ("xian-table.service", "xian-table-headless.service") if (units / u).exists()]
+    if not installed:
         return Check("service", WARNING, "the table is not installed as a service",
                      "sudo xian-table install (or --headless)")
-    unit = "xian-table.service" if mode == "app" else "xian-table-headless.service"
-    if not probe.live:
+    unit = installed[0]
+    if not probe.systemd:
         return Check("service", OK, f"{unit} installed (not running in {probe.root})")
     state = probe.run(["systemctl", "is-active", unit]).stdout.strip() or "unknown"
     if state != "active":

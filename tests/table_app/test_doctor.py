@@ -7,6 +7,7 @@ import os
 import shutil
 import socket
 import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -223,17 +224,21 @@ def test_service_mode_comes_from_the_installed_unit(root: Path) -> None:
     assert doctor.check_service(probe(root)).level == OK
 
 
-def test_service_on_a_live_system_reads_systemctl() -> None:
+def test_service_on_a_live_system_reads_systemctl(tmp_path: Path) -> None:
     answers = {"is-active": "failed\n", "show": "0\n"}
 
     def systemctl(argv: Any) -> subprocess.CompletedProcess[str]:
         return subprocess.CompletedProcess(argv, 0, answers[argv[1]], "")
 
-    live = Probe(root=Path("/"), run=systemctl, mode="app")
+    (tmp_path / "etc/systemd/system").mkdir(parents=True)
+    (tmp_path / "etc/systemd/system/xian-table.service").write_text("")
+    live = Probe(root=tmp_path, run=systemctl, ask_systemd=True)
     c = doctor.check_service(live)
     assert c.level == ERROR and "xian-table.service is failed" in c.message and "journalctl -u" in c.fix
     answers.update({"is-active": "active\n", "show": "3\n"})
-    assert doctor.check_service(live).level == WARNING
+    assert doctor.check_service(live).message == "xian-table.service active, restarted 3 times (crash or watchdog)"
+    answers.update({"show": "0\n"})
+    assert doctor.check_service(live) == Check("service", OK, "xian-table.service active")
 
 
 # -- broker (real mosquitto) -----------------------------------------------------------
@@ -355,3 +360,32 @@ def test_the_module_examples_run() -> None:
 
     result = doctest.testmod(doctor)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_a_user_who_may_not_read_the_table_is_told_to_use_sudo() -> None:
+    """The state folder is the table user's own (0750): other users get a clear line, not a crash."""
+    import tempfile
+
+    base = Path(tempfile.mkdtemp(prefix="xt-doctor-"))  # not under pytest's 0700 folders: 'nobody' must get in
+    try:
+        base.chmod(0o755)
+        state = base / "state"
+        state.mkdir()
+        (state / "journal.sqlite3").write_bytes(b"x")
+        root = os.geteuid() == 0
+        state.chmod(0o700 if root else 0o000)  # the table user's own folder, seen by another user
+        config = base / "config.toml"
+        config.write_text(f'[journal]\npath = "{state / "journal.sqlite3"}"\n')
+        config.chmod(0o644)
+        as_other = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] if root else []
+        proc = subprocess.run([*as_other, sys.executable, "-m", "table_app.cli", "doctor", "--json", "--headless",
+                               "--config", str(config)], capture_output=True, text=True, timeout=60,
+                              cwd=Path(__file__).resolve().parents[2], env=dict(os.environ, HOME=str(base)))
+    finally:
+        (base / "state").chmod(0o700)
+        shutil.rmtree(base)
+    assert proc.stdout, proc.stderr
+    checks = {c["name"]: c for c in json.loads(proc.stdout)["checks"]}
+    assert checks["journal"]["level"] == ERROR and "permission denied" in checks["journal"]["message"]
+    assert checks["journal"]["fix"] == "run the doctor as root: sudo xian-table doctor"
+    assert checks["backup"]["level"] == ERROR and "permission denied" in checks["backup"]["message"]
