@@ -28,6 +28,7 @@ VERBS: tuple[str, ...] = (
     "uninstall",
     "backup",
     "doctor",
+    "hw-test",
     "simulate",
 )
 
