@@ -63,7 +63,7 @@ def check(stop: threading.Event, *, gpio: bool, panel: str | None, seconds: floa
                 print(f"xian-table hw-test: cannot use the GPIO pins: {e}", file=sys.stderr)
                 return 2
             pins = {(p.seat, p.button): pin for (p, _), pin in zip(buttons.keys, _pins(DEFAULT), strict=True)}
-            for seat, led in sorted(lights.leds.items()):
+            for seat in sorted(lights.leds):
                 leds.append((f"seat {seat} LED (GPIO{DEFAULT.leds[seat]})", _setter(lights, seat)))
             if lights.buzzer is not None:
                 leds.append((f"buzzer (GPIO{DEFAULT.buzzer})", lambda mode, b=lights: mode == "on" and b.beep(0.2)))
