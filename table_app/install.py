@@ -11,6 +11,8 @@ What an install puts in place (paths under ``root``):
 - ``/etc/sysusers.d/xian-table.conf``, applied with ``systemd-sysusers``: the system user
   ``xian-table`` and the device groups it needs (gpio dialout video input render);
 - ``/etc/xian-table/config.toml`` (written only if missing: a table owner's edits stay);
+- ``/etc/xian-table/inputs.env``: ``XIAN_TABLE_INPUTS`` (``--gpio``, ``--panel DEVICE``),
+  which the units append to ``ExecStart`` — kept from an earlier install unless given anew;
 - ``/var/lib/xian-table`` (the journal and its backups; also the unit's StateDirectory);
 - the unit — ``xian-table.service`` (touchscreen) or ``xian-table-headless.service`` —
   and ``xian-table-backup.service`` + ``.timer`` in ``/etc/systemd/system``, with
