@@ -3,7 +3,7 @@
 # A twin of firmware_bridge/protocol.py in the subset MicroPython has (no dataclasses, no
 # binascii.crc_hqx, no re): the tests run both on the same bytes and require the same
 # frames, the same drops and the same counts. Times are ticks_ms() values.
-from panel_time import ticks_diff
+from panel_time import ticks_add, ticks_diff
 
 MAX_LINE = 128
 RETRY_MS = 200
@@ -125,7 +125,7 @@ class Link:
         self.held = []
         self.used = {}
         self.acted = {}  # seq -> (line, when)
-        self.last_sent = now - heartbeat_ms
+        self.last_sent = ticks_add(now, -heartbeat_ms)
         self.last_heard = None
         self.stats = {"frames_in": 0, "bad_crc": 0, "too_long": 0, "unparseable": 0, "unexpected": 0,
                       "duplicates": 0, "retransmits": 0, "given_up": 0}
