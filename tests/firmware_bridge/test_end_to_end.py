@@ -59,9 +59,9 @@ def test_a_hand_from_panel_presses_equals_the_same_events_from_a_file(tmp_path, 
     def dice() -> None:
         seq = service.seq
         panel.board.low_inputs.add(fw.app.DICE_PIN)
-        time.sleep(0.06)
+        time.sleep(0.1)
         panel.board.low_inputs.discard(fw.app.DICE_PIN)
-        time.sleep(0.06)  # released long enough to settle before the next press
+        time.sleep(0.1)  # released long enough to settle before the next press
         wait_until(lambda: service.seq == seq + 1, what="the roll")
 
     def close_window() -> None:

@@ -31,9 +31,9 @@ def test_serve_takes_presses_from_the_panel(tmp_path, fw):
 
     def roll() -> None:
         panel.board.low_inputs.add(fw.app.DICE_PIN)
-        time.sleep(0.06)  # DICE goes out once the press has settled (20 ms)
+        time.sleep(0.1)  # DICE goes out once the press has settled (20 ms)
         panel.board.low_inputs.discard(fw.app.DICE_PIN)
-        time.sleep(0.06)
+        time.sleep(0.1)
         wait_until(lambda: not panel.panel.link.pending, what="DICE answered")
 
     try:

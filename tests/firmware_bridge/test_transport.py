@@ -114,9 +114,9 @@ class PanelThread:
         row = self.fw.app.ROW_PINS[seat]
         col = self.fw.app.COL_PINS[self.fw.keys.BUTTONS.index(button)]
         self.board.press(row, col)
-        time.sleep(0.06)
+        time.sleep(0.1)  # the panel settles a key after 20 ms: ample margin on a busy machine
         self.board.release(row, col)
-        time.sleep(0.06)
+        time.sleep(0.1)
 
     def stop(self) -> None:
         self._stop.set()

@@ -27,7 +27,7 @@ def test_gpio_buttons_are_named_as_pressed_and_the_buzzer_takes_its_turn(mock_fa
         for pin, name in ((18, "seat 2 PENG"), (4, "seat 0 TURN"), (26, "the dice button")):
             p = mock_factory.pin(pin)
             p.drive_low()
-            time.sleep(0.05)
+            time.sleep(0.1)
             p.drive_high()
             wait_for(out, f"pressed: {name} (GPIO{pin})")
         wait_for(out, "lit: buzzer (GPIO27)")
