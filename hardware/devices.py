@@ -13,6 +13,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from gpiozero import LED, Button, Buzzer
@@ -80,8 +81,10 @@ class GpioButtons:
             self._stop.set()
             self._thread.join(2)  # type: ignore[union-attr]
             self._thread = None
-        for d in self.devices:
-            d.close()
+        # each Button's hold thread takes up to 0.1 s to stop: stop them side by side
+        if self.devices:
+            with ThreadPoolExecutor(max_workers=len(self.devices)) as pool:
+                list(pool.map(lambda d: d.close(), self.devices))
         self.devices = []
 
 
