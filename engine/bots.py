@@ -332,7 +332,12 @@ class _Eval:
         return out
 
     def useful(self, hand: list[int], discard: Tile, unseen: Sequence[int], now: int) -> int:
-        """受入 after ``discard``: the unseen copies of the tiles that would lower shanten ``now``."""
+        """受入 after ``discard``: the unseen copies of the tiles that would lower shanten ``now``.
+
+        A tie-break, so the added tile's own suit is read without the exposed melds' copy
+        limits (the other suits keep them): with them, every meld shape would multiply the
+        suit patterns the tables must learn, for a rare difference.
+        """
         s0 = discard // 9
         code0 = bytearray(self.codes[s0])
         code0[discard - 9 * s0] -= 1
@@ -343,6 +348,10 @@ class _Eval:
         target = 13 - 3 * self.k - now  # the overlap to beat
         total = 0
         improving: set[Tile] = set()
+        if self.caps is not None:
+            hand[discard] -= 1
+            codes = list(suit_codes(hand))
+            hand[discard] += 1
         for s in range(4):
             need = thresholds(self._others(s, vecs), self.melds_needed, target)
             first = 9 * s

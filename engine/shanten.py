@@ -154,6 +154,27 @@ def thresholds(others: Vector, melds_needed: int, target: int) -> Vector:
 _IMPROVING: Final[dict[tuple[bytes, Vector], tuple[int, ...]]] = {}
 
 
+def plus_lone_tile(v: Vector) -> Vector:
+    """A suit's vector after adding a tile with no held tile within two ranks of it (and no
+    exposed copies near it): the tile can only start a group of its own, a meld or the pair.
+
+    >>> plus_lone_tile(suit_vector(bytes([20] * 7), False))[:4]
+    (0, 1, 1, 1)
+    """
+    out = list(v)
+    for j in range(5):
+        for q in (0, 1):
+            i = 2 * j + q
+            if j and v[i - 2] >= 0 and v[i - 2] + 1 > out[i]:
+                out[i] = v[i - 2] + 1
+            if q and v[i - 1] >= 0 and v[i - 1] + 1 > out[i]:
+                out[i] = v[i - 1] + 1
+    return tuple(out)
+
+
+_NEAR: Final = 20  # the code of an empty rank with all four copies free
+
+
 def improving_ranks(codes: bytes, seq: bool, need: Vector) -> tuple[int, ...]:
     """The ranks of one suit whose tile, added, makes its vector beat ``need`` somewhere."""
     key = (codes, need)
@@ -162,8 +183,17 @@ def improving_ranks(codes: bytes, seq: bool, need: Vector) -> tuple[int, ...]:
         return found
     out = []
     work = bytearray(codes)
+    lone: bool | None = None
+    reach = 2 if seq else 0
+    width = len(codes)
     for r, code in enumerate(codes):
         if code % _CAP_SHIFT < code // _CAP_SHIFT:  # a copy is left to draw
+            if all(codes[x] == _NEAR for x in range(max(0, r - reach), min(width, r + reach + 1))):
+                if lone is None:
+                    lone = any(map(gt, plus_lone_tile(suit_vector(codes, seq)), need))
+                if lone:
+                    out.append(r)
+                continue
             work[r] += 1
             if any(map(gt, suit_vector(bytes(work), seq), need)):
                 out.append(r)
