@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from engine.events import Claim, Pass, Resolve
 from engine.hand import is_winning_hand
-from engine.moves import Effect, Effects, draw, hand_text, pong_for, refuse, settle_now, tile_or_q
+from engine.moves import Effect, Effects, draw, hand_text, pong_for, refuse, settle_now
 from engine.scoring import Transfer, deltas, kong_transfers
 from engine.state import SEATS, Meld, SeatState, TableState
 from engine.tiles import Tile, format_tiles, tile_text
@@ -68,9 +68,18 @@ def chow_tiles(
     pair: tuple[Tile, ...] | None = None
     if given is not None:
         if len(given) == 3:
-            if tile is None or tile not in given:
-                t = tile_or_q(tile)
-                raise refuse(s, seat, f"cannot chow {format_tiles(given)}: the sequence must include the discard {t}")
+            if tile is None:
+                raise refuse(
+                    s,
+                    seat,
+                    f"cannot chow {format_tiles(given)}: the discard was not named, give the two tiles from the hand",
+                )
+            if tile not in given:
+                raise refuse(
+                    s,
+                    seat,
+                    f"cannot chow {format_tiles(given)}: the sequence must include the discard {tile_text(tile)}",
+                )
             rest = list(given)
             rest.remove(tile)
             pair = tuple(rest)

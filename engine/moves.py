@@ -48,10 +48,6 @@ def refuse(s: TableState, seat: int | None, what: str) -> IllegalEventError:
     return IllegalEventError(f"{s.phase}: {who}{what}")
 
 
-def tile_or_q(tile: Tile | None) -> str:
-    return "?" if tile is None else tile_text(tile)
-
-
 def settle_now(s: TableState, transfers: list[Transfer]) -> None:
     for seat, d in enumerate(deltas(transfers)):
         s.scores[seat] += d

@@ -236,6 +236,14 @@ def test_chow_tiles_must_make_a_sequence_with_the_discard() -> None:
     assert (s.phase, s.turn, s.drawn, s.seats[0].discards) == ("turn", 1, None, [])
 
 
+def test_a_chow_on_an_unnamed_discard_takes_the_two_tiles_from_the_hand() -> None:
+    s = go(dealt(), {"type": "discard", "seat": 0})
+    refused(s, {"type": "claim", "seat": 1, "call": "chow", "tiles": "456p"}, "the discard was not named")
+    refused(s, {"type": "claim", "seat": 1, "call": "chow", "tiles": "47p"}, "no tile makes a sequence with them")
+    s = go(s, {"type": "claim", "seat": 1, "call": "chow", "tiles": "45p"}, {"type": "resolve"})
+    assert s.seats[1].melds[0].kind == "chow" and s.seats[1].melds[0].tiles is None
+
+
 def test_a_later_claim_replaces_an_earlier_one() -> None:
     s = go(
         dealt(),
