@@ -159,13 +159,15 @@ class Summary:
 
 Journal = Callable[[dict[str, Any]], None]
 Progress = Callable[[int, int, float], None]
+OnHand = Callable[[int, dict[str, Any]], None]
 
 
 class _Run:
     """One simulation: the state, the bots, the checks."""
 
-    def __init__(self, config: SimConfig, journal: Journal | None) -> None:
+    def __init__(self, config: SimConfig, journal: Journal | None, on_hand: OnHand | None = None) -> None:
         self.config = config
+        self.on_hand = on_hand
         self.rng = random.Random(config.seed)
         self.bots: list[Bot] = [make_bot(b, random.Random(self.rng.getrandbits(64))) for b in config.bots]
         self.journal = journal
@@ -396,6 +398,9 @@ class _Run:
                 self.next_hand()
             self.play_hand()
             self.check_hand()
+            if self.on_hand is not None:
+                assert self.state.last_settlement is not None
+                self.on_hand(self.hand_no + 1, self.state.last_settlement)
             self.hand_no += 1
             self.summary.hands = self.hand_no
             if progress is not None and (self.hand_no % every == 0 or self.hand_no == c.hands):
@@ -409,11 +414,13 @@ def simulate(
     journal: Journal | None = None,
     progress: Progress | None = None,
     every: int = 100,
+    on_hand: OnHand | None = None,
 ) -> Summary:
     """Play ``config.hands`` hands; the summary. Raises :class:`InvariantViolation` on the
     first broken invariant. ``journal`` gets each applied event as a JSON object;
-    ``progress(done, total, seconds)`` is called every ``every`` hands."""
-    run = _Run(config, journal)
+    ``progress(done, total, seconds)`` is called every ``every`` hands; ``on_hand(n,
+    settlement)`` after each hand (n counts from 1) with the table's ``last_settlement``."""
+    run = _Run(config, journal, on_hand)
     summary = run.run(progress, every)
     summary.final_state = run.state
     return summary

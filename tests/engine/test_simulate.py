@@ -209,3 +209,10 @@ def test_soak_100_000_hands() -> None:
         assert s.invariant_checks == hands and sum(s.final_scores) == 0
         total += s.hands
     assert total == 100_000
+
+
+def test_each_hand_is_reported_and_adds_up_to_the_totals() -> None:
+    seen: list[tuple[int, list[int]]] = []
+    s = simulate(SimConfig(hands=8, seed=12, bets=True), on_hand=lambda n, st: seen.append((n, st["deltas"])))
+    assert [n for n, _ in seen] == list(range(1, 9))
+    assert [sum(d[i] for _, d in seen) for i in range(4)] == s.final_scores
