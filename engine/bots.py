@@ -206,6 +206,19 @@ def wins(hand: Sequence[int], melds: int, seven_pairs: bool = False) -> bool:
     return seven_pairs and melds == 0 and sum(hand) == 14 and all(n in (0, 2, 4) for n in hand)
 
 
+def may_claim(hand: Sequence[int], melds: int, tile: Tile, kind: str, next_seat: bool, seven_pairs: bool) -> bool:
+    """Whether a seat holding ``hand`` has any legal claim on ``tile``: a win, or (on a
+    discard) a pong or kong, or a chow for the discarder's 下家. A table asks a player only
+    then; a bot is never asked to pass on a tile it could do nothing with."""
+    b = bytearray(hand)
+    b[tile] += 1
+    if wins(b, melds, seven_pairs):
+        return True
+    if kind != "discard":
+        return False
+    return hand[tile] >= 2 or (next_seat and bool(chow_options(hand, tile)))
+
+
 def _wins_with(view: View, tile: Tile) -> bool:
     hand = view.hand
     hand[tile] += 1

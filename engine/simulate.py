@@ -32,7 +32,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from engine.bots import STRENGTHS, Bot, Table, make_bot, table_of, view_of
+from engine.bots import STRENGTHS, Bot, Table, make_bot, may_claim, table_of, view_of
 from engine.errors import RuleError
 from engine.events import Bets, ConfirmWin, Event, NewSession, NextHand, Resolve, Roll, Seating
 from engine.rules import Rules
@@ -246,8 +246,13 @@ class _Run:
                         memo.append(table_of(s))
                     return memo[0]
 
+                tile, kind, seven = c_["tile"], c_["kind"], s.rules.seven_pairs
                 for i in (1, 2, 3):
                     seat = (frm + i) % SEATS
+                    st = s.seats[seat]
+                    assert st.concealed is not None
+                    if not may_claim(st.concealed, len(st.melds), tile, kind, i == 1, seven):
+                        continue  # nothing this seat could claim: nobody asks it
                     answer = bots[seat].claim(view_of(s, seat, table))
                     if answer is not None:
                         claims.append(answer)
