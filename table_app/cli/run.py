@@ -33,6 +33,9 @@ Commands: help, quit.
 """
 
 
+SCREENS = ("table", "wall", "scores", "history", "settings", "session", "seating", "win", "settlement")
+
+
 def _size(text: str) -> tuple[int, int]:
     try:
         w, h = (int(x) for x in text.lower().split("x"))
@@ -58,6 +61,7 @@ def register(p: argparse.ArgumentParser) -> None:
     p.add_argument("--lang", choices=("zh", "en"), default="zh", help="the language shown first (default zh)")
     p.add_argument("--size", type=_size, default=(1280, 720), metavar="WxH",
                    help="window size, e.g. 800x480 or 1280x720 (default)")
+    p.add_argument("--screen", choices=SCREENS, help="the screen to show first (default: the one the phase calls for)")
     p.add_argument("--fullscreen", action="store_true", help="full screen (the Pi's touchscreen)")
     p.add_argument("--xvfb", action="store_true", help="with no display, run on a virtual X display (xvfb-run)")
     p.add_argument("--config", metavar="FILE", help="the TOML config file (default: the user's, then /etc/xian-table/)")

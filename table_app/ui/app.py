@@ -33,6 +33,7 @@ KV_FILES = ("common", "session", "seating", "table", "wall", "win", "settlement"
 HOME_SCREEN = {"idle": "session", "seating": "seating", "win_pending": "win", "hand_over": "settlement",
                "ended": "scores"}
 TOUCH = "touch"
+HISTORY_KEPT = 2000  # events of the session the History screen can take back to
 
 
 class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
@@ -43,6 +44,7 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
     sim = BooleanProperty(False)
 
     def __init__(self, service: Any, *, journal: Any = None, sim: bool = False, lang: str = "zh",
+                 first_screen: str | None = None,
                  links: dict[str, str] | None = None, screenshot: str | None = None,
                  exit_after: float | None = None, started: float | None = None, buttons: Any = None,
                  **kw: Any) -> None:
@@ -52,12 +54,14 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
         self.sim = sim
         self.lang = lang
         self.links = dict(links or {})
+        self.first_screen = first_screen
         self.buttons = buttons  # hardware.controller.TableController for --sim keys, if hardware/ is there
         self.screenshot_path = screenshot
         self.exit_after = exit_after
         self.started = started if started is not None else time.monotonic()
         self.first_frame_s: float | None = None
         self.demo_hands = 0
+        self.frames_shown = 0
         self.pub: dict[str, Any] = dict(service.public)
         self.seq = service.seq
         self.answers: dict[int, str] = {}  # claims seen since the claims opened
@@ -69,6 +73,9 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
         self.last_phase = self.pub.get("phase")
         self.font_path = find_cjk_font()
         self._unsubscribe: Any = None
+        self._pending: list[Any] = []
+        self._pending_lock = threading.Lock()
+        self._drain_scheduled = False
 
     # -- start-up -------------------------------------------------------------------------
 
@@ -92,19 +99,30 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
         self._ticker = Clock.schedule_interval(self.tick, 0.1)
         if self.pub.get("phase") == "claims":  # restored with the claims open: the service gives a fresh window
             self.claims_opened = time.monotonic()
-        Clock.schedule_once(self._first_frame, 0)
+        Window.bind(on_flip=self._flipped)
         if self.screenshot_path:
+            Path(self.screenshot_path).unlink(missing_ok=True)  # what is there afterwards is this run's
             Clock.schedule_once(self._screenshot, max(0.5, (self.exit_after or 3) - 0.5))
         if self.exit_after:
-            Clock.schedule_once(lambda *_: self.stop(), self.exit_after)
-        self.goto(HOME_SCREEN.get(self.pub.get("phase", "idle"), "table"))
+            Clock.schedule_once(self._exit, self.exit_after)
+        self.goto(self.first_screen or HOME_SCREEN.get(self.pub.get("phase", "idle"), "table"))
         self.refresh()
         return sm
 
-    def _first_frame(self, *_: Any) -> None:
-        self.first_frame_s = time.monotonic() - self.started
+    def _flipped(self, *_: Any) -> None:
+        """A frame reached the screen (the first one is the launch-to-first-frame figure)."""
+        self.frames_shown += 1
+        if self.first_frame_s is None:
+            self.first_frame_s = time.monotonic() - self.started
+
+    def _exit(self, *_: Any) -> None:
+        if self.screenshot_path and not Path(self.screenshot_path).exists():
+            Clock.schedule_once(self._exit, 0.2)  # the screenshot first
+            return
+        self.stop()
 
     def on_stop(self) -> None:
+        Window.unbind(on_flip=self._flipped)
         if self._unsubscribe is not None:
             self._unsubscribe()
             self._unsubscribe = None
@@ -140,9 +158,26 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
     # -- the service's notices (service thread → Kivy thread) -----------------------------
 
     def notice(self, n: Any) -> None:
-        Clock.schedule_once(lambda *_: self.apply_notice(n), 0)
+        """Service thread: queue the notice; one drain on the Kivy thread takes all queued ones
+        (so a fast source — the demo, a replay — never builds a backlog of screen refreshes)."""
+        with self._pending_lock:
+            self._pending.append(n)
+            if self._drain_scheduled:
+                return
+            self._drain_scheduled = True
+        Clock.schedule_once(self._drain, 0)
 
-    def apply_notice(self, n: Any) -> None:
+    def _drain(self, *_: Any) -> None:
+        with self._pending_lock:
+            batch, self._pending = self._pending, []
+            self._drain_scheduled = False
+        for n in batch:
+            self.apply_notice(n, refresh=False)
+        if len(self.in_effect) > HISTORY_KEPT:
+            del self.in_effect[:-HISTORY_KEPT]
+        self.refresh()
+
+    def apply_notice(self, n: Any, refresh: bool = True) -> None:
         before = self.pub
         self.pub, self.seq = dict(n.state), n.seq
         ev = n.event or {}
@@ -179,8 +214,9 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
             self.last_phase = phase
             stay = n.kind in ("undo", "redo") and self.sm.current == "history"  # where the undo was asked
             if phase is not None and not stay:
-                self.goto(HOME_SCREEN.get(phase, "table"))
-        self.refresh()
+                self.goto(HOME_SCREEN.get(phase, "table"), refresh=False)
+        if refresh:
+            self.refresh()
 
     def event_word(self, ev: dict[str, Any]) -> str:
         t = ev.get("type", "")
@@ -207,10 +243,11 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
 
     # -- screens ----------------------------------------------------------------------------
 
-    def goto(self, name: str) -> None:
+    def goto(self, name: str, refresh: bool = True) -> None:
         self.message = ""
         self.sm.current = name
-        self.sm.current_screen.refresh()
+        if refresh:
+            self.sm.current_screen.refresh()
 
     def refresh(self) -> None:
         self.version += 1
@@ -270,6 +307,9 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
     # -- screenshots ------------------------------------------------------------------------
 
     def _screenshot(self, *_: Any) -> None:
+        if self.frames_shown < 1:  # a slow start (a loaded machine): nothing drawn yet
+            Clock.schedule_once(self._screenshot, 0.2)
+            return
         self.save_screenshot(self.screenshot_path or "screenshot.png")
 
     def save_screenshot(self, path: str) -> str:

@@ -67,7 +67,8 @@ def main(args: argparse.Namespace, started: float | None = None) -> int:
 
         buttons = TableController(service)
     app = TableApp(service, journal=journal, sim=args.sim, lang=args.lang, links=links,
-                   screenshot=args.screenshot, exit_after=args.exit_after, started=started, buttons=buttons)
+                   screenshot=args.screenshot, exit_after=args.exit_after, started=started, buttons=buttons,
+                   first_screen=args.screen)
     if buttons is not None:
         buttons.add_lights(app)
     threading.Thread(target=_probe_mqtt, args=(app,), daemon=True, name="mqtt-probe").start()

@@ -20,7 +20,7 @@ from engine.hand import HandError, analyse_win
 from engine.rules import Rules
 from engine.tiles import TileError, format_tiles, tile_name, tile_text
 from table_app.ui import view
-from table_app.ui.text import known, rule_lines, tr
+from table_app.ui.text import known, rule_lines, tr, wind
 from table_app.ui.wallmodel import wall_view
 from table_app.ui.widgets import SEAT_COLOURS, BigButton, BigToggle, ConfirmDialog, DicePad
 
@@ -209,6 +209,8 @@ class TableScreen(Base):
             p.active = (bool(acts) and pub.get("phase") != "claims") or pub.get("turn") == seat
             p.betting = pub.get("phase") == "betting"
             p.set_actions(acts, lang)
+            if app.buttons is None:
+                p.led = view.led_modes(pub)[seat]
         self.ids.bets_done.opacity = 1 if pub.get("phase") == "betting" else 0
         self.ids.bets_done.disabled = pub.get("phase") != "betting"
         self.info = view.info_line(pub, lang)
@@ -271,6 +273,7 @@ class WallScreen(Base):
 
     wall_text = StringProperty("")
     legend = StringProperty("")
+    owners = ListProperty(["", "", "", ""])
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(name="wall", **kw)
@@ -278,6 +281,10 @@ class WallScreen(Base):
     def refresh(self) -> None:
         app = _app()
         self.ids.wall.view = wall_view(app.pub)
+        players = app.pub.get("players") or [""] * 4
+        winds = app.pub.get("winds") or [None] * 4
+        mine = "的墙" if app.lang == "zh" else "'s wall"
+        self.owners = [f"{wind(winds[s], app.lang)} {players[s]}{mine}".strip() for s in range(4)]
         self.wall_text = wall_summary(app.pub, app.lang)
         self.legend = ("象牙色=在墙 深色=已摸 橙色=补牌(上明杠/下暗杠) 红框=留牌墩 绿框=下一张 蓝框=最后一墩 白圈=断点"
                        if app.lang == "zh" else
@@ -445,7 +452,11 @@ class ScoresScreen(Base):
 
     def refresh(self) -> None:
         app = _app()
-        self.ids.chart.series = [list(s) for _, s in app.totals] or [[0, 0, 0, 0]]
+        series = [list(s) for _, s in app.totals] or [[0, 0, 0, 0]]
+        now = list(app.pub.get("scores") or [0, 0, 0, 0])
+        if now != series[-1]:  # kongs already paid in the hand being played
+            series.append(now)
+        self.ids.chart.series = series
         legend = self.ids.legend
         legend.clear_widgets()
         names = app.pub.get("players") or [""] * 4
@@ -492,7 +503,9 @@ def _history_row(seq: int, text: str, source: str, lang: str, undo_to: Any) -> A
 
     row = BoxLayout(size_hint_y=None, height=dp(50), spacing=dp(6))
     row.add_widget(Label(text=f"#{seq}", size_hint_x=None, width=dp(60)))
-    row.add_widget(Label(text=text, halign="left", shorten=True, text_size=(None, None)))
+    label = Label(text=text, halign="left", valign="middle", shorten=True)
+    label.bind(size=lambda w, size: setattr(w, "text_size", size))
+    row.add_widget(label)
     row.add_widget(Label(text=source, size_hint_x=None, width=dp(90), color=(0.7, 0.7, 0.7, 1)))
     b = BigButton(text=tr("undo_to", lang), size_hint_x=None, width=dp(150), action="undo_to", seat=seq)
     b.bind(on_release=lambda *_: undo_to(seq))

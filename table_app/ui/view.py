@@ -54,6 +54,21 @@ def actions(pub: dict[str, Any], seat: int) -> list[str]:
     return []
 
 
+def led_modes(pub: dict[str, Any]) -> list[str]:
+    """What each seat's light shows when no buttons' controller drives them: the seat to move
+    or to roll ``on``, the seats still to answer claims ``blink``."""
+    modes = ["off"] * 4
+    phase = pub.get("phase")
+    if phase == "turn" and isinstance(pub.get("turn"), int):
+        modes[pub["turn"]] = "on"
+    elif phase == "claims" and pub.get("claims"):
+        for s in pub["claims"].get("waiting", []):
+            modes[s] = "blink"
+    elif (r := roller(pub)) is not None:
+        modes[r] = "on"
+    return modes
+
+
 def command(action: str, seat: int, pub: dict[str, Any], **extra: Any) -> dict[str, Any]:
     """The service command for a seat's button."""
     if action == "roll":
