@@ -71,8 +71,8 @@ def main(args: argparse.Namespace, started: float | None = None) -> int:
                    first_screen=args.screen)
     if buttons is not None:
         buttons.add_lights(app)
-    threading.Thread(target=_probe_mqtt, args=(app,), daemon=True, name="mqtt-probe").start()
     service.start()
+    mqtt_link = MqttLink(service, cfg, app, args.sim).start()
     detach = attach_hardware(args, service, app)
     demo = None
     if args.demo:
@@ -83,6 +83,7 @@ def main(args: argparse.Namespace, started: float | None = None) -> int:
         if demo is not None:
             demo.set()
         detach()
+        mqtt_link.stop()
         if buttons is not None:
             buttons.close()
         service.stop()
@@ -151,19 +152,57 @@ def attach_hardware(args: argparse.Namespace, service: Any, app: Any) -> Any:
     return attach_inputs(service, panel=args.panel, gpio=args.gpio, out=_LinkLines(app))  # type: ignore[arg-type]
 
 
-def _probe_mqtt(app: Any) -> None:
-    from kivy.clock import Clock
+class MqttLink:
+    """The table on MQTT while the app runs: ``mqtt.url`` from the config, or with ``--sim``
+    a broker on localhost:1883 if one answers (else the link is shown offline)."""
 
-    from table_app.ui.sim import broker_answers
+    def __init__(self, service: Any, cfg: Any, app: Any, sim: bool) -> None:
+        self.service, self.cfg, self.app, self.sim = service, cfg, app, sim
+        self.bridge: Any = None
+        self.url = ""
+        self._stopped = threading.Event()
 
-    ok = broker_answers()
+    def start(self) -> MqttLink:
+        threading.Thread(target=self._connect, daemon=True, name="mqtt-link").start()
+        return self
 
-    def show(*_: Any) -> None:
-        app.links["mqtt"] = "online" if ok else "offline"
-        if getattr(app, "sm", None) is not None:
-            app.refresh()
+    def _connect(self) -> None:
+        from table_app.ui.sim import broker_answers
 
-    Clock.schedule_once(show, 0)
+        url = getattr(self.cfg, "mqtt_url", "") or ""
+        if not url and self.sim and broker_answers():
+            url = "mqtt://localhost:1883"
+        if url and not self._stopped.is_set() and importlib.util.find_spec("table_app.mqtt.bridge") is not None:
+            try:
+                from table_app.mqtt.bridge import MqttBridge
+                from table_app.mqtt.topics import Topics, parse_url
+
+                broker = parse_url(url)
+                self.url = broker.redacted()
+                self.bridge = MqttBridge(self.service, broker, Topics(self.cfg.mqtt_prefix, self.cfg.table_id),
+                                         ha_prefix=getattr(self.cfg, "mqtt_discovery_prefix", "") or None).start()
+            except Exception as e:  # a bad URL must not stop the table; Settings says why
+                log.warning("MQTT: %s", e)
+                self.url = f"{url}: {e}"
+        from kivy.clock import Clock
+
+        Clock.schedule_once(self._show, 0)
+        Clock.schedule_interval(self._show, 2.0)
+
+    def _show(self, *_: Any) -> bool:
+        if self._stopped.is_set():
+            return False
+        ok = self.bridge is not None and bool(self.bridge.connected)
+        state = "online" if ok else "offline"
+        self.app.links["mqtt"] = f"{state} · {self.url}" if self.url else state
+        if getattr(self.app, "sm", None) is not None and self.app.sm.current == "settings":
+            self.app.refresh()
+        return True
+
+    def stop(self) -> None:
+        self._stopped.set()
+        if self.bridge is not None:
+            self.bridge.stop()
 
 
 def start_demo(service: Any, app: Any, delay: float, hands: int) -> threading.Event | None:

@@ -536,7 +536,8 @@ class SettingsScreen(Base):
         rows = []
         for k in ("hardware", "panel", "mqtt"):
             v = app.links.get(k, "not_connected")
-            rows.append((tr(k, lang), tr(v, lang) if known(v) else v))
+            head, _, rest = v.partition(" · ")
+            rows.append((tr(k, lang), (tr(head, lang) if known(head) else head) + (f" · {rest}" if rest else "")))
         rows.append((tr("font", lang), app.font_path or tr("no_font", lang)))
         rows.append((tr("journal", lang), app.links.get("journal", "")))
         rows.append(("window", f"{Window.width}×{Window.height}"))

@@ -188,3 +188,28 @@ def test_scoreboard_and_settings(ui: UI) -> None:
     text = ui.screen.links
     assert "buttons: simulated (keyboard)" in text and "MQTT: offline" in text and "panel: not connected" in text
     assert "journal.sqlite3" in text and "font: /" in text
+
+
+def _toggle(screen: Any, value: tuple[Any, ...]) -> Any:
+    found = [w for w in screen.walk() if getattr(w, "value", None) == value]
+    assert found, f"no toggle {value!r} on the screen"
+    return found[0]
+
+
+def test_seating_by_everyone_rolling_refuses_ties_then_by_wind_tiles(ui: UI) -> None:
+    given(ui, SETUP[:1])
+    seating = ui.screen
+    assert seating.name == "seating"
+    ui.tap(seating.ids.method_B)
+    rolls = [(6, 5), (3, 3), (3, 3), (1, 2)]  # Bo and Cy tie on 6
+    for seat, (a, b) in enumerate(rolls):
+        ui.tap(_toggle(seating, ("rolls", a, seat, 0)))
+        ui.tap(_toggle(seating, ("rolls", b, seat, 1)))
+    ui.send_and_settle(seating.ids.confirm)
+    assert "seats 1, 2 all rolled 6" in ui.app.message and ui.service.public["phase"] == "seating"
+    ui.tap(seating.ids.method_C)
+    ui.tap(_toggle(seating, ("east", 3)))
+    ui.send_and_settle(seating.ids.confirm)
+    pub = ui.service.public
+    assert pub["phase"] == "betting" and pub["dealer"] == 3 and pub["winds"] == ["S", "W", "N", "E"]
+    assert ui.screen.name == "table" and ui.screen.panel(3).title == "East Di"
