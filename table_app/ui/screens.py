@@ -94,8 +94,11 @@ class SeatingScreen(Base):
         a = self.areas["A"]
         self.roller_row = row("", [(("roller", s), str(s)) for s in range(4)], "roller")
         a.add_widget(self.roller_row)
-        a.add_widget(dice_row("", "dice", 0, 0))
-        a.add_widget(dice_row("", "dice", 0, 1))
+        self.die_labels = []
+        for die in (0, 1):
+            r = dice_row("", "dice", 0, die)
+            self.die_labels.append((r.children[-1], die + 1))
+            a.add_widget(r)
         b = self.areas["B"]
         for seat in range(4):
             line = BoxLayout(spacing=dp(6))
@@ -121,6 +124,8 @@ class SeatingScreen(Base):
         app = _app()
         self.names = list(app.pub.get("players") or ["", "", "", ""])
         labels = {"roller": tr("roller", app.lang), "east": tr("east_is", app.lang)}
+        for label, n in self.die_labels:
+            label.text = tr("die_n", app.lang, n=n)
         for r, key in ((self.roller_row, "roller"), (self.east_row, "east")):
             for w in r.children:
                 if isinstance(w, BigToggle):

@@ -108,6 +108,8 @@ _T: Final[dict[str, tuple[str, str]]] = {
     "tap_hand": ("或者点出手牌（最后一张为胡张）：", "or tap the hand in (the last tile is the winning tile):"),
     "meld": ("副露", "Meld"),
     "clear": ("清除", "Clear"),
+    "backspace": ("退一张", "Back"),
+    "die_n": ("骰子{n}", "die {n}"),
     "check": ("检查", "Check"),
     "confirm_hand": ("按此手牌确认", "Confirm this hand"),
     "reads_as": ("胡牌：{wait}{bonus}", "wins: {wait}{bonus}"),

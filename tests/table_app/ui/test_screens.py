@@ -80,7 +80,7 @@ def test_false_win_is_taken_back_and_a_hand_tapped_in_is_checked(ui: UI) -> None
     assert win.hand_text.startswith("123m123p456789s11z") and "2p 2 Dots" in win.hand_text
     ui.tap(win.ids.keyboard.children[0])  # one more (7z): not a hand any more
     assert win.verdict == "15/14"
-    ui.tap(next(w for w in win.walk() if getattr(w, "text", "") == "⌫"))
+    ui.tap(next(w for w in win.walk() if getattr(w, "action", "") == "backspace"))
     assert win.verdict == "wins: closed (bonus)"
     ui.send_and_settle(win.ids.confirm_hand)
     s = ui.service.public["last_settlement"]
