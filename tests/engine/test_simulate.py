@@ -200,6 +200,7 @@ def test_an_engine_refusal_names_the_seed_and_hand(monkeypatch: pytest.MonkeyPat
 
 
 @pytest.mark.soak
+@pytest.mark.timeout(7200)  # about 15-30 minutes on one core
 def test_soak_100_000_hands() -> None:
     line_ups = [("random",) * 4, ("greedy",) * 4, ("greedy", "random", "greedy", "random")]
     total = 0
