@@ -25,7 +25,7 @@ Two strengths, both deterministic given a seeded ``random.Random``:
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Final, Protocol
 
@@ -356,33 +356,53 @@ class _Eval:
         code0[discard - 9 * s0] -= 1
         codes = list(self.codes)
         codes[s0] = bytes(code0)
-        vecs = list(self.vecs)
-        vecs[s0] = suit_vector(codes[s0], s0 < 3)
-        target = 13 - 3 * self.k - now  # the overlap to beat
-        total = 0
-        improving: set[Tile] = set()
+        free = codes
         if self.caps is not None:
             hand[discard] -= 1
-            codes = list(suit_codes(hand))
+            free = list(suit_codes(hand))
             hand[discard] += 1
-        for s in range(4):
-            need = thresholds(self._others(s, vecs), self.melds_needed, target)
-            first = 9 * s
-            for r in improving_ranks(codes[s], s < 3, need):
-                improving.add(first + r)
+        target = 13 - 3 * self.k - now  # the overlap to beat
+        key = (*codes, *free, target, self.melds_needed)
+        improving = _USEFUL.get(key)
+        if improving is None:
+            improving = self._improving(s0, codes, free, target)
+            if len(_USEFUL) > 200_000:
+                _USEFUL.clear()
+            _USEFUL[key] = improving
+        tiles: Iterable[Tile] = improving
         if self.seven:
+            more = set(improving)
             hand[discard] -= 1
             for t in range(NUM_KINDS):
                 if hand[t] and hand[t] < 4:
                     hand[t] += 1
                     if seven_pairs_overlap(hand) > target:
-                        improving.add(t)
+                        more.add(t)
                     hand[t] -= 1
             hand[discard] += 1
-        for t in improving:
-            if unseen[t] > 0:
-                total += unseen[t]
-        return total
+            tiles = more
+        return sum(unseen[t] for t in tiles if unseen[t] > 0)
+
+    def _improving(self, s0: int, codes: list[bytes], free: list[bytes], target: int) -> tuple[Tile, ...]:
+        """The tiles that raise the overlap above ``target`` once suit ``s0`` reads ``codes[s0]``."""
+        v = list(self.vecs)
+        v[s0] = suit_vector(codes[s0], s0 < 3)
+        rest = [i for i in range(4) if i != s0]
+        out: list[Tile] = []
+        for s in range(4):
+            if s == s0:
+                a, b, c = (v[i] for i in rest)
+                others = combine(combine(a, b), c)
+            else:
+                a, b = (v[i] for i in rest if i != s)
+                others = combine(combine(a, b), v[s0])
+            need = thresholds(others, self.melds_needed, target)
+            first = 9 * s
+            out.extend(first + r for r in improving_ranks(free[s], s < 3, need))
+        return tuple(out)
+
+
+_USEFUL: Final[dict[tuple[object, ...], tuple[Tile, ...]]] = {}
 
 
 def _shanten_of(hand: Sequence[int], melds: Sequence[Sequence[Tile]], seven_pairs: bool) -> int:
