@@ -67,3 +67,36 @@ def test_bad_arguments_exit_2(cli) -> None:
         p = cli("simulate", *args)
         assert p.returncode == 2, args
         assert msg in p.stderr, (args, p.stderr)
+
+
+def test_progress_bar_on_a_terminal_only(tmp_path: Path) -> None:
+    import os
+    import pty
+    import subprocess
+    import sys
+
+    master, slave = pty.openpty()
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-m", "table_app.cli", "simulate", "-n", "6", "--bots", "random"],
+            stdout=subprocess.PIPE, stderr=slave, cwd=tmp_path, env=dict(os.environ, PYTHONUTF8="1"),
+            timeout=120, check=True,
+        )  # fmt: skip
+        os.close(slave)
+        slave = -1
+        chunks = []
+        while True:
+            try:
+                data = os.read(master, 4096)
+            except OSError:  # EIO: the terminal has no writer left
+                break
+            if not data:
+                break
+            chunks.append(data)
+    finally:
+        if slave >= 0:
+            os.close(slave)
+        os.close(master)
+    bar = b"".join(chunks).decode("utf-8", "replace")
+    assert "6/6 hands" in bar and "hands/s" in bar
+    assert "6 hands, seed 0" in proc.stdout.decode()
