@@ -81,10 +81,12 @@ def run(args: argparse.Namespace) -> int:
         journal.close()
         print(f"xian-table serve: {e}", file=sys.stderr)
         return 2
-    from hardware.attach import attach_inputs
-
+    stop_inputs = _no_inputs
     try:
-        stop_inputs = attach_inputs(service, panel=args.panel, gpio=args.gpio, out=notes)
+        if args.panel or args.gpio:  # imported only when asked for: start-up stays quick
+            from hardware.attach import attach_inputs
+
+            stop_inputs = attach_inputs(service, panel=args.panel, gpio=args.gpio, out=notes)
     except ValueError as e:  # a bad pin map, no GPIO on this machine
         stop_outputs()
         service.stop()
@@ -101,6 +103,10 @@ def run(args: argparse.Namespace) -> int:
         stop_outputs()
         service.stop()
         journal.close()
+
+
+def _no_inputs() -> None:
+    """Nothing to detach: no buttons and no panel were asked for."""
 
 
 def serve_lines(service: Any, lines: TextIO, out: TextIO) -> int:
