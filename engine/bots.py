@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Final, Protocol
 
 from engine._tables import COMPLETE, PAIR_MARK
@@ -415,7 +415,6 @@ class GreedyBot:
 
     rng: random.Random
     name: str = "greedy"
-    _scratch: list[int] = field(default_factory=list, repr=False)
 
     def act(self, view: View) -> Event:
         hand, seat, seven = view.hand, view.seat, view.rules.seven_pairs
