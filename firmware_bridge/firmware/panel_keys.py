@@ -3,7 +3,7 @@
 # A key changes state only after its raw reading has held still for DEBOUNCE_MS, so a
 # bouncing contact gives exactly one press. TURN is reported on release (short) or once it
 # has been held LONG_MS (long, "undo"); the other keys are reported as soon as they close.
-from panel_time import ticks_diff
+from panel_time import settle, ticks_diff
 
 DEBOUNCE_MS = 20
 LONG_MS = 1000
@@ -52,6 +52,7 @@ class Keys:
         presses = []
         for seat, row in enumerate(self.rows):
             row.value(0)
+            settle()
             readings = [c.value() == 0 for c in self.cols]
             row.value(1)
             for b, pressed in enumerate(readings):

@@ -1,6 +1,10 @@
 # Millisecond ticks: MicroPython's own on the Pico, a faithful copy under CPython (tests).
 try:
-    from time import ticks_add, ticks_diff, ticks_ms  # MicroPython
+    from time import sleep_us, ticks_add, ticks_diff, ticks_ms  # MicroPython
+
+    def settle():
+        """Let a matrix column follow its row (pull-up and wiring: a few microseconds)."""
+        sleep_us(10)
 except ImportError:  # CPython: same wrap-around arithmetic as the rp2 port (30-bit ticks)
     import time as _time
 
@@ -16,4 +20,7 @@ except ImportError:  # CPython: same wrap-around arithmetic as the rp2 port (30-
     def ticks_diff(a, b):
         return ((a - b + _HALF) & (_PERIOD - 1)) - _HALF
 
-__all__ = ["ticks_add", "ticks_diff", "ticks_ms"]
+    def settle():
+        """A stand-in pin follows at once."""
+
+__all__ = ["settle", "ticks_add", "ticks_diff", "ticks_ms"]
