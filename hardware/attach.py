@@ -14,7 +14,14 @@ from hardware.pins import DEFAULT, PinMap
 
 
 def attach_inputs(service: Any, *, panel: str | None = None, gpio: bool = False, pins: PinMap | None = None,
-                  out: TextIO | None = None, pin_factory: Any = None) -> Callable[[], None]:
+                  out: TextIO | None = None, pin_factory: Any = None,
+                  on_link: Callable[[str, str], None] | None = None) -> Callable[[], None]:
+    """Buttons on GPIO and/or a serial panel into ``service``; returns the detacher.
+
+    ``on_link(state, detail)`` hears the panel's link state (``reconnecting``, ``waiting``,
+    ``connected``, ``version_mismatch``) from the transport thread: a screen shows it (Kivy:
+    through ``Clock.schedule_once``).
+    """
     if not panel and not gpio:
         return lambda: None
     controller = TableController(service)
@@ -27,6 +34,8 @@ def attach_inputs(service: Any, *, panel: str | None = None, gpio: bool = False,
 
             bridge = PanelBridge(panel, panel_handler(controller))
             bridge.add_listener(lambda state, detail: _say(out, f"panel: {state.value}: {detail}"))
+            if on_link is not None:
+                bridge.add_listener(lambda state, detail: on_link(state.value, detail))
             controller.add_lights(bridge)
             bridge.start()
             closers.append(bridge.stop)

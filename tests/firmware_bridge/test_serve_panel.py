@@ -61,3 +61,21 @@ def test_serve_takes_presses_from_the_panel(tmp_path, fw):
         panel.stop()
         plug.unplug()
     assert proc.returncode == 0, proc.stderr.read() if proc.stderr else ""
+
+
+def test_attach_reports_the_link_state_and_detaches(tmp_path):
+    from hardware.attach import attach_inputs
+    from table_app.journal import Journal
+    from table_app.service import TableService
+
+    journal = Journal.open(tmp_path / "j.sqlite3")
+    service = TableService(journal).start()
+    seen: list[tuple[str, str]] = []
+    detach = attach_inputs(service, panel=str(tmp_path / "no-such-device"), on_link=lambda s, d: seen.append((s, d)))
+    try:
+        assert seen[0][0] == "reconnecting" and "no-such-device" in seen[0][1]
+    finally:
+        detach()
+        service.stop()
+        journal.close()
+    assert attach_inputs(service)() is None  # nothing asked for: nothing attached
