@@ -106,6 +106,38 @@ def _path_or_empty(v: Any) -> str:
     return v
 
 
+def _flag(v: Any) -> bool:
+    if type(v) is not bool:
+        raise ValueError("true or false")
+    return v
+
+
+def _gpio_pins(v: Any) -> tuple[tuple[str, Any], ...]:
+    """A pin map table, checked by the hardware package's own rules (pins in range, none twice).
+
+    TOML has no null, so a seat without an LED is written ``false`` in ``leds``.
+    """
+    if not isinstance(v, dict):
+        raise ValueError("a table of pins: buttons (4 lists of 5), dice, leds (4, false for none), buzzer")
+    data = dict(v)
+    if isinstance(data.get("leds"), list):
+        data["leds"] = [None if pin is False else pin for pin in data["leds"]]
+    from hardware.pins import PinError, PinMap
+
+    try:
+        PinMap.from_mapping(data)
+    except PinError as e:
+        raise ValueError(f"a usable pin map ({e})") from None
+    return tuple(sorted(data.items()))
+
+
+def gpio_pin_map(cfg: Config) -> Any:
+    """The configured pin map (``hardware.pins.PinMap``): the default one changed by ``gpio.pins``."""
+    from hardware.pins import PinMap
+
+    return PinMap.from_mapping(dict(cfg.gpio_pins))
+
+
 def _level(v: Any) -> str:
     levels = ("debug", "info", "warning", "error")
     if v not in levels:
@@ -127,6 +159,12 @@ KEYS: tuple[Key, ...] = (
         "Home Assistant's discovery prefix; empty: no discovery messages", _prefix_or_empty),
     Key("web", "listen", "web_listen", "",
         "HOST:PORT (or :PORT) of the read-only seat page for phones; empty: no web page", _listen),
+    Key("panel", "device", "panel_device", "",
+        "the serial button panel's device, e.g. /dev/serial/by-id/…; empty: no panel", _path_or_empty),
+    Key("gpio", "enabled", "gpio_enabled", False,
+        "claim buttons, dice button, seat LEDs and buzzer on the Pi's GPIO pins", _flag),
+    Key("gpio", "pins", "gpio_pins", (),
+        "the pin map, changes to the default (docs/gpio.md): buttons, dice, leds, buzzer", _gpio_pins),
     Key("log", "level", "log_level", "info", "how much the service logs: debug, info, warning or error", _level),
 )
 
@@ -146,6 +184,9 @@ class Config:
     mqtt_url: str = ""
     mqtt_discovery_prefix: str = "homeassistant"
     web_listen: str = ""
+    panel_device: str = ""
+    gpio_enabled: bool = False
+    gpio_pins: tuple[tuple[str, Any], ...] = ()
     log_level: str = "info"
 
     def journal_file(self, env: Mapping[str, str] | None = None) -> Path:
@@ -251,6 +292,10 @@ def _toml_value(v: Any) -> str:
         return "true" if v else "false"
     if isinstance(v, str):
         return '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(v, tuple):  # a table given as (key, value) pairs
+        return "{" + ", ".join(f"{k} = {_toml_value(x)}" for k, x in v) + "}"
+    if isinstance(v, list):
+        return "[" + ", ".join(_toml_value(x) for x in v) + "]"
     return repr(v)
 
 

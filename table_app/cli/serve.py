@@ -83,10 +83,13 @@ def run(args: argparse.Namespace) -> int:
         return 2
     stop_inputs = _no_inputs
     try:
-        if args.panel or args.gpio:  # imported only when asked for: start-up stays quick
+        panel = args.panel or cfg.panel_device or None
+        gpio = args.gpio or cfg.gpio_enabled
+        if panel or gpio:  # imported only when asked for: start-up stays quick
             from hardware.attach import attach_inputs
+            from table_app.config import gpio_pin_map
 
-            stop_inputs = attach_inputs(service, panel=args.panel, gpio=args.gpio, out=notes)
+            stop_inputs = attach_inputs(service, panel=panel, gpio=gpio, pins=gpio_pin_map(cfg), out=notes)
     except ValueError as e:  # a bad pin map, no GPIO on this machine
         stop_outputs()
         service.stop()

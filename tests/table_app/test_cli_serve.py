@@ -132,3 +132,29 @@ def test_serve_without_stdin_runs_until_sigterm(tmp_path: Path) -> None:
     assert "journal" in banner and "t.sqlite3" in banner
     proc.send_signal(signal.SIGTERM)
     assert proc.wait(30) == 0
+
+
+def test_the_panel_device_comes_from_the_config(tmp_path: Path) -> None:
+    """``panel.device`` in the config attaches the panel as ``--panel`` would: serve opens the
+    device (one end of a real pty) and reports the link while it waits for the panel's HELLO."""
+    master, slave = os.openpty()
+    try:
+        conf = tmp_path / "c.toml"
+        conf.write_text(f'[panel]\ndevice = "{os.ttyname(slave)}"\n')
+        proc = _serve(tmp_path, "--stdin", "--config", str(conf), "--db", str(tmp_path / "t.sqlite3"),
+                      input=_lines(START[0]))
+    finally:
+        os.close(master)
+        os.close(slave)
+    assert proc.returncode == 0, proc.stderr
+    assert "panel:" in proc.stderr
+    assert _answers(proc.stdout)[0]["ok"] is True
+
+
+def test_a_bad_gpio_pin_map_in_the_config_names_the_pin(tmp_path: Path) -> None:
+    conf = tmp_path / "c.toml"
+    conf.write_text("[gpio]\nenabled = true\n[gpio.pins]\nleds = [4, false, false, false]\n")
+    proc = _serve(tmp_path, "--stdin", "--config", str(conf), "--db", str(tmp_path / "t.sqlite3"),
+                  input=_lines(START[0]))
+    assert proc.returncode == 2
+    assert "'gpio.pins'" in proc.stderr and "GPIO4 is used twice" in proc.stderr

@@ -7,7 +7,16 @@ from pathlib import Path
 
 import pytest
 
-from table_app.config import KEYS, Config, ConfigError, defaults_toml, find_config, load_config, parse_config
+from table_app.config import (
+    KEYS,
+    Config,
+    ConfigError,
+    _toml_value,
+    defaults_toml,
+    find_config,
+    load_config,
+    parse_config,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -103,7 +112,7 @@ def test_docs_list_every_key_with_its_default() -> None:
     for k in KEYS:
         rows = [line for line in doc.splitlines() if line.startswith(f"| `{k.dotted}`")]
         assert rows, f"docs/config.md lacks a row for {k.dotted}"
-        default = '""' if k.default == "" else (f'"{k.default}"' if isinstance(k.default, str) else repr(k.default))
+        default = _toml_value(k.default)
         assert f"`{default}`" in rows[0], f"docs/config.md row for {k.dotted} lacks its default {default}"
 
 
@@ -113,3 +122,22 @@ def test_the_module_examples_run() -> None:
     import table_app.config
 
     assert doctest.testmod(table_app.config).failed == 0
+
+
+def test_panel_and_gpio_keys() -> None:
+    from hardware.pins import DEFAULT
+    from table_app.config import gpio_pin_map
+
+    cfg = parse_config('[panel]\ndevice = "/dev/ttyACM0"\n[gpio]\nenabled = true\n'
+                       '[gpio.pins]\nleds = [0, 1, false, false]\ndice = 14\n', "t.toml")
+    assert cfg.panel_device == "/dev/ttyACM0" and cfg.gpio_enabled is True
+    pins = gpio_pin_map(cfg)
+    assert pins.leds == (0, 1, None, None) and pins.dice == 14
+    assert pins.buttons == DEFAULT.buttons  # keys left out keep the default
+    assert gpio_pin_map(Config()) == DEFAULT
+    with pytest.raises(ConfigError, match=r"key 'gpio\.enabled' must be true or false; got 1"):
+        parse_config("[gpio]\nenabled = 1\n", "t.toml")
+    with pytest.raises(ConfigError, match=r"key 'gpio.pins' must be a usable pin map .*the buzzer has pin 40"):
+        parse_config("[gpio.pins]\nbuzzer = 40\n", "t.toml")
+    with pytest.raises(ConfigError, match="unknown key"):
+        parse_config("[gpio.pins]\nbell = 5\n", "t.toml")
