@@ -42,7 +42,11 @@ def actions(pub: dict[str, Any], seat: int) -> list[str]:
     if phase in ("betting", "rolling"):
         return ["roll"] if roller(pub) == seat else []
     if phase == "turn":
-        return list(TURN_ACTIONS) if pub.get("turn") == seat else []
+        if pub.get("turn") != seat:
+            return []
+        melds = ((pub.get("seats") or [{}] * 4)[seat] or {}).get("melds", [])
+        has_pong = any(m.get("kind") == "pong" for m in melds)  # 加杠 extends one of its pongs
+        return [a for a in TURN_ACTIONS if a != "kong_added" or has_pong]
     if phase == "claims":
         c = pub.get("claims") or {}
         if c.get("from") == seat or c.get("from") is None:

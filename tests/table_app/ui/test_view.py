@@ -22,7 +22,7 @@ def test_who_rolls_and_what_each_seat_is_offered() -> None:
     p = pub({"type": "roll", "dice": [1, 2]})  # 3 from Bo (seat 1): seat 3
     assert view.roller(p) == 3 and view.status_line(p, "en") == "Di rolls (the break point)"
     p = pub({"type": "roll", "dice": [1, 2]}, {"type": "roll", "dice": [3, 3]})
-    assert view.actions(p, 1) == ["discard", "kong_concealed", "kong_added", "win"]
+    assert view.actions(p, 1) == ["discard", "kong_concealed", "win"]  # no pong: nothing to add a kong to
     assert view.actions(p, 2) == [] and view.status_line(p, "zh") == "Bo 出牌"
     p = pub({"type": "roll", "dice": [1, 2]}, {"type": "roll", "dice": [3, 3]}, {"type": "discard", "seat": 1})
     assert "claim_chow" in view.actions(p, 2) and "claim_chow" not in view.actions(p, 3)
