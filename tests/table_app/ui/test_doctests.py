@@ -1,0 +1,15 @@
+"""The examples in the UI's pure modules run (table_app is not in pytest's doctest paths)."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+
+import pytest
+
+
+@pytest.mark.parametrize("name", ["text", "view", "wallmodel", "sim"])
+def test_module_examples(name: str) -> None:
+    module = importlib.import_module(f"table_app.ui.{name}")
+    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0 and result.failed == 0
