@@ -113,7 +113,11 @@ def seat_lines(pub: dict[str, Any], seat: int, lang: str, answers: dict[int, str
         detail.append(tr("concealed_n", lang, n=s["concealed"]))
         if s["melds"]:
             detail.append(" ".join(_meld_text(m, lang) for m in s["melds"]))
-        detail.append(tr("discards_n", lang, n=len(s["discards"])))
+        river = tr("discards_n", lang, n=len(s["discards"]))
+        known = [t for t in s["discards"] if t]
+        if known:  # full-tile mode (the demo): the last discards by name
+            river += " " + " ".join(tile_name(parse_tile(t), lang) if lang == "zh" else t for t in known[-6:])
+        detail.append(river)
     c = pub.get("claims")
     if pub.get("phase") == "claims" and c:
         if c.get("from") == seat:
