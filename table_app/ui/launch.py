@@ -92,9 +92,8 @@ def main(args: argparse.Namespace, started: float | None = None) -> int:
         print(f"xian-table run: first frame {app.first_frame_s:.2f} s after launch", file=sys.stderr)
     if args.screenshot and os.path.exists(args.screenshot):
         print(f"xian-table run: screenshot written to {args.screenshot}", file=sys.stderr)
-    if args.demo:
-        print(f"xian-table run: demo played {app.demo_hands} hands; RSS {rss_mb():.0f} MB "
-              f"(peak {peak_rss_mb():.0f} MB)", file=sys.stderr)
+    played = f"demo played {app.demo_hands} hands; " if args.demo else ""
+    print(f"xian-table run: {played}RSS {rss_mb():.0f} MB (peak {peak_rss_mb():.0f} MB)", file=sys.stderr)
     return 0
 
 
