@@ -366,7 +366,7 @@ class _Eval:
         improving = _USEFUL.get(key)
         if improving is None:
             improving = self._improving(s0, codes, free, target)
-            if len(_USEFUL) > 200_000:
+            if len(_USEFUL) > 30_000:
                 _USEFUL.clear()
             _USEFUL[key] = improving
         tiles: Iterable[Tile] = improving

@@ -52,6 +52,13 @@ _NONE_VEC: Final[Vector] = (NEG,) * _WIDTH
 _SUFFIX: Final[tuple[dict[tuple[bytes, int, int], Vector], dict[tuple[bytes, int, int], Vector]]] = ({}, {})
 _SUIT: Final[tuple[dict[bytes, Vector], dict[bytes, Vector]]] = ({}, {})
 _PAIRS: Final[dict[tuple[Vector, Vector], Vector]] = {}
+_VECTORS: Final[dict[Vector, Vector]] = {}
+# Bounds on the memo tables (entries), so a long run on a Raspberry Pi stays in tens of MB;
+# a full table is emptied and refilled as patterns come back.
+SUFFIX_LIMIT: Final = 150_000
+SUIT_LIMIT: Final = 150_000
+PAIRS_LIMIT: Final = 50_000
+IMPROVING_LIMIT: Final = 60_000
 
 
 def _suffix(key: bytes, s1: int, s2: int, seq: int) -> Vector:
@@ -94,7 +101,8 @@ def _suffix(key: bytes, s1: int, s2: int, seq: int) -> Vector:
                     k = i + shift + 1
                     if not i & 1 and k < _WIDTH and x + gain > out[k]:
                         out[k] = x + gain
-    result = tuple(x if x >= 0 else NEG for x in out)
+    vec = tuple(x if x >= 0 else NEG for x in out)
+    result = _VECTORS.setdefault(vec, vec)  # a few thousand distinct vectors: share them
     memo[(key, s1, s2)] = result
     return result
 
@@ -104,6 +112,11 @@ def suit_vector(codes: bytes, seq: bool = True) -> Vector:
     memo = _SUIT[seq]
     v = memo.get(codes)
     if v is None:
+        suffixes = _SUFFIX[int(seq)]
+        if len(suffixes) > SUFFIX_LIMIT:  # only a help for new patterns: start it afresh
+            suffixes.clear()
+        if len(memo) > SUIT_LIMIT:
+            memo.clear()
         v = _suffix(codes, 0, 0, int(seq))
         memo[codes] = v
     return v
@@ -132,7 +145,7 @@ def combine(a: Vector, b: Vector) -> Vector:
             if x + y > out[idx]:
                 out[idx] = x + y
     result = tuple(out)
-    if len(_PAIRS) > 200_000:
+    if len(_PAIRS) > PAIRS_LIMIT:
         _PAIRS.clear()
     _PAIRS[key] = result
     return result
@@ -199,7 +212,7 @@ def improving_ranks(codes: bytes, seq: bool, need: Vector) -> tuple[int, ...]:
                 out.append(r)
             work[r] -= 1
     result = tuple(out)
-    if len(_IMPROVING) > 500_000:
+    if len(_IMPROVING) > IMPROVING_LIMIT:
         _IMPROVING.clear()
     _IMPROVING[key] = result
     return result
