@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import json
 import random
-import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -151,8 +150,8 @@ class Summary:
             f"  wait bonus (夹张/单调) on {pct(self.wait_bonus_wins, self.wins)} of wins",
             f"  mean hand length {self.mean_discards:.1f} discards ({self.events / h if h else 0:.1f} events)",
             f"  final totals {' / '.join(f'{n:+,}' for n in self.final_scores)}",
-            f"  {self.hands_per_second:,.0f} hands/s ({self.seconds:.2f} s); "
-            f"invariants checked after every hand: all held",
+            (f"  {self.hands_per_second:,.0f} hands/s ({self.seconds:.2f} s); " if self.seconds > 0 else "  ")
+            + "invariants checked after every hand: all held",
         ]
         return "\n".join(lines)
 
@@ -389,9 +388,10 @@ class _Run:
                 f"dealer {n.dealer} (streak {n.dealer_streak}, passes {n.passes})"
             )
 
-    def run(self, progress: Progress | None, every: int) -> Summary:
+    def run(self, progress: Progress | None, every: int, clock: Callable[[], float] | None) -> Summary:
         c = self.config
-        start = time.perf_counter()
+        now = clock if clock is not None else _no_clock
+        start = now()
         session = 0
         self.new_session(session)
         for n in range(c.hands):
@@ -409,8 +409,8 @@ class _Run:
             self.hand_no += 1
             self.summary.hands = self.hand_no
             if progress is not None and (self.hand_no % every == 0 or self.hand_no == c.hands):
-                progress(self.hand_no, c.hands, time.perf_counter() - start)
-        self.summary.seconds = time.perf_counter() - start
+                progress(self.hand_no, c.hands, now() - start)
+        self.summary.seconds = now() - start
         return self.summary
 
 
@@ -420,15 +420,21 @@ def simulate(
     progress: Progress | None = None,
     every: int = 100,
     on_hand: OnHand | None = None,
+    clock: Callable[[], float] | None = None,
 ) -> Summary:
     """Play ``config.hands`` hands; the summary. Raises :class:`InvariantViolation` on the
     first broken invariant. ``journal`` gets each applied event as a JSON object;
     ``progress(done, total, seconds)`` is called every ``every`` hands; ``on_hand(n,
-    settlement)`` after each hand (n counts from 1) with the table's ``last_settlement``."""
+    settlement)`` after each hand (n counts from 1) with the table's ``last_settlement``.
+    The engine reads no clock: pass ``clock`` (``time.perf_counter``) for seconds and hands/s."""
     run = _Run(config, journal, on_hand)
-    summary = run.run(progress, every)
+    summary = run.run(progress, every, clock)
     summary.final_state = run.state
     return summary
+
+
+def _no_clock() -> float:
+    return 0.0
 
 
 def journal_line(event: Mapping[str, Any]) -> str:

@@ -26,7 +26,8 @@ RLCARD_NOTE = "RLCard's mahjong env, random agents: about 22 hands/s on this mac
 def _hands_per_second(bots: str, hands: int, runs: int, seed: int) -> list[float]:
     out = []
     for i in range(runs):
-        s = simulate(SimConfig(hands=hands, seed=seed + i, bots=(bots,) * 4, session_hands=SESSION))
+        config = SimConfig(hands=hands, seed=seed + i, bots=(bots,) * 4, session_hands=SESSION)
+        s = simulate(config, clock=time.perf_counter)
         out.append(s.hands_per_second)
     return out
 
@@ -65,7 +66,8 @@ def spread_data(hands: int = 10_000, seed: int = 2026) -> dict[str, dict[str, ob
     for i, bots in enumerate(LINE_UPS):
         deltas: list[list[int]] = []
         s = simulate(SimConfig(hands=hands, seed=seed + i, bots=bots, session_hands=SESSION),
-                     on_hand=lambda n, st, d=deltas: d.append(st["deltas"]))  # type: ignore[misc]
+                     on_hand=lambda n, st, d=deltas: d.append(st["deltas"]),  # type: ignore[misc]
+                     clock=time.perf_counter)
         out[",".join(bots)] = {"deltas": deltas, "summary": s.to_json(), "text": s.text()}
     return out
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from typing import IO, Any
 
 HELP = "let bots play N hands in full-tile mode, check the invariants after every hand, summarise"
@@ -116,7 +117,7 @@ def run(args: argparse.Namespace) -> int:
     progress = _Bar(sys.stderr) if sys.stderr.isatty() else None
     every = max(1, min(100, args.hands // 200 or 1))
     try:
-        summary = simulate(config, journal=journal, progress=progress, every=every)
+        summary = simulate(config, journal=journal, progress=progress, every=every, clock=time.perf_counter)
     except InvariantViolation as e:
         if progress is not None:
             sys.stderr.write("\n")
