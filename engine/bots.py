@@ -25,7 +25,7 @@ Two strengths, both deterministic given a seeded ``random.Random``:
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final, Protocol
 
@@ -344,65 +344,57 @@ class _Eval:
             out[t] = base - best
         return out
 
-    def useful(self, hand: list[int], discard: Tile, unseen: Sequence[int], now: int) -> int:
-        """受入 after ``discard``: the unseen copies of the tiles that would lower shanten ``now``.
+    def useful(self, hand: list[int], ties: Sequence[Tile], unseen: Sequence[int], now: int) -> list[int]:
+        """受入 after each of the discards ``ties``: the unseen copies of the tiles that would
+        lower shanten ``now``.
 
         A tie-break, so the added tile's own suit is read without the exposed melds' copy
         limits (the other suits keep them): with them, every meld shape would multiply the
-        suit patterns the tables must learn, for a rare difference.
+        suit patterns the tables must learn, for a rare difference. Discards that leave their
+        suit with the same vector share the work on the other suits.
         """
-        s0 = discard // 9
-        code0 = bytearray(self.codes[s0])
-        code0[discard - 9 * s0] -= 1
-        codes = list(self.codes)
-        codes[s0] = bytes(code0)
-        free = codes
-        if self.caps is not None:
-            hand[discard] -= 1
-            free = list(suit_codes(hand))
-            hand[discard] += 1
         target = 13 - 3 * self.k - now  # the overlap to beat
-        key = (*codes, *free, target, self.melds_needed)
-        improving = _USEFUL.get(key)
-        if improving is None:
-            improving = self._improving(s0, codes, free, target)
-            if len(_USEFUL) > 30_000:
-                _USEFUL.clear()
-            _USEFUL[key] = improving
-        tiles: Iterable[Tile] = improving
-        if self.seven:
-            more = set(improving)
-            hand[discard] -= 1
-            for t in range(NUM_KINDS):
-                if hand[t] and hand[t] < 4:
-                    hand[t] += 1
-                    if seven_pairs_overlap(hand) > target:
-                        more.add(t)
-                    hand[t] -= 1
-            hand[discard] += 1
-            tiles = more
-        return sum(unseen[t] for t in tiles if unseen[t] > 0)
-
-    def _improving(self, s0: int, codes: list[bytes], free: list[bytes], target: int) -> tuple[Tile, ...]:
-        """The tiles that raise the overlap above ``target`` once suit ``s0`` reads ``codes[s0]``."""
-        v = list(self.vecs)
-        v[s0] = suit_vector(codes[s0], s0 < 3)
-        rest = [i for i in range(4) if i != s0]
-        out: list[Tile] = []
-        for s in range(4):
-            if s == s0:
+        n = self.melds_needed
+        v = self.vecs
+        free = suit_codes(hand) if self.caps is not None else self.codes
+        own_need: dict[int, Vector] = {}
+        elsewhere: dict[tuple[int, Vector], list[Tile]] = {}
+        out = []
+        for x in ties:
+            s0 = x // 9
+            r0 = x - 9 * s0
+            code = bytearray(self.codes[s0])
+            code[r0] -= 1
+            vx = suit_vector(bytes(code), s0 < 3)
+            rest = [i for i in range(4) if i != s0]
+            tiles = elsewhere.get((s0, vx))
+            if tiles is None:
+                tiles = []
+                for s in rest:
+                    a, b = (v[i] for i in rest if i != s)
+                    need = thresholds(combine(combine(a, b), vx), n, target)
+                    tiles.extend(9 * s + r for r in improving_ranks(free[s], s < 3, need))
+                elsewhere[(s0, vx)] = tiles
+            need0 = own_need.get(s0)
+            if need0 is None:
                 a, b, c = (v[i] for i in rest)
-                others = combine(combine(a, b), c)
-            else:
-                a, b = (v[i] for i in rest if i != s)
-                others = combine(combine(a, b), v[s0])
-            need = thresholds(others, self.melds_needed, target)
-            first = 9 * s
-            out.extend(first + r for r in improving_ranks(free[s], s < 3, need))
-        return tuple(out)
-
-
-_USEFUL: Final[dict[tuple[object, ...], tuple[Tile, ...]]] = {}
+                need0 = own_need[s0] = thresholds(combine(combine(a, b), c), n, target)
+            mine = bytearray(free[s0])
+            mine[r0] -= 1
+            improving = [*tiles, *(9 * s0 + r for r in improving_ranks(bytes(mine), s0 < 3, need0))]
+            if self.seven:
+                more = set(improving)
+                hand[x] -= 1
+                for t in range(NUM_KINDS):
+                    if hand[t] and hand[t] < 4:
+                        hand[t] += 1
+                        if seven_pairs_overlap(hand) > target:
+                            more.add(t)
+                        hand[t] -= 1
+                hand[x] += 1
+                improving = list(more)
+            out.append(sum(unseen[t] for t in improving if unseen[t] > 0))
+        return out
 
 
 def _shanten_of(hand: Sequence[int], melds: Sequence[Sequence[Tile]], seven_pairs: bool) -> int:
@@ -443,7 +435,7 @@ class GreedyBot:
         ties = [t for t in discards if after[t] == best]
         if len(ties) > 1:
             unseen = [4 - n for n in view.seen()]
-            scored = [(ev.useful(hand, t, unseen, best), t) for t in ties]
+            scored = list(zip(ev.useful(hand, ties, unseen, best), ties, strict=True))
             top = max(s for s, _ in scored)
             ties = [t for s, t in scored if s == top]
         return Discard(seat, ties[self.rng.randrange(len(ties))] if len(ties) > 1 else ties[0])

@@ -48,14 +48,15 @@ _NO_CAP: Final = bytes((n + _CAP_SHIFT * COPIES) % 256 for n in range(256))  # b
 _EMPTY_VEC: Final[Vector] = (0,) + (NEG,) * (_WIDTH - 1)
 _NONE_VEC: Final[Vector] = (NEG,) * _WIDTH
 
-# memo tables: suffix results per (suffix codes, s1, s2); whole-suit results per codes
-_SUFFIX: Final[tuple[dict[tuple[bytes, int, int], Vector], dict[tuple[bytes, int, int], Vector]]] = ({}, {})
+# memo tables: suffix results per (s1, s2) + suffix codes; whole-suit results per codes
+_SUFFIX: Final[tuple[dict[bytes, Vector], dict[bytes, Vector]]] = ({}, {})
+_STARTED: Final = tuple(tuple(bytes((s1 * 5 + s2,)) for s2 in range(5)) for s1 in range(5))
 _SUIT: Final[tuple[dict[bytes, Vector], dict[bytes, Vector]]] = ({}, {})
 _PAIRS: Final[dict[tuple[Vector, Vector], Vector]] = {}
 _VECTORS: Final[dict[Vector, Vector]] = {}
 # Bounds on the memo tables (entries), so a long run on a Raspberry Pi stays in tens of MB;
 # a full table is emptied and refilled as patterns come back.
-SUFFIX_LIMIT: Final = 150_000
+SUFFIX_LIMIT: Final = 300_000
 SUIT_LIMIT: Final = 150_000
 PAIRS_LIMIT: Final = 50_000
 IMPROVING_LIMIT: Final = 60_000
@@ -65,18 +66,19 @@ def _suffix(key: bytes, s1: int, s2: int, seq: int) -> Vector:
     """The best overlaps of the ranks in ``key`` (codes) with ``s1`` sequences started one rank
     before (they need this rank and the next) and ``s2`` started two before (need this one)."""
     memo = _SUFFIX[seq]
-    found = memo.get((key, s1, s2))
+    mkey = _STARTED[s1][s2] + key  # one small bytes object: half the memory of a tuple key
+    found = memo.get(mkey)
     if found is not None:
         return found
     pending = s1 + s2
     if not key:
         result = _EMPTY_VEC if pending == 0 else _NONE_VEC
-        memo[(key, s1, s2)] = result
+        memo[mkey] = result
         return result
     code = key[0]
     have, cap = code % _CAP_SHIFT, code // _CAP_SHIFT
     if pending > cap or (len(key) < 2 and s1):
-        memo[(key, s1, s2)] = _NONE_VEC
+        memo[mkey] = _NONE_VEC
         return _NONE_VEC
     rest = key[1:]
     out = list(_NONE_VEC)
@@ -103,7 +105,7 @@ def _suffix(key: bytes, s1: int, s2: int, seq: int) -> Vector:
                         out[k] = x + gain
     vec = tuple(x if x >= 0 else NEG for x in out)
     result = _VECTORS.setdefault(vec, vec)  # a few thousand distinct vectors: share them
-    memo[(key, s1, s2)] = result
+    memo[mkey] = result
     return result
 
 
