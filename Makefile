@@ -9,7 +9,8 @@ ARGS ?=
 run: setup
 	$(VENV)/bin/xian-table run --sim $(ARGS)
 
-test: setup
+test:
+	PYTHON=$(PYTHON) scripts/setup.sh test
 	scripts/test.sh $(ARGS)
 
 setup:
