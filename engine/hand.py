@@ -38,6 +38,7 @@ WAIT_KINDS: Final[tuple[WaitKind, ...]] = ("closed", "single", "edge", "plain") 
 _MISSING: Final = -10_000
 _WIN_TOTAL: Final = 14 + PAIR_MARK
 _EMPTY: Final[tuple[int, ...]] = ()
+_GET: Final = COMPLETE.get
 _SMALL_COUNTS: Final = bytes(range(COPIES + 1))  # deleting these leaves only counts over 4
 # With every count under 255, int.from_bytes(b) % 255 is the sum of the counts (256 = 1 mod 255),
 # at half the cost of sum(b).
@@ -175,9 +176,10 @@ def is_winning_hand(hand: HandLike, melds: Iterable[MeldLike] = (), *, seven_pai
     True
     """
     if not melds and not seven_pairs:
-        b = _fast_counts(hand)
+        # bytes vectors skip even the helper call: this is the hottest path of the engine
+        b = hand if type(hand) is bytes and len(hand) == NUM_KINDS else _fast_counts(hand)
         if b is not None:
-            get = COMPLETE.get
+            get = _GET
             # Early exits keep near-misses cheap; only a failed lookup pays for the checks.
             v = get(b[0:9])
             if v is not None:
