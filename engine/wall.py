@@ -142,19 +142,17 @@ def shuffled_wall(seed: int, hand: int = 1) -> list[Tile]:
     """The full-tile wall of hand ``hand`` (1-based) of a session with ``wall_seed`` ``seed``,
     in physical order (index ``2 * (wall * 17 + stack - 1) + layer``).
 
-    One ``random.Random(seed)`` shuffles a fresh sorted set once per hand, so hand n's wall
-    is its n-th shuffle: deterministic, and the engine takes no other randomness.
+    Each hand has its own generator, seeded from the session's seed and the hand number
+    (a string seed, which Python hashes with SHA-512: the same in every process), so dealing
+    hand n costs one shuffle however long the session; the engine takes no other randomness.
 
     >>> len(shuffled_wall(7)), sorted(shuffled_wall(7)) == sorted(shuffled_wall(7, 2))
     (136, True)
     """
     if type(seed) is not int or type(hand) is not int or hand < 1:
         raise ValueError(f"a wall needs a whole-number seed and hand >= 1, got {seed!r}, {hand!r}")
-    rng = random.Random(seed)
-    tiles: list[Tile] = []
-    for _ in range(hand):
-        tiles = [t for t in range(NUM_KINDS) for _ in range(4)]
-        rng.shuffle(tiles)
+    tiles = [t for t in range(NUM_KINDS) for _ in range(4)]
+    random.Random(f"xian-table wall {seed} {hand}").shuffle(tiles)
     return tiles
 
 
