@@ -4,7 +4,9 @@ The default is the Kivy app (``table_app.ui``). ``--terminal`` keeps the earlier
 front end: type a hand in mpsz text (14 tiles: does it win and how; 13 tiles: what it
 waits on), optionally followed by ``win=T`` and ``melds=M,M``.
 
-Where the app needs a display: X11 (``DISPLAY``), Wayland (``WAYLAND_DISPLAY``) or a KMS
+Hands piped into ``run`` (``echo 1112345678999m | xian-table run``) go to the terminal table
+as before, unless an app option (``--sim``, ``--demo``, ``--screenshot``, ``--fullscreen``)
+is given. Where the app needs a display: X11 (``DISPLAY``), Wayland (``WAYLAND_DISPLAY``) or a KMS
 console (``/dev/dri/card*``, SDL's kmsdrm). With none of them, ``run`` says so and starts
 the terminal table instead, unless ``--xvfb`` asks for a virtual X display (``xvfb-run``),
 which is how screenshots are made on a headless machine.
@@ -16,6 +18,7 @@ import argparse
 import glob
 import os
 import shutil
+import stat
 import sys
 import time
 from typing import TextIO
@@ -88,9 +91,19 @@ def launched_at() -> float:
         return time.monotonic()
 
 
+def piped_input() -> bool:
+    """Hands piped or redirected in (a FIFO or a file on stdin): the terminal table reads them.
+    A terminal, or /dev/null as under systemd, leaves the app as the default."""
+    try:
+        mode = os.fstat(sys.stdin.fileno()).st_mode
+    except (OSError, ValueError, AttributeError):
+        return False
+    return stat.S_ISFIFO(mode) or stat.S_ISREG(mode)
+
+
 def run(args: argparse.Namespace) -> int:
     started = launched_at()
-    if args.terminal:
+    if args.terminal or (piped_input() and not (args.sim or args.demo or args.screenshot or args.fullscreen)):
         return run_terminal(args)
     if not has_display():
         if args.xvfb:

@@ -36,6 +36,16 @@ TOUCH = "touch"
 HISTORY_KEPT = 2000  # events of the session the History screen can take back to
 
 
+def _ui_heartbeat() -> Any:
+    """Under the systemd unit (``Type=notify``, ``XIAN_TABLE_WATCHDOG_SOURCES=service,ui``) the
+    Kivy clock beats for the watchdog: a frozen screen stops the pings and the app is restarted."""
+    try:
+        from table_app import sdnotify
+    except ImportError:
+        return None
+    return Clock.schedule_interval(sdnotify.ui_tick, 1.0)
+
+
 class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
     lang = StringProperty("zh")
     message = StringProperty("")  # the last refusal or warning, shown on every screen
@@ -97,6 +107,7 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
         self._unsubscribe = self.service.subscribe(self.notice)
         Window.bind(on_key_down=self.on_key)
         self._ticker = Clock.schedule_interval(self.tick, 0.1)
+        self._beat = _ui_heartbeat()
         if self.pub.get("phase") == "claims":  # restored with the claims open: the service gives a fresh window
             self.claims_opened = time.monotonic()
         Window.bind(on_flip=self._flipped)
@@ -127,8 +138,9 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
             self._unsubscribe()
             self._unsubscribe = None
         Window.unbind(on_key_down=self.on_key)
-        if getattr(self, "_ticker", None) is not None:
-            self._ticker.cancel()
+        for ev in (getattr(self, "_ticker", None), getattr(self, "_beat", None)):
+            if ev is not None:
+                ev.cancel()
 
     def load_history(self) -> None:
         """The events in effect of this session and its hand results, from the journal."""

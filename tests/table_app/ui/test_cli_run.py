@@ -12,9 +12,11 @@ from pathlib import Path
 import pytest
 
 
-def _run(args: list[str], env: dict[str, str], cwd: Path, stdin: str = "") -> subprocess.CompletedProcess[str]:
+def _run(args: list[str], env: dict[str, str], cwd: Path, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    """``stdin`` None: /dev/null, as under systemd (not piped input)."""
     return subprocess.run([sys.executable, "-m", "table_app.cli", "run", *args], input=stdin, capture_output=True,
-                          text=True, env=env, cwd=cwd, timeout=120)
+                          text=True, env=env, cwd=cwd, timeout=120,
+                          **({"stdin": subprocess.DEVNULL} if stdin is None else {}))
 
 
 def _env(tmp_path: Path, **more: str) -> dict[str, str]:
@@ -41,10 +43,16 @@ def test_screenshot_of_the_running_app(xvfb: str, tmp_path: Path) -> None:
 def test_no_display_falls_back_to_the_terminal_table(tmp_path: Path) -> None:
     if list(Path("/dev/dri").glob("card*")) if Path("/dev/dri").is_dir() else False:
         pytest.fail("this machine has a KMS console: the no-display path cannot be checked here")
-    proc = _run([], _env(tmp_path), tmp_path, stdin="123m13p456s789s11z2p win=2p\n")
+    proc = _run([], _env(tmp_path), tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert "no display here" in proc.stderr and "--xvfb" in proc.stderr
-    assert "夹张 closed wait" in proc.stdout
+
+
+def test_piped_hands_go_to_the_terminal_table_even_with_a_display(tmp_path: Path) -> None:
+    # :7777 has no X server: the app is never started, the pipe is read as hands
+    proc = _run([], _env(tmp_path, DISPLAY=":7777"), tmp_path, stdin="123m13p456s789s11z2p win=2p\n")
+    assert proc.returncode == 0, proc.stderr
+    assert "夹张 closed wait" in proc.stdout and "no display" not in proc.stderr
 
 
 def test_terminal_mode_is_still_there(tmp_path: Path) -> None:
