@@ -58,3 +58,28 @@ def test_piped_hands_go_to_the_terminal_table_even_with_a_display(tmp_path: Path
 def test_terminal_mode_is_still_there(tmp_path: Path) -> None:
     proc = _run(["--terminal"], _env(tmp_path, DISPLAY=":0"), tmp_path, stdin="1112345678999m\nquit\n")
     assert proc.returncode == 0 and "听牌 ready — waiting on 9 tile(s)" in proc.stdout
+
+
+def test_under_the_app_unit_ready_waits_for_the_screen_and_the_watchdog_is_fed(xvfb: str, tmp_path: Path) -> None:
+    """systemd's ``Type=notify`` unit with ``XIAN_TABLE_WATCHDOG_SOURCES=service,ui``: READY=1
+    and the WATCHDOG=1 pings need the Kivy clock's beat as well as the service loop's."""
+    import socket
+
+    path = str(tmp_path / "notify.sock")
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    sock.bind(path)
+    sock.settimeout(60)
+    env = _env(tmp_path, DISPLAY=xvfb, NOTIFY_SOCKET=path, WATCHDOG_USEC="2000000",
+               XIAN_TABLE_WATCHDOG_SOURCES="service,ui")
+    child = subprocess.Popen([sys.executable, "-m", "table_app.cli", "run", "--sim", "--exit-after", "5"],
+                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             env=env, cwd=tmp_path)
+    try:
+        got: list[str] = []
+        while not ("READY=1" in got and got.count("WATCHDOG=1") >= 2):
+            got += sock.recv(4096).decode().splitlines()
+    finally:
+        _out, err = child.communicate(timeout=120)
+        sock.close()
+    assert child.returncode == 0, err
+    assert got.index("READY=1") < got.index("WATCHDOG=1")
