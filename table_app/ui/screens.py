@@ -53,7 +53,12 @@ class SessionScreen(Base):
         except ValueError:
             _app().message = tr("refused", _app().lang, error=f"base {ids.base.text!r}")
             return
-        _app().send({"type": "new_session", "players": names, "base": base})
+        app = _app()
+        command = {"type": "new_session", "players": names, "base": base}
+        if app.pub.get("phase") in (None, "idle", "ended"):
+            app.send(command)
+        else:  # a session is being played: starting over needs a yes (its events stay in the journal)
+            ConfirmDialog(tr("confirm_new", app.lang), lambda: app.send(command)).open()
 
 
 class SeatingScreen(Base):

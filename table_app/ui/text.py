@@ -136,6 +136,7 @@ _T: Final[dict[str, tuple[str, str]]] = {
     "confirm_undo": ("撤销 {what}？", "Undo {what}?"),
     "confirm_undo_to": ("撤回到第 {seq} 条之后？", "Go back to just after #{seq}?"),
     "confirm_redo": ("重做？", "Redo?"),
+    "confirm_new": ("结束这一局，开新牌局？", "Leave the session being played and start a new one?"),
     "settings": ("设置", "Settings"),
     "hardware": ("按钮", "buttons"),
     "panel": ("面板", "panel"),

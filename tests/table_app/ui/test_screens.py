@@ -213,3 +213,18 @@ def test_seating_by_everyone_rolling_refuses_ties_then_by_wind_tiles(ui: UI) -> 
     pub = ui.service.public
     assert pub["phase"] == "betting" and pub["dealer"] == 3 and pub["winds"] == ["S", "W", "N", "E"]
     assert ui.screen.name == "table" and ui.screen.panel(3).title == "East Di"
+
+
+def test_a_new_session_over_a_running_one_asks_first(ui: UI) -> None:
+    given(ui, SETUP + DEAL)
+    ui.app.goto("session")
+    ui.frames(2)
+    ids = ui.screen.ids
+    ids.name0.text = "Eve"
+    seq = ui.service.seq
+    ui.tap(ids.start)
+    dialog = ui.modal()
+    assert dialog.text == "Leave the session being played and start a new one?" and ui.service.seq == seq
+    ui.send_and_settle(dialog.ids.yes)
+    assert ui.service.public["phase"] == "seating" and ui.service.public["players"][0] == "Eve"
+    assert ui.screen.name == "seating"
