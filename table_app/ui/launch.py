@@ -34,6 +34,8 @@ def configure_kivy(width: int, height: int, fullscreen: bool) -> None:
     Config.set("graphics", "width", str(width))
     Config.set("graphics", "height", str(height))
     Config.set("graphics", "fullscreen", "auto" if fullscreen else "0")
+    # the touchscreen alone has no keyboard: names are typed on Kivy's docked on-screen keyboard
+    Config.set("kivy", "keyboard_mode", "systemanddock" if fullscreen else "system")
     Config.set("graphics", "resizable", "1")
 
 
