@@ -15,16 +15,18 @@ from hardware.pins import DEFAULT, PinMap
 
 def attach_inputs(service: Any, *, panel: str | None = None, gpio: bool = False, pins: PinMap | None = None,
                   out: TextIO | None = None, pin_factory: Any = None,
-                  on_link: Callable[[str, str], None] | None = None) -> Callable[[], None]:
+                  on_link: Callable[[str, str], None] | None = None,
+                  on_seating_dice: Callable[[list[int]], None] | None = None) -> Callable[[], None]:
     """Buttons on GPIO and/or a serial panel into ``service``; returns the detacher.
 
     ``on_link(state, detail)`` hears the panel's link state (``reconnecting``, ``waiting``,
     ``connected``, ``version_mismatch``) from the transport thread: a screen shows it (Kivy:
-    through ``Clock.schedule_once``).
+    through ``Clock.schedule_once``). ``on_seating_dice(dice)`` hears the dice button (GPIO or
+    the panel's own dice) while the table is being seated, for a screen's seating form.
     """
     if not panel and not gpio:
         return lambda: None
-    controller = TableController(service)
+    controller = TableController(service, on_seating_dice=on_seating_dice)
     closers: list[Callable[[], None]] = []
     try:
         if gpio:

@@ -20,7 +20,7 @@ import threading
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
-from hardware.commands import Press, Refusal, command_for, event_seat, fair_dice
+from hardware.commands import DICE, Press, Refusal, command_for, event_seat, fair_dice
 
 log = logging.getLogger(__name__)
 
@@ -51,10 +51,14 @@ def seat_modes(public: Mapping[str, Any]) -> list[str]:
 
 
 class TableController:
-    def __init__(self, service: Any, *, dice: Callable[[], list[int]] = fair_dice, timeout: float = 30.0) -> None:
+    def __init__(self, service: Any, *, dice: Callable[[], list[int]] = fair_dice, timeout: float = 30.0,
+                 on_seating_dice: Callable[[list[int]], None] | None = None) -> None:
         self.service = service
         self.dice = dice
         self.timeout = timeout
+        # Seating takes its dice on a screen form (who rolled, which method), not as an event of
+        # their own: a front end that has that form hears the dice button's roll here.
+        self.on_seating_dice = on_seating_dice
         self.lights: list[Lights] = []
         self.last_event_seat: int | None = None
         self._lock = threading.Lock()
@@ -70,12 +74,17 @@ class TableController:
         self._unsubscribe()
 
     def press(self, press: Press, source: str = "buttons", dice: list[int] | None = None) -> Any:
-        """Handle one press; returns the service's answer or the :class:`Refusal`.
+        """Handle one press; returns the service's answer or the :class:`Refusal` (or, for the
+        dice button during seating with ``on_seating_dice`` set, the dice it passed on).
 
         ``dice``: the values an electronic dice already showed (the panel's); else the
         controller rolls with ``secrets``.
         """
         roll = self.dice if dice is None else (lambda: list(dice))
+        if press.button == DICE and self.on_seating_dice is not None and self.service.public.get("phase") == "seating":
+            values = roll()
+            self.on_seating_dice(values)
+            return values
         cmd = command_for(press, self.service.public, last_event_seat=self.last_event_seat, dice=roll)
         if isinstance(cmd, Refusal):
             log.info("refused %s: %s", press, cmd.reason)

@@ -253,6 +253,18 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
     def refused(self, error: str) -> None:
         self.message = tr("refused", self.lang, error=error)
 
+    def seating_dice(self, dice: list[int]) -> None:
+        """The dice button (GPIO, or the panel's own dice) while the table is seated: called on
+        an input thread, it fills the seating form on the Kivy thread."""
+        values = list(dice)
+
+        def fill(*_: object) -> None:
+            if self.sm.current != "seating":
+                self.goto("seating")
+            self.sm.get_screen("seating").dice_from_button(values)
+
+        Clock.schedule_once(fill, 0)
+
     # -- screens ----------------------------------------------------------------------------
 
     def goto(self, name: str, refresh: bool = True) -> None:

@@ -150,7 +150,8 @@ def attach_hardware(args: argparse.Namespace, service: Any, app: Any) -> Any:
         return lambda: None
     from hardware.attach import attach_inputs
 
-    return attach_inputs(service, panel=args.panel, gpio=args.gpio, out=_LinkLines(app))  # type: ignore[arg-type]
+    return attach_inputs(service, panel=args.panel, gpio=args.gpio, out=_LinkLines(app),  # type: ignore[arg-type]
+                         on_seating_dice=app.seating_dice)
 
 
 class MqttLink:

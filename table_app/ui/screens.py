@@ -152,15 +152,17 @@ class SeatingScreen(Base):
         else:
             self.choice[what] = value
 
-    def dice_from_button(self) -> None:
-        """The dice button during seating: A fills the roll, B the next seat without one."""
+    def dice_from_button(self, dice: list[int] | None = None) -> None:
+        """The dice button during seating (``dice``: what the panel's or the GPIO dice showed):
+        A fills the roll, B the next seat without one."""
         c = self.choice
+        roll = list(dice) if dice is not None else [random.randint(1, 6), random.randint(1, 6)]
         if self.method == "B":
             todo = [i for i, r in enumerate(c["rolls"]) if 0 in r]
             if todo:
-                c["rolls"][todo[0]] = [random.randint(1, 6), random.randint(1, 6)]
+                c["rolls"][todo[0]] = roll
         else:
-            c["dice"] = [random.randint(1, 6), random.randint(1, 6)]
+            c["dice"] = roll
         self._show_choice()
 
     def randomise(self) -> None:

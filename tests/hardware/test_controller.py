@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from hardware.commands import Refusal
+from hardware.commands import DICE, Press, Refusal
 from hardware.controller import TableController, seat_modes
 from hardware.devices import GpioButtons, SeatLights
 from hardware.pins import PinMap
@@ -94,3 +94,31 @@ def test_a_press_the_engine_refuses_flashes_and_changes_nothing(rig):
     assert a.ok
     (r,) = press(1, "PENG")
     assert isinstance(r, Refusal) and service.seq == seq + 1 and service.public["phase"] == "win_pending"
+
+
+def test_the_dice_button_during_seating_goes_to_the_seating_form(tmp_path, mock_factory, clock):
+    """Seating has no dice event of its own: the front end with the seating form hears the roll.
+    Without such a front end (headless serve) the press is refused as before."""
+    journal = Journal.open(tmp_path / "j.sqlite3")
+    service = TableService(journal, claim_window_s=3.0, clock=ManualClock()).start()
+    try:
+        assert service.call(START[0], timeout=10).ok  # new_session: the table is being seated
+        assert service.public["phase"] == "seating"
+        heard: list[list[int]] = []
+        with_form = TableController(service, dice=lambda: [5, 2], on_seating_dice=heard.append)
+        headless = TableController(service, dice=lambda: [5, 2])
+        dice = Press(None, DICE)
+        seq = service.seq
+        assert with_form.press(dice) == [5, 2] and heard == [[5, 2]]
+        assert with_form.press(dice, source="panel", dice=[6, 6]) == [6, 6] and heard[-1] == [6, 6]
+        assert isinstance(headless.press(dice), Refusal)
+        assert service.seq == seq  # nothing reached the journal
+        assert service.call(START[1], timeout=10).ok  # seated: the dice button rolls the wall again
+        assert service.public["phase"] != "seating"
+        answer = with_form.press(dice)
+        assert answer.ok and service.public["dice"]["dealer"] == [5, 2] and heard == [[5, 2], [6, 6]]
+        with_form.close()
+        headless.close()
+    finally:
+        service.stop()
+        journal.close()

@@ -228,3 +228,23 @@ def test_a_new_session_over_a_running_one_asks_first(ui: UI) -> None:
     ui.send_and_settle(dialog.ids.yes)
     assert ui.service.public["phase"] == "seating" and ui.service.public["players"][0] == "Eve"
     assert ui.screen.name == "seating"
+
+
+def test_the_dice_button_fills_the_seating_form(ui: UI) -> None:
+    """The panel's (or GPIO) dice during seating, from an input thread, fill the form: method A
+    takes them as the roll, method B as the next seat's roll."""
+    given(ui, SETUP[:1])
+    ui.app.goto("table")
+    t = threading.Thread(target=lambda: ui.app.seating_dice([2, 3]))
+    t.start()
+    t.join()
+    ui.wait(lambda: ui.app.sm.current == "seating", "the seating screen after the dice")
+    seating = ui.screen
+    ui.wait(lambda: seating.choice["dice"] == [2, 3], "the dice in the method A form")
+    ui.tap(seating.ids.method_B)
+    for n, roll in enumerate(([6, 6], [1, 2])):
+        t = threading.Thread(target=lambda r=roll: ui.app.seating_dice(r))
+        t.start()
+        t.join()
+        ui.wait(lambda n=n, r=roll: seating.choice["rolls"][n] == r, f"seat {n}'s roll from the dice button")
+    assert 0 in seating.choice["rolls"][2] and ui.service.public["phase"] == "seating"
