@@ -31,7 +31,8 @@ TARGET_P99_US = 20_000.0
 WAIT_S = 10.0
 
 
-def _next_command(public: dict[str, Any]) -> dict[str, Any]:
+def next_command(public: dict[str, Any]) -> dict[str, Any]:
+    """A legal next event for an endless tracked game (discards and passes only)."""
     phase = public["phase"]
     if phase == "betting":
         return {"type": "bets", "bets": [0, 0, 0, 0]}
@@ -114,7 +115,7 @@ def _one_run(workdir: Path, progress: Callable[[str], None]) -> tuple[list[float
                 seats.wait_all(answer.seq)
             total, after_commit = [], []
             for i in range(EVENTS):
-                cmd = _next_command(service.public)
+                cmd = next_command(service.public)
                 t0 = time.perf_counter()
                 answer = service.submit(cmd, source="bench").result(WAIT_S)
                 if not answer.ok:

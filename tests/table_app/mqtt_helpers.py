@@ -44,22 +44,6 @@ HAND = [
 ]
 
 
-def next_command(public: dict[str, Any]) -> dict[str, Any]:
-    """A legal next event for an endless tracked game (discards and passes only)."""
-    phase = public["phase"]
-    if phase == "betting":
-        return {"type": "bets", "bets": [0, 0, 0, 0]}
-    if phase == "rolling":
-        return {"type": "roll", "dice": [3, 4]}
-    if phase == "turn":
-        return {"type": "discard", "seat": public["turn"]}
-    if phase == "claims":
-        return {"type": "pass", "seat": public["claims"]["waiting"][0]}
-    if phase == "hand_over":
-        return {"type": "next_hand"}
-    raise AssertionError(f"no scripted move in phase {phase}")
-
-
 class Watcher:
     """A real paho client that records what it receives: the latest payload per topic and
     every message in order."""

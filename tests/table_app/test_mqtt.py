@@ -315,7 +315,7 @@ def test_watcher_sees_the_acl_from_the_shipped_files(broker: LocalBroker) -> Non
 
 
 def test_the_queue_is_bounded_and_the_table_plays_on_while_the_broker_is_away(broker, service, watchers) -> None:
-    from tests.table_app.mqtt_helpers import next_command
+    from table_app.bench.mqtt import next_command
 
     t = Topics("xian", "t10")
     broker.stop()  # not there when the table starts

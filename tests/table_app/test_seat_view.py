@@ -7,8 +7,9 @@ import json
 import pytest
 
 from engine import replay
+from table_app.bench.mqtt import next_command
 from table_app.seat_view import prompt, ranks, seat_view, seat_views
-from tests.table_app.mqtt_helpers import HAND, next_command
+from tests.table_app.mqtt_helpers import HAND
 
 
 def test_ranks_share_places_on_equal_scores() -> None:
