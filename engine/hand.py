@@ -112,13 +112,18 @@ def hand_counts(hand: HandLike) -> list[int]:
     return counts
 
 
-def _combined(counts: list[int], melds: list[tuple[Tile, ...]], hand: object) -> None:
-    """Reject a hand whose tiles and melds together hold a fifth copy of a tile."""
+def held_counts(counts: Sequence[int], melds: Iterable[Sequence[Tile]]) -> list[int]:
+    """Every copy a player holds: the concealed counts plus the tiles of the melds."""
     total = list(counts)
     for m in melds:
         for t in m:
             total[t] += 1
-    for t, n in enumerate(total):
+    return total
+
+
+def _combined(counts: list[int], melds: list[tuple[Tile, ...]], hand: object) -> None:
+    """Reject a hand whose tiles and melds together hold a fifth copy of a tile."""
+    for t, n in enumerate(held_counts(counts, melds)):
         if n > COPIES:
             raise HandError(f"{n} copies of {tile_text(t)} in hand {hand!r} with its melds: a set has only 4")
 
@@ -223,10 +228,7 @@ def winning_tiles(hand13: HandLike, melds: Iterable[MeldLike] = (), *, seven_pai
     counts, meld_list = _prepare(hand13, melds, 13)
     waits = _waits(bytes(counts))
     if meld_list:
-        held = list(counts)
-        for m in meld_list:
-            for t in m:
-                held[t] += 1
+        held = held_counts(counts, meld_list)
         waits = [t for t in waits if held[t] < COPIES]
     if seven_pairs and not meld_list:
         singles = [t for t, n in enumerate(counts) if n % 2]

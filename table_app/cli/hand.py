@@ -8,9 +8,9 @@ import sys
 from collections.abc import Iterable, Sequence
 from typing import Any, TextIO
 
-from engine.hand import HandError, analyse_win, hand_counts, parse_meld, splits, winning_tiles
+from engine.hand import HandError, analyse_win, hand_counts, held_counts, parse_meld, splits, winning_tiles
 from engine.rules import Rules, RulesError
-from engine.tiles import TileError, format_tiles, parse_tile, tile_name, tile_text
+from engine.tiles import TileError, format_tiles, names, parse_tile, parse_tiles, tile_name, tile_text
 
 HELP = "analyse a hand: for 14 tiles whether it wins and how, for 13 tiles the winning tiles"
 
@@ -51,10 +51,7 @@ def analyse(text: str, win_tile: str | None, melds: Sequence[str], rules: Rules)
         "melds": [format_tiles(m) for m in meld_tiles],
         "tiles": size,
     }
-    held = list(counts)
-    for m in meld_tiles:
-        for t in m:
-            held[t] += 1
+    held = held_counts(counts, meld_tiles)
     if size == 13:
         waits = winning_tiles(counts, meld_tiles, seven_pairs=rules.seven_pairs)
         out["waits"] = [_wait_entry(counts, meld_tiles, t, held, rules) for t in waits]
@@ -91,26 +88,10 @@ def _wait_entry(
     return {"tile": tile_text(tile), "wait": a.wait, "bonus": a.bonus, "left": 4 - held[tile]}
 
 
-def _names(text: str) -> str:
-    return " ".join(tile_name(parse_tile(t)) for t in _split_text(text))
-
-
-def _split_text(compact: str) -> list[str]:
-    out: list[str] = []
-    digits: list[str] = []
-    for ch in compact:
-        if ch.isdigit():
-            digits.append(ch)
-        else:
-            out.extend(d + ch for d in digits)
-            digits = []
-    return out
-
-
 def render(result: dict[str, Any], out: TextIO) -> None:
     """The human form: mpsz with Chinese names, then the verdict."""
     melds = "  ".join(result["melds"])
-    print(f"手牌 hand:  {result['hand']}   {_names(result['hand'])}", file=out)
+    print(f"手牌 hand:  {result['hand']}   {names(parse_tiles(result['hand']))}", file=out)
     if melds:
         print(f"副露 melds: {melds}", file=out)
     if "waits" in result:
