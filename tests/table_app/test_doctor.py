@@ -373,11 +373,16 @@ def test_a_user_who_may_not_read_the_table_is_told_to_use_sudo() -> None:
         state.mkdir()
         (state / "journal.sqlite3").write_bytes(b"x")
         root = os.geteuid() == 0
-        state.chmod(0o700 if root else 0o000)  # the table user's own folder, seen by another user
+        if root:  # the table user's own folder (here nobody's), seen by root without its capabilities
+            os.chown(state / "journal.sqlite3", 65534, 65534)
+            os.chown(state, 65534, 65534)
+        state.chmod(0o700 if root else 0o000)
         config = base / "config.toml"
         config.write_text(f'[journal]\npath = "{state / "journal.sqlite3"}"\n')
         config.chmod(0o644)
-        as_other = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] if root else []
+        # As root, dropping every capability (rather than becoming another user) keeps the
+        # checkout and its .venv readable wherever CI cloned them, even under a 0700 folder.
+        as_other = ["setpriv", "--bounding-set=-all", "--inh-caps=-all"] if root else []
         proc = subprocess.run([*as_other, sys.executable, "-m", "table_app.cli", "doctor", "--json", "--headless",
                                "--config", str(config)], capture_output=True, text=True, timeout=60,
                               cwd=Path(__file__).resolve().parents[2], env=dict(os.environ, HOME=str(base)))
