@@ -136,8 +136,14 @@ def resolve_claims(s: TableState) -> Effects:
     c = s.claims
     assert c is not None
     frm, tile = c["from"], c["tile"]
-    order = [(frm + i) % SEATS for i in (1, 2, 3)]  # nearest first, counter-clockwise
     answers = c["answers"]
+    if c["kind"] == "discard" and answers.count(None) + answers.count("pass") == SEATS:
+        # nobody claimed (most discards): the next seat draws, or the hand is drawn
+        s.claims = None
+        if s.drawable == 0:
+            return exhaustive_draw(s)
+        return [draw(s, (frm + 1) % SEATS, None)]
+    order = [(frm + i) % SEATS for i in (1, 2, 3)]  # nearest first, counter-clockwise
     winner = next((x for x in order if answers[x] == "win"), None)
     if winner is not None:
         kind = "discard" if c["kind"] == "discard" else "robbed_kong"

@@ -3,8 +3,7 @@ tile, paying at once. Used by ``engine.table``, ``engine.claims`` and ``engine.w
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from engine.errors import IllegalEventError
 from engine.scoring import Transfer, deltas
@@ -14,9 +13,9 @@ from engine.tiles import Tile, format_tiles, tile_text
 # --- effects -------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Effect:
+class Effect(NamedTuple):
     """Something outputs may want to show. ``what`` names it; ``seat``/``tile``/``data`` as relevant.
+    (A named tuple: a handler makes one or two per event, and a tuple is the cheapest value.)
 
     ``what`` is one of: ``dealt``, ``drew`` (data: ``head``/``tail``), ``claims_open``
     (data: ``discard``/``rob``), ``claim_taken`` (data: the call), ``kong`` (data: kind),
@@ -63,11 +62,10 @@ def draw(s: TableState, seat: int, layer: int | None) -> Effect:
     st = s.seats[seat]
     st.count += 1
     tile: Tile | None = None
-    if s.wall_tiles is not None and st.concealed is not None:
-        bp = s.breakpoint
-        assert bp is not None
-        tile = s.wall_tiles[bp.physical_slot(slot)]
-        st.concealed[tile] += 1
+    conc = st.concealed
+    if conc is not None and s.wall_tiles is not None:
+        tile = s.wall_tile(slot)
+        conc[tile] += 1
     s.turn, s.drawn, s.last_drawn, s.phase = seat, how, tile, "turn"
     return Effect("drew", seat, tile, how)
 

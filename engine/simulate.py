@@ -37,7 +37,7 @@ from engine.events import Bets, ConfirmWin, Event, NewSession, NextHand, Resolve
 from engine.rules import Rules
 from engine.scoring import deltas as transfer_deltas
 from engine.state import TableState
-from engine.table import Effect, apply, new_table
+from engine.table import Effect, new_table, push
 from engine.tiles import NUM_KINDS
 from engine.wall import TILES
 
@@ -45,6 +45,10 @@ SEATS: Final = 4
 WIN_KINDS: Final = ("self_drawn", "discard", "kong_bloom", "heavenly", "robbed_kong")
 KONG_KINDS: Final = ("concealed", "exposed", "added")
 DEFAULT_BOTS: Final = ("greedy", "greedy", "greedy", "greedy")
+# events without fields are plain values: one of each serves every hand
+RESOLVE: Final = Resolve()
+CONFIRM_WIN: Final = ConfirmWin()
+NEXT_HAND: Final = NextHand()
 
 
 class InvariantViolation(AssertionError):
@@ -173,28 +177,21 @@ class _Run:
         self.state = new_table()
         self.summary = Summary(config.seed, tuple(config.bots))
         self.hand_no = 0  # hands finished, over the whole run
+        self.events = 0  # applied, over the whole run
         self.session_start_scores = [0] * SEATS
 
     # --- applying events ----------------------------------------------------------------
 
     def apply(self, ev: Event) -> list[Effect]:
+        """Push ``ev`` onto the table in place (``engine.table.push``: the handlers ``apply``
+        runs, without a copy of the state per event)."""
         try:
-            self.state, effects = apply(self.state, ev)
+            effects = push(self.state, ev)
         except RuleError as e:
             self.fail(f"the engine refused {ev.to_json()}: {e}")
-        self.summary.events += 1
+        self.events += 1
         if self.journal is not None:
             self.journal(ev.to_json())
-        for eff in effects:
-            if eff.what == "drew" and eff.data == "head":
-                s = self.state
-                if s.wall.remaining < 2 * s.reserve_stacks:
-                    self.fail(
-                        f"the head gave a tile past the reserve: {s.wall.remaining} tiles left, "
-                        f"reserve {s.reserve_stacks} stacks after {s.kongs} kong(s)"
-                    )
-            elif eff.what == "kong":
-                self.summary.kongs_by_kind[str(eff.data)] += 1
         return effects
 
     def fail(self, what: str) -> None:
@@ -223,64 +220,69 @@ class _Run:
         self.apply(Roll(first, seat=s.dealer))
         self.apply(Roll(self.dice(), seat=(s.dealer + sum(first) - 1) % SEATS))
         bots = self.bots
+        s = self.state  # every event changes it in place
+        seven = s.rules.seven_pairs
         while True:
-            s = self.state
             phase = s.phase
             if phase == "turn":
                 seat = s.turn
                 assert seat is not None
-                ev = bots[seat].act(view_of(s, seat))
-                if ev.TYPE == "discard":
-                    self.summary.discards += 1
-                self.apply(ev)
+                self.apply(bots[seat].act(view_of(s, seat)))
             elif phase == "claims":
                 c_ = s.claims
                 assert c_ is not None
-                frm = c_["from"]
-                claims = []
-                memo: list[Table] = []
-
-                def table(s: TableState = s, memo: list[Table] = memo) -> Table:
-                    if not memo:
-                        memo.append(table_of(s))
-                    return memo[0]
-
-                tile, kind, seven = c_["tile"], c_["kind"], s.rules.seven_pairs
+                frm, tile, kind = c_["from"], c_["tile"], c_["kind"]
+                seats = s.seats
+                asked = []
                 for i in (1, 2, 3):
                     seat = (frm + i) % SEATS
-                    st = s.seats[seat]
+                    st = seats[seat]
                     assert st.concealed is not None
-                    if not may_claim(st.concealed, len(st.melds), tile, kind, i == 1, seven):
-                        continue  # nothing this seat could claim: nobody asks it
-                    answer = bots[seat].claim(view_of(s, seat, table))
-                    if answer is not None:
-                        claims.append(answer)
-                for ev in claims:
-                    if self.state.phase != "claims":
-                        break
-                    self.apply(ev)
-                if self.state.phase == "claims":
+                    if may_claim(st.concealed, len(st.melds), tile, kind, i == 1, seven):
+                        asked.append(seat)  # a seat with nothing to claim is not asked
+                if asked:
+                    memo: list[Table] = []
+
+                    def table(s: TableState = s, memo: list[Table] = memo) -> Table:
+                        if not memo:
+                            memo.append(table_of(s))
+                        return memo[0]
+
+                    claims = [answer for seat in asked if (answer := bots[seat].claim(view_of(s, seat, table)))]
+                    for ev in claims:
+                        if s.phase != "claims":
+                            break
+                        self.apply(ev)
+                if s.phase == "claims":
                     self.check_resolve()
             elif phase == "win_pending":
-                self.apply(ConfirmWin())
+                self.apply(CONFIRM_WIN)
             elif phase == "hand_over":
                 return
             else:
                 self.fail(f"unexpected phase {phase!r} during a hand")
 
     def check_resolve(self) -> None:
-        """Close the claim window; a hand may end drawn only when no head tile is drawable."""
-        before = self.state
-        claimed = any(a not in (None, "pass") for a in (before.claims or {}).get("answers", ()))
-        drawable = before.drawable
-        self.apply(Resolve())
-        after = self.state
+        """Close the claim window; a hand may end drawn only when no head tile is drawable,
+        and the head never gives a tile from the reserve."""
+        s = self.state  # changed in place by the resolve: read what is checked first
+        c = s.claims
+        assert c is not None
+        answers = c["answers"]
+        claimed = answers.count(None) + answers.count("pass") < SEATS
+        drawable, remaining, kind = s.drawable, s.wall.remaining, c["kind"]
+        self.apply(RESOLVE)
         if claimed:
             return
-        if drawable > 0 and after.phase == "hand_over":
+        if s.phase == "turn" and s.drawn == "head" and s.wall.remaining < 2 * s.reserve_stacks:
+            self.fail(
+                f"the head gave a tile past the reserve: {s.wall.remaining} tiles left, "
+                f"reserve {s.reserve_stacks} stacks after {s.kongs} kong(s)"
+            )
+        if drawable > 0 and s.phase == "hand_over":
             self.fail(f"the hand ended drawn with {drawable} head tile(s) still drawable")
-        if drawable == 0 and after.phase != "hand_over" and before.claims and before.claims["kind"] == "discard":
-            self.fail(f"play went on past the reserve ({before.wall.remaining} tiles left)")
+        if drawable == 0 and s.phase != "hand_over" and kind == "discard":
+            self.fail(f"play went on past the reserve ({remaining} tiles left)")
 
     # --- invariants -------------------------------------------------------------------------
 
@@ -311,6 +313,11 @@ class _Run:
         self.summary.final_scores = [self.session_start_scores[i] + expected[i] for i in range(SEATS)]
         # tile conservation and hand sizes
         self.check_tiles(last)
+        self.summary.discards += s.discards_made
+        for st in s.seats:
+            for m in st.melds:
+                if m.kong is not None:
+                    self.summary.kongs_by_kind[m.kong] += 1
         # the exhaustive draw exactly at the reserve
         if last["result"] == "draw":
             if s.drawable != 0 or s.wall.remaining > 2 * s.reserve_stacks:
@@ -335,12 +342,13 @@ class _Run:
             self.fail("full-tile mode lost its wall")
             return
         counts = [0] * NUM_KINDS
+        physical = bp.physical
         taken = s.wall.taken
         wall_tiles = s.wall_tiles
         left = 0
         for slot in range(TILES):
             if not taken[slot]:
-                counts[wall_tiles[bp.physical_slot(slot)]] += 1
+                counts[wall_tiles[physical[slot]]] += 1
                 left += 1
         if left != s.wall.remaining:
             self.fail(f"the wall holds {left} tiles but counts {s.wall.remaining} remaining")
@@ -376,7 +384,7 @@ class _Run:
         dealer, streak, passes = s.dealer, s.dealer_streak, s.passes
         assert dealer is not None and s.last_settlement is not None
         winner = s.last_settlement["winner"]
-        self.apply(NextHand())
+        self.apply(NEXT_HAND)
         n = self.state
         if winner is None or winner == dealer:
             ok = n.dealer == dealer and n.dealer_streak == streak + 1 and n.passes == passes
@@ -411,6 +419,7 @@ class _Run:
             if progress is not None and (self.hand_no % every == 0 or self.hand_no == c.hands):
                 progress(self.hand_no, c.hands, now() - start)
         self.summary.seconds = now() - start
+        self.summary.events = self.events
         return self.summary
 
 

@@ -14,7 +14,7 @@ from typing import Any, Final
 from engine.rules import XIAN, Rules
 from engine.scoring import Transfer
 from engine.tiles import Tile, format_tiles, parse_tiles, tile_text
-from engine.wall import BreakPoint, WallState, break_point
+from engine.wall import TILES, BreakPoint, WallState, break_point
 
 SCHEMA: Final = 1
 SEATS: Final = 4
@@ -157,7 +157,21 @@ class TableState:
     def breakpoint(self) -> BreakPoint | None:
         if self.dealer is None or self.dice_dealer is None or self.dice_owner is None:
             return None
-        return break_point(self.dealer, self.dice_dealer, self.dice_owner, self.rules.wall_direction)
+        # kept while the dealer, the dice and the direction stay (all of a hand): a draw
+        # reads it every time (``physical`` is worked out once per break point)
+        key = (self.dealer, self.dice_dealer, self.dice_owner, self.rules.wall_direction)
+        cached: tuple[tuple[object, ...], BreakPoint] | None = self.__dict__.get("_breakpoint")
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        bp = break_point(self.dealer, self.dice_dealer, self.dice_owner, self.rules.wall_direction)
+        self.__dict__["_breakpoint"] = (key, bp)
+        return bp
+
+    def wall_tile(self, slot: int) -> Tile:
+        """Full-tile mode: the tile at draw-order ``slot`` (the wall must be broken)."""
+        bp = self.breakpoint
+        assert bp is not None and self.wall_tiles is not None
+        return self.wall_tiles[bp.physical[slot]]
 
     @property
     def reserve_stacks(self) -> int:
@@ -166,7 +180,9 @@ class TableState:
     @property
     def drawable(self) -> int:
         """Tiles the head may still give (RULES §10: only while remaining > 2 × R(k))."""
-        return max(0, self.wall.remaining - 2 * self.reserve_stacks)
+        w = self.wall
+        left = TILES - w.head_taken - w.tail_taken - 2 * self.rules.reserve_stacks(self.kongs)
+        return left if left > 0 else 0
 
     def _where(self, slot: int | None) -> dict[str, int] | None:
         bp = self.breakpoint

@@ -1,8 +1,14 @@
 """The table state machine (RULES §2–§12): ``apply(state, event) -> (new_state, effects)``.
 
 Pure and deterministic: no I/O, no clock, no randomness but the ``wall_seed`` an event
-carries. ``apply`` never changes the state it is given: it copies, then changes the copy,
-so an event that raises a :class:`RuleError` leaves the caller's state as it was.
+carries. Every handler validates the event completely before it changes anything, so an
+event that raises a :class:`RuleError` leaves the state exactly as it was. Two entry points
+share the handlers (DESIGN.md: python-chess's ``Board.push`` is the model):
+
+- :func:`apply` never changes the state it is given: it copies it, then pushes the event
+  onto the copy — what the service and the tools use;
+- :func:`push` changes the state in place — what the self-play simulator uses, where a
+  copy per event would cost more than the event.
 
 One code path serves both modes. In *tracked* mode (the physical table) tiles are only
 counted; in *full-tile* mode (``new_session`` with ``wall_seed``) the wall is shuffled from
@@ -48,7 +54,7 @@ from engine.tiles import format_tiles, tile_text
 from engine.wall import LOWER, WallState, deal_slots, seat_counting, shuffled_wall
 from engine.wins import on_confirm_win, on_reject_win, on_win
 
-__all__ = ["Effect", "TableState", "apply", "new_table", "replay"]
+__all__ = ["Effect", "TableState", "apply", "new_table", "push", "replay"]
 
 
 # --- the state machine's entry points --------------------------------------------------
@@ -60,16 +66,42 @@ def new_table() -> TableState:
 
 
 def apply(state: TableState, event: Event | Mapping[str, Any]) -> tuple[TableState, list[Effect]]:
-    """Apply one event; the new state and the effects. Raises :class:`RuleError` if refused."""
+    """Apply one event; the new state and the effects. Raises :class:`RuleError` if refused.
+    ``state`` itself is never changed."""
     ev = parse_event(event)
+    handler = _handler(state, ev)
+    new = state.copy()
+    return new, handler(new, ev)
+
+
+def push(state: TableState, event: Event | Mapping[str, Any]) -> list[Effect]:
+    """Apply one event to ``state`` in place; the effects. Raises :class:`RuleError` if
+    refused, and then ``state`` is exactly as it was.
+
+    >>> s = new_table()
+    >>> push(s, {"type": "new_session", "players": ["A", "B", "C", "D"], "base": 1}), s.phase
+    ([], 'seating')
+    >>> push(s, {"type": "roll", "dice": [3, 4]})
+    Traceback (most recent call last):
+    ...
+    engine.errors.IllegalEventError: seating: cannot roll now (this phase accepts: seating, end_session, new_session)
+    >>> s.phase
+    'seating'
+    """
+    ev = event if isinstance(event, Event) else parse_event(event)
+    handler = TRANSITIONS.get((state.phase, ev.TYPE))
+    if handler is None:
+        handler = _handler(state, ev)  # raises
+    return handler(state, ev)
+
+
+def _handler(state: TableState, ev: Event) -> Handler:
     handler = TRANSITIONS.get((state.phase, ev.TYPE))
     if handler is None:
         who = f"seat {ev.seat_of} cannot {ev.TYPE}" if ev.seat_of is not None else f"cannot {ev.TYPE}"
         accepted = ", ".join(t for (p, t) in TRANSITIONS if p == state.phase)
         raise IllegalEventError(f"{state.phase}: {who} now (this phase accepts: {accepted})")
-    new = state.copy()
-    effects = handler(new, ev)
-    return new, effects
+    return handler
 
 
 def replay(events: Iterable[Event | Mapping[str, Any]], state: TableState | None = None) -> TableState:
@@ -155,35 +187,42 @@ def deal(s: TableState) -> Effects:
     s.wall_tiles = shuffled_wall(s.wall_seed, s.hand) if s.wall_seed is not None else None
     bp = s.breakpoint
     assert bp is not None
-    for seat, slot in deal_slots(s.dealer):
-        s.wall.take(slot)
-        st = s.seats[seat]
+    wall, seats, tiles, phys = s.wall, s.seats, s.wall_tiles, bp.physical
+    for seat, slot in _DEAL_SLOTS[s.dealer]:
+        wall.take(slot)
+        st = seats[seat]
         st.count += 1
-        if s.wall_tiles is not None and st.concealed is not None:
-            st.concealed[s.wall_tiles[bp.physical_slot(slot)]] += 1
-    s.last_drawn = s.wall_tiles[bp.physical_slot(50)] if s.wall_tiles is not None else None  # the dealer's 14th
+        if tiles is not None and st.concealed is not None:
+            st.concealed[tiles[phys[slot]]] += 1
+    s.last_drawn = tiles[phys[50]] if tiles is not None else None  # the dealer's 14th
     s.turn, s.drawn, s.phase = s.dealer, "deal", "turn"
     s.kongs, s.discards_made, s.claims, s.pending, s.hand_transfers = 0, 0, None, None, []
     return [Effect("dealt", s.dealer, data=bp.to_json()), Effect("to_move", s.dealer, data="discard")]
+
+
+_DEAL_SLOTS: Final = tuple(tuple(deal_slots(dealer)) for dealer in range(SEATS))
 
 
 # --- the player to move: discard, kong -----------------------------------------------------
 
 
 def on_discard(s: TableState, ev: Discard) -> Effects:
-    st = check_turn(s, ev.seat, "discard")
-    need_tile(s, ev.seat, ev.tile, "discard")
-    if st.concealed is not None and ev.tile is not None and st.concealed[ev.tile] == 0:
-        held = format_tiles(t for t in range(34) for _ in range(st.concealed[t]))
-        raise refuse(s, ev.seat, f"cannot discard {tile_text(ev.tile)}: its hand is {held}")
+    seat, tile = ev.seat, ev.tile
+    st = check_turn(s, seat, "discard")
+    conc = st.concealed
+    if conc is not None:  # full-tile mode: the tile must be named and held
+        need_tile(s, seat, tile, "discard")
+        assert tile is not None
+        if conc[tile] == 0:
+            held = format_tiles(t for t in range(34) for _ in range(conc[t]))
+            raise refuse(s, seat, f"cannot discard {tile_text(tile)}: its hand is {held}")
+        conc[tile] -= 1
     st.count -= 1
-    if st.concealed is not None and ev.tile is not None:
-        st.concealed[ev.tile] -= 1
-    st.discards.append(ev.tile)
+    st.discards.append(tile)
     s.discards_made += 1
-    s.claims = {"kind": "discard", "from": ev.seat, "tile": ev.tile, "answers": [None] * SEATS, "tiles": [None] * SEATS}
+    s.claims = {"kind": "discard", "from": seat, "tile": tile, "answers": [None] * SEATS, "tiles": [None] * SEATS}
     s.turn, s.drawn, s.last_drawn, s.phase = None, None, None, "claims"
-    return [Effect("claims_open", ev.seat, ev.tile, "discard")]
+    return [Effect("claims_open", seat, tile, "discard")]
 
 
 def on_kong(s: TableState, ev: Kong) -> Effects:
@@ -201,12 +240,13 @@ def on_kong(s: TableState, ev: Kong) -> Effects:
                 ev.seat,
                 f"cannot declare a concealed kong of {tile_text(tile)}: it holds {st.concealed[tile]} of them",
             )
+        paid = kong_transfers(ev.seat, "concealed", base=s.base, rules=s.rules)
         st.count -= 4
         if st.concealed is not None and tile is not None:
             st.concealed[tile] -= 4
         st.melds.append(Meld("kong", None if tile is None else (tile,) * 4, "concealed"))
         s.kongs += 1
-        settle_now(s, kong_transfers(ev.seat, "concealed", base=s.base, rules=s.rules))
+        settle_now(s, paid)
         return [Effect("kong", ev.seat, tile, "concealed"), draw(s, ev.seat, LOWER)]
     # added kong (加杠): others may rob it before the replacement draw
     if not s.rules.added_kong:

@@ -25,6 +25,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, Final
 
 from engine.tiles import NUM_KINDS, Tile
@@ -101,8 +102,20 @@ class BreakPoint:
         wall, stack = self.stack_at(slot // 2)
         return 2 * (wall * PER_WALL + stack - 1) + slot % 2
 
+    @cached_property
+    def physical(self) -> tuple[int, ...]:
+        """:meth:`physical_slot` of every slot (one table per owner, k and direction: 192 in all)."""
+        key = (self.owner, self.count, self.direction)
+        table = _PHYSICAL.get(key)
+        if table is None:
+            table = _PHYSICAL[key] = tuple(self.physical_slot(slot) for slot in range(TILES))
+        return table
+
     def to_json(self) -> dict[str, int]:
         return {"owner": self.owner, "count": self.count, "wall": self.wall, "stack": self.stack}
+
+
+_PHYSICAL: Final[dict[tuple[int, int, str], tuple[int, ...]]] = {}
 
 
 def break_point(
@@ -209,10 +222,16 @@ class WallState:
 
     def take_head(self) -> int:
         """Take the next tile from the head; its slot."""
-        if self.remaining == 0:
-            raise ValueError("the wall is empty")
         slot = self._head
-        self.take(slot)
+        if slot >= TILES:  # every slot taken
+            raise ValueError("the wall is empty")
+        taken = self.taken
+        taken[slot] = 1
+        self.head_taken += 1
+        head = slot + 1
+        while head < TILES and taken[head]:
+            head += 1
+        self._head = head
         return slot
 
     def tail_slot(self, layer: int) -> int | None:

@@ -41,6 +41,19 @@ def on_confirm_win(s: TableState, ev: ConfirmWin) -> Effects:
     seat, kind, tile, frm = p["seat"], p["kind"], p["tile"], p["from"]
     st = s.seats[seat]
     wait, bonus = judge_wait(s, st, seat, tile, kind, ev)
+    how = {"discard": "discard", "robbed_kong": "robbed_kong"}.get(kind, "self_drawn")
+    # the payments first: nothing below may fail once the hands change
+    wins = win_transfers(
+        seat,
+        how,
+        base=s.base,
+        rules=s.rules,
+        wait_bonus=bonus,
+        discarder=frm,
+        after_kong=kind == "kong_bloom",
+        heavenly=kind == "heavenly",
+        bets=s.bets,
+    )
     # the winning tile joins the winner's hand
     if frm is not None:
         giver = s.seats[frm]
@@ -53,18 +66,6 @@ def on_confirm_win(s: TableState, ev: ConfirmWin) -> Effects:
         st.count += 1
         if st.concealed is not None and tile is not None:
             st.concealed[tile] += 1
-    how = {"discard": "discard", "robbed_kong": "robbed_kong"}.get(kind, "self_drawn")
-    wins = win_transfers(
-        seat,
-        how,
-        base=s.base,
-        rules=s.rules,
-        wait_bonus=bonus,
-        discarder=frm,
-        after_kong=kind == "kong_bloom",
-        heavenly=kind == "heavenly",
-        bets=s.bets,
-    )
     settle_now(s, wins)
     s.last_settlement = {
         "result": "win",

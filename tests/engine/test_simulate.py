@@ -10,7 +10,7 @@ import pytest
 
 import engine.simulate as sim
 from engine.simulate import InvariantViolation, SimConfig, journal_line, parse_bots, simulate
-from engine.table import replay
+from engine.table import apply, replay
 
 # 2,000 hands in all, across bot line-ups and rule options (CI).
 CI_RUNS = [
@@ -48,6 +48,24 @@ def test_all_random_bots_mostly_draw_but_do_win_and_kong() -> None:
     s = simulate(SimConfig(hands=300, seed=3, bots=("random",) * 4))
     assert s.draws > s.wins > 0
     assert sum(s.kongs_by_kind.values()) > 0
+
+
+def test_the_summary_counts_what_the_journal_shows() -> None:
+    """Discards, kongs by kind and events, counted from the table at each hand's end, agree
+    with a replay of the journal through ``apply`` and its effects."""
+    config = SimConfig(hands=120, seed=17, bots=("random", "greedy", "random", "greedy"), session_hands=50)
+    lines: list[str] = []
+    s = simulate(config, journal=lambda ev: lines.append(journal_line(ev)))
+    state = replay([])
+    kongs = dict.fromkeys(sim.KONG_KINDS, 0)
+    for line in lines:
+        state, effects = apply(state, json.loads(line))
+        for eff in effects:
+            if eff.what == "kong":
+                kongs[eff.data] += 1
+    assert s.events == len(lines)
+    assert s.discards == sum(1 for line in lines if line.startswith('{"type":"discard"'))
+    assert s.kongs_by_kind == kongs and kongs["concealed"] and kongs["exposed"] and kongs["added"]
 
 
 def test_sessions_restart_and_totals_add_up() -> None:
@@ -104,15 +122,15 @@ def test_config_and_bot_line_ups_are_checked() -> None:
 
 
 def _broken(monkeypatch: pytest.MonkeyPatch, spoil: Any) -> None:
-    """Make the engine's apply spoil its result after some events (as a buggy engine would)."""
-    real = sim.apply
+    """Make the engine's push spoil the state after some events (as a buggy engine would)."""
+    real = sim.push
 
-    def apply(state: Any, ev: Any) -> Any:
-        new, effects = real(state, ev)
-        spoil(new, ev)
-        return new, effects
+    def push(state: Any, ev: Any) -> Any:
+        effects = real(state, ev)
+        spoil(state, ev)
+        return effects
 
-    monkeypatch.setattr(sim, "apply", apply)
+    monkeypatch.setattr(sim, "push", push)
 
 
 def _at_hand(n: int, then: Any) -> Any:
@@ -163,23 +181,37 @@ def test_a_wrong_dealer_stops_the_run(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_a_hand_drawn_too_early_stops_the_run(monkeypatch: pytest.MonkeyPatch) -> None:
-    real = sim.apply
-
-    def apply(state: Any, ev: Any) -> Any:
-        if ev.TYPE == "resolve" and state.hand == 2 and state.wall.remaining < 60 and state.drawable > 0:
-            from engine.rules import Rules
-
-            # a table that thinks the reserve is larger than the rules say: it ends the hand early
-            fake = state.copy()
-            fake.rules = Rules.from_overrides({"kong_reserve": [30, 30, 30, 30]}, base=state.rules)
-            new, effects = real(fake, ev)
-            new.rules = state.rules
-            return new, effects
-        return real(state, ev)
-
-    monkeypatch.setattr(sim, "apply", apply)
+    _with_reserve(
+        monkeypatch, lambda state: state.hand == 2 and state.wall.remaining < 60 and state.drawable > 0, [30] * 4
+    )
     with pytest.raises(InvariantViolation, match=r"hand 2: the hand ended drawn with \d+ head tile"):
         simulate(SimConfig(hands=4, seed=6, bots=("random",) * 4))
+
+
+def test_a_head_draw_from_the_reserve_stops_the_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a table that thinks there is no reserve: the head gives tiles the rules keep back
+    _with_reserve(monkeypatch, lambda state: state.hand == 3, [0, 0, 0, 0])
+    with pytest.raises(InvariantViolation, match=r"hand 3: the head gave a tile past the reserve: \d+ tiles left"):
+        simulate(SimConfig(hands=5, seed=6, bots=("random",) * 4))
+
+
+def _with_reserve(monkeypatch: pytest.MonkeyPatch, when: Any, reserve: list[int]) -> None:
+    """Make the engine resolve claims with another kong reserve than the rules' ``when(state)``."""
+    from engine.rules import Rules
+
+    real = sim.push
+
+    def push(state: Any, ev: Any) -> Any:
+        if ev.TYPE == "resolve" and when(state):
+            rules = state.rules
+            state.rules = Rules.from_overrides({"kong_reserve": reserve}, base=rules)
+            try:
+                return real(state, ev)
+            finally:
+                state.rules = rules
+        return real(state, ev)
+
+    monkeypatch.setattr(sim, "push", push)
 
 
 def test_an_engine_refusal_names_the_seed_and_hand(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from engine.errors import RuleError
 from engine.hand import is_winning_hand, winning_tiles
-from engine.table import TableState, apply, new_table, replay
+from engine.table import TableState, apply, new_table, push, replay
 from engine.tiles import tile_text
 
 PLAYERS = ["东东", "Nan", "Xi", "Bei"]
@@ -342,8 +342,10 @@ def check_step(before: TableState, ev: dict[str, Any], after: TableState) -> Non
 
 
 def walk(
-    seed: int, full: bool, rules: dict[str, Any], hands: int, illegal_every: int = 1
+    seed: int, full: bool, rules: dict[str, Any], hands: int, illegal_every: int = 1, inplace: bool = False
 ) -> tuple[TableState, list[Any], Counter[str]]:
+    """A random session. ``inplace``: events go through ``push`` (the state changed in place),
+    and each must give exactly what ``apply`` gives on a copy of the state before it."""
     rng = random.Random(seed)
     new_session: dict[str, Any] = {"type": "new_session", "players": PLAYERS, "base": rng.randint(1, 3)}
     if rules:
@@ -363,11 +365,18 @@ def walk(
             bad = illegal_event(state, rng)
             snapshot = state.to_json()
             with pytest.raises(RuleError):
-                apply(state, bad)
+                (push if inplace else apply)(state, bad)  # type: ignore[operator]
             assert state.to_json() == snapshot, f"a refused {bad!r} changed the state"
         ev = pick(legal_events(state, rng), rng)
-        before = state
-        state, _ = apply(state, ev)
+        if inplace:
+            before = state.copy()
+            effects = push(state, ev)
+            want, want_effects = apply(before, ev)
+            assert effects == want_effects and state.to_json() == want.to_json(), f"push and apply differ on {ev!r}"
+            snapshot = None  # ``before`` is a copy: push changed ``state`` as it should
+        else:
+            before = state
+            state, _ = apply(state, ev)
         if snapshot is not None:
             assert before.to_json() == snapshot, f"applying {ev!r} changed the state it was given"
         assert before.to_json() != state.to_json() or ev["type"] in ("pass", "claim", "bets")
@@ -395,9 +404,9 @@ RULE_VARIANTS = st.sampled_from(
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 2**32), full=st.booleans(), rules=RULE_VARIANTS)
-def test_random_sessions_keep_every_invariant(seed: int, full: bool, rules: dict[str, Any]) -> None:
-    state, journal, _ = walk(seed, full, rules, hands=2)
+@given(seed=st.integers(0, 2**32), full=st.booleans(), rules=RULE_VARIANTS, inplace=st.booleans())
+def test_random_sessions_keep_every_invariant(seed: int, full: bool, rules: dict[str, Any], inplace: bool) -> None:
+    state, journal, _ = walk(seed, full, rules, hands=2, inplace=inplace)
     # replaying the journal reproduces the state exactly, and JSON round-trips
     again = replay(journal)
     assert again.to_json() == state.to_json()
@@ -424,6 +433,13 @@ def test_fuzzed_events_raise_only_rule_errors(seed: int, full: bool) -> None:
             apply(s, ev)
         except RuleError:
             assert s.to_json() == snap
+        mine = s.copy()  # and in place: refused, the state is untouched; taken, it is what apply gives
+        try:
+            push(mine, ev)
+        except RuleError:
+            assert mine.to_json() == snap
+        else:
+            assert mine.to_json() == apply(s, ev)[0].to_json()
 
 
 @pytest.mark.soak
