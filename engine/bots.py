@@ -27,6 +27,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from itertools import compress
 from typing import Final, Protocol
 
 from engine._tables import COMPLETE, PAIR_MARK
@@ -45,10 +46,11 @@ from engine.shanten import (
 )
 from engine.state import TableState
 from engine.tiles import NUM_KINDS, Tile
+from engine.wall import TILES
 
 SEATS: Final = 4
 STRENGTHS: Final = ("random", "greedy")
-_MISSING: Final = -10_000
+_KINDS: Final = range(NUM_KINDS)
 
 
 Table = tuple[tuple[tuple[tuple[Tile, ...], ...], ...], tuple[tuple[Tile | None, ...], ...]]
@@ -63,15 +65,19 @@ class View:
     ``drawn``: it is its turn and it began with a draw (so it may win by itself or kong).
     ``table_melds`` and ``discards`` are every seat's, as on the table. ``claim_*`` describe
     the open claim (phase ``claims``): kind ``discard``/``rob``, the seat it is from, the tile.
+
+    A view made by :func:`view_of` reads the open table and ``drawable`` from the state only
+    when asked: it describes the table as it is when the bot answers, before the answer.
     """
 
     __slots__ = (
+        "_drawable",
+        "_source",
         "_table",
         "_table_of",
         "claim_from",
         "claim_kind",
         "claim_tile",
-        "drawable",
         "drawn",
         "hand",
         "last_drawn",
@@ -105,13 +111,26 @@ class View:
         self.claim_kind, self.claim_from, self.claim_tile = claim_kind, claim_from, claim_tile
         self._table: Table | None = None if callable(table) else table
         self._table_of: Callable[[], Table] | None = table if callable(table) else None
-        self.wall_remaining, self.drawable, self.rules = wall_remaining, drawable, rules
+        self._source: TableState | None = None
+        self._drawable: int | None = drawable
+        self.wall_remaining, self.rules = wall_remaining, rules
 
     def _open(self) -> Table:
         if self._table is None:
-            assert self._table_of is not None
-            self._table = self._table_of()
+            if self._table_of is not None:
+                self._table = self._table_of()
+            else:
+                assert self._source is not None
+                self._table = table_of(self._source)
         return self._table
+
+    @property
+    def drawable(self) -> int:
+        """Tiles the head may still give (``TableState.drawable``)."""
+        if self._drawable is None:
+            assert self._source is not None
+            self._drawable = self._source.drawable
+        return self._drawable
 
     @property
     def table_melds(self) -> tuple[tuple[tuple[Tile, ...], ...], ...]:
@@ -151,26 +170,31 @@ def view_of(state: TableState, seat: int, table: Callable[[], Table] | None = No
     The open table is read only if the bot looks at it; ``table`` (a memoised
     ``lambda: table_of(state)``) may be shared when several seats look at one state."""
     me = state.seats[seat]
-    if me.concealed is None:
+    hand = me.concealed
+    if hand is None:
         raise ValueError("bots play in full-tile mode only (new_session with a wall_seed)")
-    claims = state.claims if state.phase == "claims" else None
-    mine = state.turn == seat
-    return View(
-        seat,
-        state.phase,
-        list(me.concealed),
-        tuple(m.tiles for m in me.melds if m.tiles is not None),
-        tuple(m.tiles[0] for m in me.melds if m.kind == "pong" and m.tiles is not None),
-        mine and state.drawn is not None,
-        state.last_drawn if mine else None,
-        None if claims is None else claims["kind"],
-        None if claims is None else claims["from"],
-        None if claims is None else claims["tile"],
-        table if table is not None else (lambda: table_of(state)),
-        state.wall.remaining,
-        state.drawable,
-        state.rules,
-    )
+    melds = me.melds
+    if melds:
+        tiles = tuple([m.tiles for m in melds if m.tiles is not None])
+        pongs = tuple([m.tiles[0] for m in melds if m.kind == "pong" and m.tiles is not None])
+    else:
+        tiles = pongs = ()
+    v = View.__new__(View)  # every slot set below: cheaper than __init__'s checks
+    v.seat, v.phase, v.hand, v.melds, v.pongs, v.rules = seat, state.phase, hand[:], tiles, pongs, state.rules
+    if v.phase == "claims" and state.claims is not None:
+        c = state.claims
+        v.claim_kind, v.claim_from, v.claim_tile = c["kind"], c["from"], c["tile"]
+    else:
+        v.claim_kind = v.claim_from = v.claim_tile = None
+    if state.turn == seat:
+        v.drawn, v.last_drawn = state.drawn is not None, state.last_drawn
+    else:
+        v.drawn, v.last_drawn = False, None
+    v._table, v._table_of, v._source, v._drawable = None, table, state, None
+    w = state.wall
+    v.wall_remaining = TILES - w.head_taken - w.tail_taken
+    return v
+
 
 
 class Bot(Protocol):
@@ -200,23 +224,54 @@ def wins(hand: Sequence[int], melds: int, seven_pairs: bool = False) -> bool:
     """Whether concealed counts ``hand`` with ``melds`` exposed melds make a winning hand."""
     b = bytes(hand)
     get = COMPLETE.get
-    total = get(b[0:9], _MISSING) + get(b[9:18], _MISSING) + get(b[18:27], _MISSING) + get(b[27:34], _MISSING)
-    if total == 14 + PAIR_MARK - 3 * melds:
-        return True
+    m = get(b[0:9])  # most hands fail on the first suit that is not melds and a pair
+    if m is not None:
+        p = get(b[9:18])
+        if p is not None:
+            s = get(b[18:27])
+            if s is not None:
+                z = get(b[27:34])
+                if z is not None and m + p + s + z == 14 + PAIR_MARK - 3 * melds:
+                    return True
     return seven_pairs and melds == 0 and sum(hand) == 14 and all(n in (0, 2, 4) for n in hand)
 
 
 def may_claim(hand: Sequence[int], melds: int, tile: Tile, kind: str, next_seat: bool, seven_pairs: bool) -> bool:
     """Whether a seat holding ``hand`` has any legal claim on ``tile``: a win, or (on a
     discard) a pong or kong, or a chow for the discarder's 下家. A table asks a player only
-    then; a bot is never asked to pass on a tile it could do nothing with."""
+    then; a bot is never asked to pass on a tile it could do nothing with.
+
+    >>> from engine.tiles import parse_tile, parse_tiles, to_counts
+    >>> hand = to_counts(parse_tiles("1112345678999m"))  # 九莲宝灯: wins on any character
+    >>> may_claim(hand, 0, parse_tile("5m"), "rob", False, False)
+    True
+    >>> may_claim(hand, 0, parse_tile("1p"), "discard", True, False)
+    False
+    """
+    n = hand[tile]
+    if kind == "discard" and (n >= 2 or (next_seat and _partners(hand, tile))):
+        return True
+    if n == 0 and not _partners(hand, tile):
+        # the tile would be alone: a win needs it in a pair, a pong or a chow
+        return False
     b = bytearray(hand)
     b[tile] += 1
-    if wins(b, melds, seven_pairs):
-        return True
-    if kind != "discard":
-        return False
-    return hand[tile] >= 2 or (next_seat and bool(chow_options(hand, tile)))
+    return wins(b, melds, seven_pairs)
+
+
+def _partners(hand: Sequence[int], tile: Tile) -> bool:
+    """Whether ``hand`` holds two tiles that make a sequence with ``tile``."""
+    for a, b in _CHOW_PAIRS[tile]:  # noqa: SIM110  (a loop: any() over a generator is slower)
+        if hand[a] and hand[b]:
+            return True
+    return False
+
+
+_CHOW_PAIRS: Final = tuple(
+    tuple((t + a, t + b) for a, b in ((-2, -1), (-1, 1), (1, 2)) if t < 27 and t % 9 + a >= 0 and t % 9 + b <= 8)
+    for t in range(NUM_KINDS)
+)
+"""For each tile, the pairs of tiles that make a sequence with it."""
 
 
 def _wins_with(view: View, tile: Tile) -> bool:
@@ -243,15 +298,19 @@ def chow_options(hand: Sequence[int], tile: Tile) -> list[tuple[Tile, Tile]]:
 def _own_turn_options(view: View) -> tuple[list[Tile], list[Tile], list[Tile]]:
     """(distinct discards, concealed kong tiles, added kong tiles) legal now."""
     hand = view.hand
-    discards = [t for t in range(NUM_KINDS) if hand[t]]
+    discards = list(compress(_KINDS, hand))
     if not view.drawn or view.wall_remaining == 0:
         return discards, [], []
-    concealed = [t for t in discards if hand[t] == 4]
-    added = [t for t in view.pongs if hand[t]] if view.rules.added_kong else []
+    concealed = [t for t in discards if hand[t] == 4] if 4 in hand else []
+    added = [t for t in view.pongs if hand[t]] if view.pongs and view.rules.added_kong else []
     return discards, concealed, added
 
 
 # --- the bots ------------------------------------------------------------------------------
+
+# events are plain values: the bots hand out these rather than build one per move
+_DISCARD: Final = tuple(tuple(Discard(seat, t) for t in _KINDS) for seat in range(SEATS))
+_WIN: Final = tuple(Win(seat) for seat in range(SEATS))
 
 
 @dataclass
@@ -262,16 +321,20 @@ class RandomBot:
     name: str = "random"
 
     def act(self, view: View) -> Event:
-        if view.drawn and wins(view.hand, len(view.melds), view.rules.seven_pairs):
-            return Win(view.seat)
-        discards, concealed, added = _own_turn_options(view)
-        i = self.rng.randrange(len(discards) + len(concealed) + len(added))
+        hand, seat = view.hand, view.seat
+        if view.drawn:
+            if wins(hand, len(view.melds), view.rules.seven_pairs):
+                return _WIN[seat]
+            discards, concealed, added = _own_turn_options(view)
+        else:  # after a pong or chow: a discard, nothing else
+            discards, concealed, added = list(compress(_KINDS, hand)), [], []
+        i = int(self.rng.random() * (len(discards) + len(concealed) + len(added)))  # (randrange: 10x slower)
         if i < len(discards):
-            return Discard(view.seat, discards[i])
+            return _DISCARD[seat][discards[i]]
         i -= len(discards)
         if i < len(concealed):
-            return Kong(view.seat, "concealed", concealed[i])
-        return Kong(view.seat, "added", added[i - len(concealed)])
+            return Kong(seat, "concealed", concealed[i])
+        return Kong(seat, "added", added[i - len(concealed)])
 
     def claim(self, view: View) -> Event | None:
         tile, seat = view.claim_tile, view.seat
@@ -290,7 +353,7 @@ class RandomBot:
             options += [("chow", pair) for pair in chow_options(view.hand, tile)]
         if not options:
             return None
-        i = self.rng.randrange(len(options) + 1)  # the last choice: pass
+        i = int(self.rng.random() * (len(options) + 1))  # the last choice: pass
         if i == len(options):
             return None
         call, pair = options[i]

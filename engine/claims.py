@@ -127,11 +127,7 @@ def resolve_if_answered(s: TableState) -> Effects:
     return []
 
 
-def on_resolve(s: TableState, ev: Resolve) -> Effects:
-    return resolve_claims(s)
-
-
-def resolve_claims(s: TableState) -> Effects:
+def resolve_claims(s: TableState, ev: Resolve | None = None) -> Effects:
     """The highest claim takes effect (§8): win (nearest to the discarder) > kong = pong > chow."""
     c = s.claims
     assert c is not None
@@ -227,3 +223,6 @@ def exhaustive_draw(s: TableState) -> Effects:
     }
     s.turn, s.drawn, s.last_drawn, s.claims, s.phase = None, None, None, None, "hand_over"
     return [Effect("hand_over", None, None, s.last_settlement)]
+
+
+on_resolve = resolve_claims  # the handler of ``resolve``: close the window now

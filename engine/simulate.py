@@ -29,6 +29,7 @@ import json
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from operator import add
 from typing import Any, Final
 
 from engine.bots import STRENGTHS, Bot, Table, make_bot, may_claim, table_of, view_of
@@ -219,7 +220,7 @@ class _Run:
         first = self.dice()
         self.apply(Roll(first, seat=s.dealer))
         self.apply(Roll(self.dice(), seat=(s.dealer + sum(first) - 1) % SEATS))
-        bots = self.bots
+        bots, apply = self.bots, self.apply
         s = self.state  # every event changes it in place
         seven = s.rules.seven_pairs
         while True:
@@ -227,7 +228,7 @@ class _Run:
             if phase == "turn":
                 seat = s.turn
                 assert seat is not None
-                self.apply(bots[seat].act(view_of(s, seat)))
+                apply(bots[seat].act(view_of(s, seat)))
             elif phase == "claims":
                 c_ = s.claims
                 assert c_ is not None
@@ -240,6 +241,7 @@ class _Run:
                     assert st.concealed is not None
                     if may_claim(st.concealed, len(st.melds), tile, kind, i == 1, seven):
                         asked.append(seat)  # a seat with nothing to claim is not asked
+                claimed = False
                 if asked:
                     memo: list[Table] = []
 
@@ -252,37 +254,42 @@ class _Run:
                     for ev in claims:
                         if s.phase != "claims":
                             break
-                        self.apply(ev)
+                        apply(ev)
+                        claimed = True
                 if s.phase == "claims":
-                    self.check_resolve()
+                    if claimed:
+                        apply(RESOLVE)
+                    else:
+                        self.resolve_unclaimed(kind)
             elif phase == "win_pending":
-                self.apply(CONFIRM_WIN)
+                apply(CONFIRM_WIN)
             elif phase == "hand_over":
                 return
             else:
                 self.fail(f"unexpected phase {phase!r} during a hand")
 
-    def check_resolve(self) -> None:
-        """Close the claim window; a hand may end drawn only when no head tile is drawable,
-        and the head never gives a tile from the reserve."""
+    def resolve_unclaimed(self, kind: str) -> None:
+        """Close a claim window nobody answered. After a discard, the next seat draws exactly
+        one tile from the head while any is drawable, and only then is the hand drawn: the head
+        never gives a tile from the reserve, and the exhaustive draw comes exactly at it."""
         s = self.state  # changed in place by the resolve: read what is checked first
-        c = s.claims
-        assert c is not None
-        answers = c["answers"]
-        claimed = answers.count(None) + answers.count("pass") < SEATS
-        drawable, remaining, kind = s.drawable, s.wall.remaining, c["kind"]
+        drawable, remaining = s.drawable, s.wall.remaining
         self.apply(RESOLVE)
-        if claimed:
+        if kind != "discard":  # an added kong nobody robbed: its replacement comes from the tail
             return
-        if s.phase == "turn" and s.drawn == "head" and s.wall.remaining < 2 * s.reserve_stacks:
+        if drawable > 0:
+            if s.phase == "hand_over":
+                self.fail(f"the hand ended drawn with {drawable} head tile(s) still drawable")
+            elif s.phase != "turn" or s.drawn != "head" or s.wall.remaining != remaining - 1:
+                self.fail(
+                    f"closing the claims with {remaining} tiles left did not draw one head tile "
+                    f"(phase {s.phase}, drawn {s.drawn}, {s.wall.remaining} left)"
+                )
+        elif s.phase != "hand_over":
             self.fail(
-                f"the head gave a tile past the reserve: {s.wall.remaining} tiles left, "
-                f"reserve {s.reserve_stacks} stacks after {s.kongs} kong(s)"
+                f"the head gave a tile past the reserve: {remaining} tiles left, "
+                f"reserve {s.reserve_stacks} stacks after {s.kongs} kong(s), and play went on"
             )
-        if drawable > 0 and s.phase == "hand_over":
-            self.fail(f"the hand ended drawn with {drawable} head tile(s) still drawable")
-        if drawable == 0 and s.phase != "hand_over" and kind == "discard":
-            self.fail(f"play went on past the reserve ({remaining} tiles left)")
 
     # --- invariants -------------------------------------------------------------------------
 
@@ -341,17 +348,14 @@ class _Run:
         if s.wall_tiles is None or bp is None:
             self.fail("full-tile mode lost its wall")
             return
-        counts = [0] * NUM_KINDS
-        physical = bp.physical
+        order = s.draw_order()
         taken = s.wall.taken
-        wall_tiles = s.wall_tiles
-        left = 0
-        for slot in range(TILES):
-            if not taken[slot]:
-                counts[wall_tiles[physical[slot]]] += 1
-                left += 1
-        if left != s.wall.remaining:
-            self.fail(f"the wall holds {left} tiles but counts {s.wall.remaining} remaining")
+        left = [order[slot] for slot in range(TILES) if not taken[slot]]
+        if len(left) != s.wall.remaining:
+            self.fail(f"the wall holds {len(left)} tiles but counts {s.wall.remaining} remaining")
+        counts = [0] * NUM_KINDS
+        for t in left:
+            counts[t] += 1
         winner = last["winner"]
         for seat, st in enumerate(s.seats):
             if st.concealed is None:
@@ -362,19 +366,18 @@ class _Run:
             want = 14 if seat == winner else 13
             if st.size != want:
                 self.fail(f"seat {seat} holds {st.size} tiles (a kong as three), not {want}")
-            for t, n in enumerate(st.concealed):
-                counts[t] += n
+            counts = list(map(add, counts, st.concealed))
             for m in st.melds:
                 if m.tiles is None:
                     self.fail(f"seat {seat} has a meld of unknown tiles in full-tile mode")
                     return
                 for t in m.tiles:
                     counts[t] += 1
+            if None in st.discards:
+                self.fail(f"seat {seat} discarded an unknown tile in full-tile mode")
+                return
             for d in st.discards:
-                if d is None:
-                    self.fail(f"seat {seat} discarded an unknown tile in full-tile mode")
-                    return
-                counts[d] += 1
+                counts[d] += 1  # type: ignore[index]
         bad = [t for t in range(NUM_KINDS) if counts[t] != 4]
         if bad:
             self.fail(f"tiles not conserved: {', '.join(f'{counts[t]} of tile {t}' for t in bad)} (want 4 each)")

@@ -169,9 +169,17 @@ class TableState:
 
     def wall_tile(self, slot: int) -> Tile:
         """Full-tile mode: the tile at draw-order ``slot`` (the wall must be broken)."""
+        order = self.wall.tiles
+        if order is None:  # the first draw from this hand's wall: lay its tiles out by slot
+            order = self.wall.tiles = self.draw_order()
+        return order[slot]
+
+    def draw_order(self) -> list[Tile]:
+        """Full-tile mode: the wall's tiles by slot (draw order; the wall must be broken)."""
         bp = self.breakpoint
         assert bp is not None and self.wall_tiles is not None
-        return self.wall_tiles[bp.physical[slot]]
+        tiles = self.wall_tiles
+        return [tiles[i] for i in bp.physical]
 
     @property
     def reserve_stacks(self) -> int:
@@ -180,8 +188,8 @@ class TableState:
     @property
     def drawable(self) -> int:
         """Tiles the head may still give (RULES §10: only while remaining > 2 × R(k))."""
-        w = self.wall
-        left = TILES - w.head_taken - w.tail_taken - 2 * self.rules.reserve_stacks(self.kongs)
+        w, k = self.wall, self.kongs
+        left = TILES - w.head_taken - w.tail_taken - 2 * self.rules.kong_reserve[k if k < 3 else 3]
         return left if left > 0 else 0
 
     def _where(self, slot: int | None) -> dict[str, int] | None:

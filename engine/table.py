@@ -51,7 +51,7 @@ from engine.moves import Effect, Effects, check_turn, draw, need_tile, pong_for,
 from engine.scoring import kong_transfers
 from engine.state import SEATS, Meld, SeatState, TableState
 from engine.tiles import format_tiles, tile_text
-from engine.wall import LOWER, WallState, deal_slots, seat_counting, shuffled_wall
+from engine.wall import DEALT, LOWER, WallState, deal_slots, seat_counting, shuffled_wall
 from engine.wins import on_confirm_win, on_reject_win, on_win
 
 __all__ = ["Effect", "TableState", "apply", "new_table", "push", "replay"]
@@ -185,22 +185,30 @@ def deal(s: TableState) -> Effects:
     full = s.wall_seed is not None
     s.seats = [SeatState(full) for _ in range(SEATS)]
     s.wall_tiles = shuffled_wall(s.wall_seed, s.hand) if s.wall_seed is not None else None
-    bp = s.breakpoint
-    assert bp is not None
-    wall, seats, tiles, phys = s.wall, s.seats, s.wall_tiles, bp.physical
-    for seat, slot in _DEAL_SLOTS[s.dealer]:
-        wall.take(slot)
-        st = seats[seat]
-        st.count += 1
-        if tiles is not None and st.concealed is not None:
-            st.concealed[tiles[phys[slot]]] += 1
-    s.last_drawn = tiles[phys[50]] if tiles is not None else None  # the dealer's 14th
+    wall, seats = s.wall, s.seats
+    wall.take_first(DEALT)  # the deal takes the first 53 slots (§7), in _DEAL_SLOTS' order
+    for seat, n in enumerate(_DEALT_TO[s.dealer]):
+        seats[seat].count = n
+    if full:
+        order = wall.tiles = s.draw_order()
+        for seat, slot in _DEAL_SLOTS[s.dealer]:
+            conc = seats[seat].concealed
+            assert conc is not None
+            conc[order[slot]] += 1
+        s.last_drawn = order[50]  # the dealer's 14th
+    else:
+        s.last_drawn = None
     s.turn, s.drawn, s.phase = s.dealer, "deal", "turn"
     s.kongs, s.discards_made, s.claims, s.pending, s.hand_transfers = 0, 0, None, None, []
+    bp = s.breakpoint
+    assert bp is not None
     return [Effect("dealt", s.dealer, data=bp.to_json()), Effect("to_move", s.dealer, data="discard")]
 
 
 _DEAL_SLOTS: Final = tuple(tuple(deal_slots(dealer)) for dealer in range(SEATS))
+_DEALT_TO: Final = tuple(
+    tuple(sum(1 for s, _ in deal_slots(d) if s == seat) for seat in range(SEATS)) for d in range(SEATS)
+)
 
 
 # --- the player to move: discard, kong -----------------------------------------------------

@@ -179,18 +179,21 @@ class WallState:
     (130, 3, 3)
     """
 
-    __slots__ = ("_head", "head_taken", "tail_taken", "taken")
+    __slots__ = ("_head", "head_taken", "tail_taken", "taken", "tiles")
 
     def __init__(self) -> None:
         self.taken = bytearray(TILES)
         self.head_taken = 0
         self.tail_taken = 0
         self._head = 0
+        # full-tile mode: the tiles by slot (draw order), filled in by the table when first
+        # needed; a new wall (every hand) starts without them. Never changed in place.
+        self.tiles: list[Tile] | None = None
 
     def copy(self) -> WallState:
         w = WallState.__new__(WallState)
         w.taken = bytearray(self.taken)
-        w.head_taken, w.tail_taken, w._head = self.head_taken, self.tail_taken, self._head
+        w.head_taken, w.tail_taken, w._head, w.tiles = self.head_taken, self.tail_taken, self._head, self.tiles
         return w
 
     def __eq__(self, other: object) -> bool:
@@ -215,6 +218,13 @@ class WallState:
         self.head_taken += 1
         while self._head < TILES and self.taken[self._head]:
             self._head += 1
+
+    def take_first(self, n: int) -> None:
+        """Take slots ``0 .. n - 1`` from a new wall (the deal)."""
+        if self.head_taken or self.tail_taken:
+            raise ValueError("the deal takes the first slots of a new wall")
+        self.taken[0:n] = b"\x01" * n
+        self.head_taken = self._head = n
 
     def head_slot(self) -> int | None:
         """The slot the next head draw would take, or None if the wall is empty."""
@@ -271,6 +281,7 @@ class WallState:
             raise ValueError(f"bad wall 'taken' bits: {bits!r}")
         w.taken = bytearray(bits.translate(_BITS_IN), "ascii")
         w.head_taken, w.tail_taken = int(d["head_taken"]), int(d["tail_taken"])
+        w.tiles = None
         if w.head_taken + w.tail_taken != sum(w.taken):
             raise ValueError("wall counters do not match its taken slots")
         while w._head < TILES and w.taken[w._head]:
