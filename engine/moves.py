@@ -64,7 +64,8 @@ def draw(s: TableState, seat: int, layer: int | None) -> Effect:
     tile: Tile | None = None
     conc = st.concealed
     if conc is not None and s.wall_tiles is not None:
-        tile = s.wall_tile(slot)
+        order = s.wall.tiles
+        tile = order[slot] if order is not None else s.wall_tile(slot)
         conc[tile] += 1
     s.turn, s.drawn, s.last_drawn, s.phase = seat, how, tile, "turn"
     return Effect("drew", seat, tile, how)

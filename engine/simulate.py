@@ -220,7 +220,7 @@ class _Run:
         first = self.dice()
         self.apply(Roll(first, seat=s.dealer))
         self.apply(Roll(self.dice(), seat=(s.dealer + sum(first) - 1) % SEATS))
-        bots, apply = self.bots, self.apply
+        bots, apply, journal = self.bots, self.apply, self.journal
         s = self.state  # every event changes it in place
         seven = s.rules.seven_pairs
         while True:
@@ -228,7 +228,14 @@ class _Run:
             if phase == "turn":
                 seat = s.turn
                 assert seat is not None
-                apply(bots[seat].act(view_of(s, seat)))
+                ev = bots[seat].act(view_of(s, seat))
+                try:  # what self.apply does, inline for the commonest event
+                    push(s, ev)
+                except RuleError as e:
+                    self.fail(f"the engine refused {ev.to_json()}: {e}")
+                self.events += 1
+                if journal is not None:
+                    journal(ev.to_json())
             elif phase == "claims":
                 c_ = s.claims
                 assert c_ is not None

@@ -216,11 +216,14 @@ _DEALT_TO: Final = tuple(
 
 def on_discard(s: TableState, ev: Discard) -> Effects:
     seat, tile = ev.seat, ev.tile
-    st = check_turn(s, seat, "discard")
+    if seat != s.turn:
+        check_turn(s, seat, "discard")  # raises
+    st = s.seats[seat]
     conc = st.concealed
     if conc is not None:  # full-tile mode: the tile must be named and held
-        need_tile(s, seat, tile, "discard")
-        assert tile is not None
+        if tile is None:
+            need_tile(s, seat, tile, "discard")  # raises
+            raise AssertionError("unreachable")
         if conc[tile] == 0:
             held = format_tiles(t for t in range(34) for _ in range(conc[t]))
             raise refuse(s, seat, f"cannot discard {tile_text(tile)}: its hand is {held}")

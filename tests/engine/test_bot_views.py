@@ -1,0 +1,115 @@
+"""The fast paths the simulator takes around the bots agree with the plain definitions:
+``view_of`` (slots filled directly, the open table and ``drawable`` read lazily) with a
+``View`` built from the state's values, and ``may_claim`` (which rules tiles out before it
+looks for a win) with a brute-force search of every claim."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+from engine.bots import View, may_claim, table_of, view_of
+from engine.corpus import tenpai_hands
+from engine.hand import is_winning_hand
+from engine.simulate import SimConfig, journal_line, simulate
+from engine.state import TableState
+from engine.table import apply, new_table
+
+
+def _states(hands: int, seed: int) -> list[TableState]:
+    """Every state a seeded random-bot run passes through in phases turn and claims."""
+    lines: list[str] = []
+    simulate(SimConfig(hands=hands, seed=seed, bots=("random",) * 4), journal=lambda ev: lines.append(journal_line(ev)))
+    s, out = new_table(), []
+    for line in lines:
+        s, _ = apply(s, json.loads(line))
+        if s.phase in ("turn", "claims"):
+            out.append(s)
+    return out
+
+
+def _plain_view(s: TableState, seat: int) -> View:
+    me = s.seats[seat]
+    assert me.concealed is not None
+    c = s.claims if s.phase == "claims" else None
+    mine = s.turn == seat
+    return View(
+        seat,
+        s.phase,
+        list(me.concealed),
+        tuple(m.tiles for m in me.melds if m.tiles is not None),
+        tuple(m.tiles[0] for m in me.melds if m.kind == "pong" and m.tiles is not None),
+        mine and s.drawn is not None,
+        s.last_drawn if mine else None,
+        None if c is None else c["kind"],
+        None if c is None else c["from"],
+        None if c is None else c["tile"],
+        table_of(s),
+        s.wall.remaining,
+        s.drawable,
+        s.rules,
+    )
+
+
+def _public(v: View) -> dict[str, Any]:
+    names = [k for k in View.__slots__ if not k.startswith("_")]
+    return {k: getattr(v, k) for k in [*names, "drawable", "table_melds", "discards"]}
+
+
+def test_view_of_gives_the_view_built_from_the_state() -> None:
+    states = _states(40, seed=21)
+    kinds = {(s.phase, bool(s.claims) and s.claims["kind"]) for s in states}
+    assert ("claims", "discard") in kinds and ("turn", False) in kinds
+    assert any(st.melds for s in states for st in s.seats)  # melds and pongs are in the views
+    for s in states[::7]:
+        for seat in range(4):
+            fast, plain = view_of(s, seat), _plain_view(s, seat)
+            assert _public(fast) == _public(plain), (s.phase, seat)
+            fast.hand[0] += 1  # a bot may change its copy of the hand: the table's is its own
+            assert s.seats[seat].concealed != fast.hand
+
+
+def _may_claim_slowly(hand: list[int], melds: int, tile: int, kind: str, next_seat: bool, seven: bool) -> bool:
+    with_tile = list(hand)
+    with_tile[tile] += 1
+    if is_winning_hand(with_tile, [(31, 31, 31), (32, 32, 32)][:melds], seven_pairs=seven):
+        return True
+    if kind != "discard":
+        return False
+    if hand[tile] >= 2:
+        return True
+    if not next_seat or tile >= 27:
+        return False
+    r = tile % 9
+    return any(
+        r + a >= 0 and r + b <= 8 and hand[tile + a] and hand[tile + b] for a, b in ((-2, -1), (-1, 1), (1, 2))
+    )
+
+
+def test_may_claim_finds_every_claim_and_no_other() -> None:
+    rng = random.Random(5)
+    wall = [t for t in range(27) for _ in range(4)]  # suits only: the melds are pongs of 白 and 发
+    ready = tenpai_hands(4_000, seed=5)  # 13 tiles one short of a win: wins are well exercised
+    claims = wins = 0
+    for i in range(20_000):
+        if i % 2:
+            hand, melds = list(ready[i // 2 % len(ready)]), 0
+            tile = rng.randrange(34)
+        else:
+            melds = rng.choice((0, 0, 1, 2))
+            tiles = rng.sample(wall, 13 - 3 * melds + 1)
+            hand = [0] * 34
+            for t in tiles[1:]:
+                hand[t] += 1
+            tile = tiles[0] if rng.random() < 0.8 else rng.randrange(31)
+        if hand[tile] == 4 or (melds and tile in (31, 32)):
+            continue  # no fifth copy
+        kind, nxt, seven = rng.choice(("discard", "discard", "rob")), rng.random() < 0.5, rng.random() < 0.3
+        seven = seven and melds == 0
+        want = _may_claim_slowly(hand, melds, tile, kind, nxt, seven)
+        assert may_claim(hand, melds, tile, kind, nxt, seven) == want, (hand, melds, tile, kind, nxt, seven)
+        claims += want
+        wins += want and kind == "rob"
+    assert 2_000 < claims < 18_000  # both answers are well exercised
+    assert wins > 100  # and wins, not only pongs and chows (195 here)
