@@ -249,22 +249,22 @@ def may_claim(hand: Sequence[int], melds: int, tile: Tile, kind: str, next_seat:
     False
     """
     n = hand[tile]
-    if kind == "discard" and (n >= 2 or (next_seat and _partners(hand, tile))):
+    discard = kind == "discard"
+    if discard and n >= 2:
         return True
-    if n == 0 and not _partners(hand, tile):
+    partners = False
+    for a, c in _CHOW_PAIRS[tile]:
+        if hand[a] and hand[c]:
+            partners = True
+            break
+    if partners and next_seat and discard:
+        return True
+    if n == 0 and not partners:
         # the tile would be alone: a win needs it in a pair, a pong or a chow
         return False
     b = bytearray(hand)
     b[tile] += 1
     return wins(b, melds, seven_pairs)
-
-
-def _partners(hand: Sequence[int], tile: Tile) -> bool:
-    """Whether ``hand`` holds two tiles that make a sequence with ``tile``."""
-    for a, b in _CHOW_PAIRS[tile]:  # noqa: SIM110  (a loop: any() over a generator is slower)
-        if hand[a] and hand[b]:
-            return True
-    return False
 
 
 _CHOW_PAIRS: Final = tuple(
