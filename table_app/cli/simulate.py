@@ -19,7 +19,7 @@ from typing import IO, Any
 
 HELP = "let bots play N hands in full-tile mode, check the invariants after every hand, summarise"
 
-DEFAULT_SESSION_HANDS = 100
+DEFAULT_SESSION_HANDS = 0
 
 
 def register(p: argparse.ArgumentParser) -> None:
@@ -37,8 +37,8 @@ def register(p: argparse.ArgumentParser) -> None:
     p.add_argument("--bets", action="store_true", help="each seat bets 0, 1 or 2 before every hand (seeded)")
     p.add_argument(
         "--session-hands", type=int, default=DEFAULT_SESSION_HANDS, metavar="N",
-        help="start a fresh session (new_session, a new wall seed) every N hands; 0 = one session for the whole "
-        f"run (default {DEFAULT_SESSION_HANDS}: the engine's cost of dealing hand n grows with n)",
+        help="start a fresh session (new_session, a new wall seed, scores from 0) every N hands; "
+        "0 = one session for the whole run (the default)",
     )  # fmt: skip
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     p.add_argument("--journal", metavar="FILE", help="write every applied event to FILE as JSONL (- for stdout)")

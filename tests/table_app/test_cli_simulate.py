@@ -23,7 +23,7 @@ def test_json_summary_matches_the_library(cli) -> None:
             "kong_reserve=[12,7,8,12]", "--bets", "--json", check=True)  # fmt: skip
     data = json.loads(p.stdout)
     lib = simulate(SimConfig(hands=15, seed=9, bots=("random",) * 4, bets=True,
-                             rules={"seven_pairs": True, "kong_reserve": [12, 7, 8, 12]}, session_hands=100))
+                             rules={"seven_pairs": True, "kong_reserve": [12, 7, 8, 12]}))
     want = lib.to_json()
     for key in ("hands", "wins_by_seat", "wins_by_kind", "draws", "kongs_by_kind", "final_scores",
                 "mean_discards_per_hand", "wait_bonus_share", "invariant_checks"):
