@@ -10,7 +10,7 @@ from engine.errors import IllegalEventError, InvalidEventError, RuleError
 from engine.events import parse_event
 from engine.hand import analyse_win, is_winning_hand, winning_tiles
 from engine.rules import XIAN, Rules
-from engine.table import TableState, apply, new_table, replay
+from engine.table import TableState, apply, new_table, push, replay
 from engine.tiles import format_tiles, parse_tiles
 
 __all__ = [
@@ -27,6 +27,7 @@ __all__ = [
     "new_table",
     "parse_event",
     "parse_tiles",
+    "push",
     "replay",
     "winning_tiles",
 ]

@@ -105,10 +105,11 @@ def _handler(state: TableState, ev: Event) -> Handler:
 
 
 def replay(events: Iterable[Event | Mapping[str, Any]], state: TableState | None = None) -> TableState:
-    """Apply events in order from ``state`` (a fresh table by default); the final state."""
-    s = state if state is not None else new_table()
+    """Apply events in order from ``state`` (a fresh table by default; ``state`` itself is not
+    changed); the final state."""
+    s = state.copy() if state is not None else new_table()
     for ev in events:
-        s, _ = apply(s, ev)
+        push(s, ev)
     return s
 
 

@@ -34,7 +34,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from engine import RuleError, TableState, apply, new_table, parse_event
+from engine import RuleError, TableState, apply, new_table, parse_event, push
 from table_app import sdnotify
 from table_app.journal import Journal, Timeline
 
@@ -412,7 +412,7 @@ class TableService:
         todo = active[start:]
         for i in range(0, len(todo), 5000):
             for ev in self._journal.events(todo[i:i + 5000]):
-                state, _ = apply(state, ev)
+                push(state, ev)  # the state is this function's own: no copy per event
         self._since_snapshot = len(todo)
         return state
 

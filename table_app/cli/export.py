@@ -61,7 +61,7 @@ class SessionLedger:
 
 def ledgers(journal: Any) -> list[SessionLedger]:
     """Every session of the journal with its settled hands (replaying the events in effect)."""
-    from engine import apply, new_table
+    from engine import new_table, push
 
     active = journal.timeline().active
     out = [SessionLedger(i, first, at, players, False) for i, first, at, players in journal.sessions()]
@@ -76,7 +76,7 @@ def ledgers(journal: Any) -> list[SessionLedger]:
                 current = by_first[seq]
                 current.in_effect = True
                 state = new_table()
-            state, _ = apply(state, event)
+            push(state, event)
             if current is None:
                 continue
             current.events += 1

@@ -57,7 +57,7 @@ def _events(lines: Iterable[str]) -> Iterable[tuple[int, str]]:
 
 def play(lines: Iterable[str], out: TextIO, err: TextIO, as_json: bool) -> int:
     from engine.errors import RuleError
-    from engine.table import apply, new_table
+    from engine.table import new_table, push
 
     state = new_table()
     for index, (lineno, line) in enumerate(_events(lines)):
@@ -70,7 +70,7 @@ def play(lines: Iterable[str], out: TextIO, err: TextIO, as_json: bool) -> int:
             print(f"xian-table play: {msg}", file=err)
             return 2
         try:
-            state, _ = apply(state, obj)
+            push(state, obj)  # a refused event leaves the state as it was, for the report
         except RuleError as e:
             report = {"error": str(e), "index": index, "line": lineno, "event": obj, "state": state.public()}
             print(json.dumps(report, ensure_ascii=False), file=out)
