@@ -27,21 +27,24 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from itertools import compress, repeat
+from operator import add, eq
 from typing import Final, Protocol
 
 from engine._tables import COMPLETE, PAIR_MARK
 from engine.events import Claim, Discard, Event, Kong, Win
 from engine.rules import XIAN, Rules
 from engine.shanten import (
+    Adds,
     Vector,
     caps_of,
     combine,
     finish,
-    improving_ranks,
     seven_pairs_overlap,
+    suit_adds,
     suit_codes,
+    suit_drops,
     suit_vector,
-    thresholds,
 )
 from engine.state import TableState
 from engine.tiles import NUM_KINDS, Tile
@@ -49,6 +52,7 @@ from engine.tiles import NUM_KINDS, Tile
 SEATS: Final = 4
 STRENGTHS: Final = ("random", "greedy")
 _MISSING: Final = -10_000
+_SUIT: Final = tuple(t // 9 for t in range(NUM_KINDS))
 
 
 Table = tuple[tuple[tuple[tuple[Tile, ...], ...], ...], tuple[tuple[Tile | None, ...], ...]]
@@ -300,25 +304,26 @@ class RandomBot:
 class _Eval:
     """Shanten of one hand and of the hands one discard away, sharing the suit lookups."""
 
-    __slots__ = ("caps", "codes", "k", "melds_needed", "seven", "vecs")
+    __slots__ = ("caps", "codes", "k", "melds_needed", "others", "seven", "vecs")
 
     def __init__(self, hand: Sequence[int], melds: Sequence[Sequence[Tile]], seven_pairs: bool) -> None:
         self.k = len(melds)
         self.melds_needed = 4 - self.k
         self.caps = caps_of(melds)
         self.codes = suit_codes(hand, self.caps)
-        self.vecs = [suit_vector(self.codes[s], s < 3) for s in range(4)]
+        codes = self.codes
+        self.vecs = (suit_vector(codes[0]), suit_vector(codes[1]), suit_vector(codes[2]), suit_vector(codes[3], False))
         self.seven = seven_pairs and self.k == 0
+        self.others: tuple[Vector, Vector, Vector, Vector] | None = None
 
-    @staticmethod
-    def _others(s: int, vecs: Sequence[Vector]) -> Vector:
-        if s == 0:
-            return combine(combine(vecs[1], vecs[2]), vecs[3])
-        if s == 1:
-            return combine(combine(vecs[0], vecs[2]), vecs[3])
-        if s == 2:
-            return combine(combine(vecs[0], vecs[1]), vecs[3])
-        return combine(combine(vecs[0], vecs[1]), vecs[2])
+    def _others(self) -> tuple[Vector, Vector, Vector, Vector]:
+        """Per suit, the other three suits combined (combining is associative and commutative)."""
+        o = self.others
+        if o is None:
+            v0, v1, v2, v3 = self.vecs
+            low, high = combine(v0, v1), combine(v2, v3)
+            o = self.others = (combine(v1, high), combine(v0, high), combine(low, v3), combine(low, v2))
+        return o
 
     def shanten(self, hand: Sequence[int]) -> int:
         v = self.vecs
@@ -330,14 +335,16 @@ class _Eval:
     def after_discard(self, hand: list[int], tiles: Sequence[Tile]) -> dict[Tile, int]:
         """The shanten after discarding each of ``tiles`` (held)."""
         out: dict[Tile, int] = {}
-        others = [self._others(s, self.vecs) for s in range(4)]
+        m = 2 * self.melds_needed + 1
+        rev = [o[m::-1] for o in self._others()]  # finish(a, b) is max(map(add, a, b[m::-1]))
+        codes = self.codes
+        drops = (suit_drops(codes[0]), suit_drops(codes[1]), suit_drops(codes[2]), suit_drops(codes[3], False))
         base = 13 - 3 * self.k
+        seven = self.seven
         for t in tiles:
-            s = t // 9
-            code = bytearray(self.codes[s])
-            code[t - 9 * s] -= 1
-            best = finish(suit_vector(bytes(code), s < 3), others[s], self.melds_needed)
-            if self.seven:
+            s = _SUIT[t]
+            best = max(map(add, drops[s][t - 9 * s], rev[s]))  # type: ignore[arg-type]
+            if seven:
                 hand[t] -= 1
                 best = max(best, seven_pairs_overlap(hand))
                 hand[t] += 1
@@ -350,51 +357,137 @@ class _Eval:
 
         A tie-break, so the added tile's own suit is read without the exposed melds' copy
         limits (the other suits keep them): with them, every meld shape would multiply the
-        suit patterns the tables must learn, for a rare difference. Discards that leave their
-        suit with the same vector share the work on the other suits.
+        suit patterns the tables must learn, for a rare difference. A tile lowers it when its
+        suit's vector with the tile added (``suit_adds``) shares more than ``target`` tiles
+        with the other suits' (see ``_gain``); discards that leave their suit with the same
+        vector share the work on the other suits.
         """
+        if self.seven:
+            return self._useful_seven(hand, ties, unseen, now)
         target = 13 - 3 * self.k - now  # the overlap to beat
-        n = self.melds_needed
+        m = 2 * self.melds_needed + 1
         v = self.vecs
-        free = suit_codes(hand) if self.caps is not None else self.codes
-        own_need: dict[int, Vector] = {}
-        elsewhere: dict[tuple[int, Vector], list[Tile]] = {}
+        codes = self.codes
+        free = suit_codes(hand) if self.caps is not None else codes
+        others = self._others()
+        counted = [u if u > 0 else 0 for u in unseen]
+        weighed: list[_Weighed | None] = [None, None, None, None]
+        elsewhere: dict[tuple[int, Vector], int] = {}
         out = []
         for x in ties:
-            s0 = x // 9
+            s0 = _SUIT[x]
             r0 = x - 9 * s0
-            code = bytearray(self.codes[s0])
-            code[r0] -= 1
-            vx = suit_vector(bytes(code), s0 < 3)
-            rest = [i for i in range(4) if i != s0]
-            tiles = elsewhere.get((s0, vx))
-            if tiles is None:
-                tiles = []
-                for s in rest:
-                    a, b = (v[i] for i in rest if i != s)
-                    need = thresholds(combine(combine(a, b), vx), n, target)
-                    tiles.extend(9 * s + r for r in improving_ranks(free[s], s < 3, need))
-                elsewhere[(s0, vx)] = tiles
-            need0 = own_need.get(s0)
-            if need0 is None:
-                a, b, c = (v[i] for i in rest)
-                need0 = own_need[s0] = thresholds(combine(combine(a, b), c), n, target)
+            seq0 = s0 < 3
+            vx = suit_drops(codes[s0], seq0)[r0]
+            assert vx is not None
+            key = (s0, vx)
+            total = elsewhere.get(key)
+            if total is None:
+                total = 0
+                for s in range(4):
+                    if s == s0:
+                        continue
+                    w = weighed[s]
+                    if w is None:
+                        w = weighed[s] = _weigh(suit_adds(free[s], s < 3), counted[9 * s : 9 * s + 9])
+                    if w[3]:
+                        a, b = (v[i] for i in range(4) if i != s and i != s0)
+                        total += _gain(w, combine(combine(a, b), vx)[m::-1], target)
+                elsewhere[key] = total
             mine = bytearray(free[s0])
             mine[r0] -= 1
-            improving = [*tiles, *(9 * s0 + r for r in improving_ranks(bytes(mine), s0 < 3, need0))]
-            if self.seven:
-                more = set(improving)
-                hand[x] -= 1
-                for t in range(NUM_KINDS):
-                    if hand[t] and hand[t] < 4:
-                        hand[t] += 1
-                        if seven_pairs_overlap(hand) > target:
-                            more.add(t)
-                        hand[t] -= 1
-                hand[x] += 1
-                improving = list(more)
-            out.append(sum(unseen[t] for t in improving if unseen[t] > 0))
+            w = _weigh(suit_adds(bytes(mine), seq0), counted[9 * s0 : 9 * s0 + 9])
+            if w[3]:
+                total += _gain(w, others[s0][m::-1], target)
+            out.append(total)
         return out
+
+    def _useful_seven(self, hand: list[int], ties: Sequence[Tile], unseen: Sequence[int], now: int) -> list[int]:
+        """``useful`` when seven pairs count: the tiles that improve either way, as a set."""
+        target = 13 - 3 * self.k - now
+        m = 2 * self.melds_needed + 1
+        v = self.vecs
+        codes = self.codes
+        free = suit_codes(hand) if self.caps is not None else codes
+        others = self._others()
+        out = []
+        for x in ties:
+            s0 = _SUIT[x]
+            r0 = x - 9 * s0
+            vx = suit_drops(codes[s0], s0 < 3)[r0]
+            assert vx is not None
+            more: set[Tile] = set()
+            for s in range(4):
+                if s == s0:
+                    rev = others[s0][m::-1]
+                    mine = bytearray(free[s0])
+                    mine[r0] -= 1
+                    adds = suit_adds(bytes(mine), s0 < 3)
+                else:
+                    a, b = (v[i] for i in range(4) if i != s and i != s0)
+                    rev = combine(combine(a, b), vx)[m::-1]
+                    adds = suit_adds(free[s], s < 3)
+                for vec, ranks, _ in adds[1]:
+                    if max(map(add, vec, rev)) > target:
+                        more.update(9 * s + r for r in ranks)
+            hand[x] -= 1
+            for t in range(NUM_KINDS):
+                if hand[t] and hand[t] < 4:
+                    hand[t] += 1
+                    if seven_pairs_overlap(hand) > target:
+                        more.add(t)
+                    hand[t] -= 1
+            hand[x] += 1
+            out.append(sum(unseen[t] for t in more if unseen[t] > 0))
+        return out
+
+
+_Weighed = tuple[Vector, list[tuple[int, int]], list[tuple[Vector, int]], int]
+"""A suit's ``suit_adds`` weighed by unseen copies: its vector, (mask, copies) of the groups
+that raise entries by one, (vector, copies) of any others, and all those copies."""
+_BITS: Final = tuple(1 << i for i in range(10))
+
+
+def _weigh(adds: Adds, unseen: list[int]) -> _Weighed:
+    """``adds`` of one suit with each group's unseen copies (``unseen`` per rank, none below 0);
+    groups with none left out."""
+    base, groups = adds
+    regular: dict[int, int] = {}
+    irregular: list[tuple[Vector, int]] = []
+    everything = 0
+    get = unseen.__getitem__
+    for vec, ranks, mask in groups:
+        w = sum(map(get, ranks))
+        if w:
+            everything += w
+            if mask >= 0:
+                regular[mask] = regular.get(mask, 0) + w
+            else:
+                irregular.append((vec, w))
+    return base, list(regular.items()), irregular, everything
+
+
+def _gain(weighed: _Weighed, rev: Vector, target: int) -> int:
+    """The unseen copies of the suit's tiles that, added, make it share more than ``target``
+    tiles with the rest (``rev``: the rest's vector reversed up to the hand's entry, so that
+    ``max(map(add, vec, rev))`` is ``finish``).
+
+    A group that raises some entries by one and leaves the others (``mask``) beats it exactly
+    when the suit already does somewhere, or meets it at an entry the group raises.
+    """
+    base, regular, irregular, everything = weighed
+    top = max(map(add, base, rev))
+    if top > target:
+        gain = everything - sum(w for _, w in irregular)
+    elif top < target:
+        gain = 0
+    else:
+        tight = sum(compress(_BITS, map(eq, map(add, base, rev), repeat(target))))
+        gain = sum(w for mask, w in regular if mask & tight)
+    for vec, w in irregular:
+        if max(map(add, vec, rev)) > target:
+            gain += w
+    return gain
 
 
 def _shanten_of(hand: Sequence[int], melds: Sequence[Sequence[Tile]], seven_pairs: bool) -> int:

@@ -60,6 +60,7 @@ SUFFIX_LIMIT: Final = 300_000
 SUIT_LIMIT: Final = 150_000
 PAIRS_LIMIT: Final = 50_000
 IMPROVING_LIMIT: Final = 60_000
+NEIGHBOURS_LIMIT: Final = 40_000  # per table of suit_drops and suit_adds
 
 
 def _suffix(key: bytes, s1: int, s2: int, seq: int) -> Vector:
@@ -110,16 +111,26 @@ def _suffix(key: bytes, s1: int, s2: int, seq: int) -> Vector:
 
 
 def suit_vector(codes: bytes, seq: bool = True) -> Vector:
-    """The best-overlap vector of one suit given as codes (``count + 5 * cap`` per rank)."""
+    """The best-overlap vector of one suit given as codes (``count + 5 * cap`` per rank).
+
+    A suit read backwards has the same vector (a sequence backwards is one), and honours in
+    any order (they make no sequences): a new pattern first looks for its mirror, or its
+    sorted honours, in the table.
+    """
     memo = _SUIT[seq]
     v = memo.get(codes)
     if v is None:
-        suffixes = _SUFFIX[int(seq)]
-        if len(suffixes) > SUFFIX_LIMIT:  # only a help for new patterns: start it afresh
-            suffixes.clear()
+        key = codes[::-1] if seq else bytes(sorted(codes))
+        v = memo.get(key)
         if len(memo) > SUIT_LIMIT:
             memo.clear()
-        v = _suffix(codes, 0, 0, int(seq))
+        if v is None:
+            suffixes = _SUFFIX[int(seq)]
+            if len(suffixes) > SUFFIX_LIMIT:  # only a help for new patterns: start it afresh
+                suffixes.clear()
+            v = _suffix(key if not seq else codes, 0, 0, int(seq))
+            if not seq:
+                memo[key] = v
         memo[codes] = v
     return v
 
@@ -217,6 +228,91 @@ def improving_ranks(codes: bytes, seq: bool, need: Vector) -> tuple[int, ...]:
     if len(_IMPROVING) > IMPROVING_LIMIT:
         _IMPROVING.clear()
     _IMPROVING[key] = result
+    return result
+
+
+Drops = tuple[Vector | None, ...]
+"""Per rank of a suit: its vector with one tile of that rank taken away (None: none held)."""
+Adds = tuple[Vector, tuple[tuple[Vector, tuple[int, ...], int], ...]]
+"""A suit's vector, and its vectors with one tile added, each with the ranks whose tile gives
+it and the mask of the entries it raises by one (-1: some entry moves otherwise)."""
+
+_DROPS: Final[tuple[dict[bytes, Drops], dict[bytes, Drops]]] = ({}, {})
+_ADDS: Final[tuple[dict[bytes, Adds], dict[bytes, Adds]]] = ({}, {})
+
+
+def suit_drops(codes: bytes, seq: bool = True) -> Drops:
+    """``codes``'s vector less one tile of each rank, per rank (None where none is held).
+
+    >>> d = suit_drops(bytes([21, 20, 21, 20, 20, 20, 20, 20, 20]))
+    >>> d[1] is None, d[0] == suit_vector(bytes([20, 20, 21, 20, 20, 20, 20, 20, 20]))
+    (True, True)
+    """
+    memo = _DROPS[seq]
+    found = memo.get(codes)
+    if found is not None:
+        return found
+    out: list[Vector | None] = []
+    work = bytearray(codes)
+    for r, code in enumerate(codes):
+        if code % _CAP_SHIFT:
+            work[r] -= 1
+            out.append(suit_vector(bytes(work), seq))
+            work[r] += 1
+        else:
+            out.append(None)
+    result = tuple(out)
+    if len(memo) > NEIGHBOURS_LIMIT:
+        memo.clear()
+    memo[codes] = result
+    return result
+
+
+def _raised(vec: Vector, base: Vector) -> int:
+    """The mask of the entries where ``vec`` is ``base`` plus one, -1 unless every other one is equal."""
+    mask = 0
+    for i, (x, y) in enumerate(zip(vec, base, strict=True)):
+        if x == y + 1:
+            mask |= 1 << i
+        elif x != y:
+            return -1
+    return mask
+
+
+def suit_adds(codes: bytes, seq: bool = True) -> Adds:
+    """``codes``'s vector, and its vectors with one more tile for each rank with a copy left to
+    draw, ranks that give the same vector grouped: ``improving_ranks(codes, seq, need)`` are
+    the ranks of the groups whose vector beats ``need`` somewhere (the same lone-tile shortcut).
+
+    >>> base, groups = suit_adds(bytes([20] * 7), False)
+    >>> [(ranks, mask) for _, ranks, mask in groups]
+    [((0, 1, 2, 3, 4, 5, 6), 1022)]
+    """
+    memo = _ADDS[seq]
+    found = memo.get(codes)
+    if found is not None:
+        return found
+    base = suit_vector(codes, seq)
+    groups: dict[Vector, list[int]] = {}
+    work = bytearray(codes)
+    lone: Vector | None = None
+    reach = 2 if seq else 0
+    width = len(codes)
+    for r, code in enumerate(codes):
+        if code % _CAP_SHIFT < code // _CAP_SHIFT:  # a copy is left to draw
+            if all(codes[x] == _NEAR for x in range(max(0, r - reach), min(width, r + reach + 1))):
+                if lone is None:
+                    lone = plus_lone_tile(base)
+                vec = lone
+            else:
+                work[r] += 1
+                vec = suit_vector(bytes(work), seq)
+                work[r] -= 1
+            groups.setdefault(vec, []).append(r)
+    result = (base, tuple((vec, tuple(ranks), _raised(vec, base)) for vec, ranks in groups.items()))
+    if len(memo) > NEIGHBOURS_LIMIT:
+        memo.clear()
+    memo[codes] = result
     return result
 
 
