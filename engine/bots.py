@@ -27,24 +27,24 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from itertools import compress, repeat
-from operator import add, eq
+from functools import reduce
+from itertools import compress
+from operator import add, or_
 from typing import Final, Protocol
 
 from engine._tables import COMPLETE, PAIR_MARK
 from engine.events import Claim, Discard, Event, Kong, Win
 from engine.rules import XIAN, Rules
 from engine.shanten import (
-    Adds,
+    Masks,
+    Profile,
     Vector,
     caps_of,
     combine,
     finish,
     seven_pairs_overlap,
-    suit_adds,
     suit_codes,
-    suit_drops,
-    suit_vector,
+    suit_profile,
 )
 from engine.state import TableState
 from engine.tiles import NUM_KINDS, Tile
@@ -302,17 +302,24 @@ class RandomBot:
 
 
 class _Eval:
-    """Shanten of one hand and of the hands one discard away, sharing the suit lookups."""
+    """Shanten of one hand and of the hands one tile away, from the suits' profiles
+    (``engine.shanten.suit_profile``: each suit's vector, and which tiles added or taken away
+    move which of its entries)."""
 
-    __slots__ = ("caps", "codes", "k", "melds_needed", "others", "seven", "vecs")
+    __slots__ = ("caps", "codes", "k", "melds_needed", "others", "profiles", "seven", "vecs")
 
     def __init__(self, hand: Sequence[int], melds: Sequence[Sequence[Tile]], seven_pairs: bool) -> None:
         self.k = len(melds)
         self.melds_needed = 4 - self.k
         self.caps = caps_of(melds)
-        self.codes = suit_codes(hand, self.caps)
-        codes = self.codes
-        self.vecs = (suit_vector(codes[0]), suit_vector(codes[1]), suit_vector(codes[2]), suit_vector(codes[3], False))
+        self.codes = codes = suit_codes(hand, self.caps)
+        self.profiles = p = (
+            suit_profile(codes[0]),
+            suit_profile(codes[1]),
+            suit_profile(codes[2]),
+            suit_profile(codes[3], False),
+        )
+        self.vecs = (p[0][0], p[1][0], p[2][0], p[3][0])
         self.seven = seven_pairs and self.k == 0
         self.others: tuple[Vector, Vector, Vector, Vector] | None = None
 
@@ -333,22 +340,57 @@ class _Eval:
         return 13 - 3 * self.k - best
 
     def after_discard(self, hand: list[int], tiles: Sequence[Tile]) -> dict[Tile, int]:
-        """The shanten after discarding each of ``tiles`` (held)."""
+        """The shanten after discarding each of ``tiles`` (held).
+
+        Per suit, the most the hand shares is ``top``, at some entries; a discard from the
+        suit keeps it if the tile is spare at one of them and loses one otherwise."""
         out: dict[Tile, int] = {}
         m = 2 * self.melds_needed + 1
-        rev = [o[m::-1] for o in self._others()]  # finish(a, b) is max(map(add, a, b[m::-1]))
-        codes = self.codes
-        drops = (suit_drops(codes[0]), suit_drops(codes[1]), suit_drops(codes[2]), suit_drops(codes[3], False))
+        others = self._others()
         base = 13 - 3 * self.k
         seven = self.seven
+        keep: list[tuple[int, int] | None] = [None, None, None, None]
         for t in tiles:
             s = _SUIT[t]
-            best = max(map(add, drops[s][t - 9 * s], rev[s]))  # type: ignore[arg-type]
+            r = t - 9 * s
+            ks = keep[s]
+            if ks is None:
+                vec, _, spare, _, _ = self.profiles[s]
+                rev = others[s][m::-1]  # finish(a, b) is max(map(add, a, b[m::-1]))
+                top = max(map(add, vec, rev))
+                if top >= 0:
+                    ks = keep[s] = (top, _union(spare, vec, rev, top))
+            if ks is not None:
+                best = ks[0] if ks[1] >> r & 1 else ks[0] - 1
+            else:  # nothing fits (not in play): the vector less the tile, as it is
+                best = max(map(add, _less(self.profiles[s], r), others[s][m::-1]))
             if seven:
                 hand[t] -= 1
                 best = max(best, seven_pairs_overlap(hand))
                 hand[t] += 1
             out[t] = base - best
+        return out
+
+    def _improving(self, x: Tile, target: int, free: tuple[bytes, bytes, bytes, bytes]) -> list[int]:
+        """Per suit, the ranks (bits) whose tile, added after discarding ``x``, makes the hand
+        share more than ``target`` tiles (as ``useful`` reads it)."""
+        m = 2 * self.melds_needed + 1
+        v = self.vecs
+        s0 = _SUIT[x]
+        r0 = x - 9 * s0
+        vx = _less(self.profiles[s0], r0)
+        out = [0, 0, 0, 0]
+        for s in range(4):
+            if s == s0:
+                mine = bytearray(free[s0])
+                mine[r0] -= 1
+                p = suit_profile(bytes(mine), s0 < 3)
+                rev = self._others()[s0][m::-1]
+            else:
+                p = suit_profile(free[s], s < 3)
+                a, b = (v[i] for i in range(4) if i != s and i != s0)
+                rev = combine(combine(a, b), vx)[m::-1]
+            out[s] = _raising(p, rev, target)
         return out
 
     def useful(self, hand: list[int], ties: Sequence[Tile], unseen: Sequence[int], now: int) -> list[int]:
@@ -357,137 +399,91 @@ class _Eval:
 
         A tie-break, so the added tile's own suit is read without the exposed melds' copy
         limits (the other suits keep them): with them, every meld shape would multiply the
-        suit patterns the tables must learn, for a rare difference. A tile lowers it when its
-        suit's vector with the tile added (``suit_adds``) shares more than ``target`` tiles
-        with the other suits' (see ``_gain``); discards that leave their suit with the same
-        vector share the work on the other suits.
+        suit patterns the tables must learn, for a rare difference. Discards that leave their
+        suit with the same vector share the work on the other suits.
         """
-        if self.seven:
-            return self._useful_seven(hand, ties, unseen, now)
         target = 13 - 3 * self.k - now  # the overlap to beat
         m = 2 * self.melds_needed + 1
         v = self.vecs
         codes = self.codes
         free = suit_codes(hand) if self.caps is not None else codes
-        others = self._others()
         counted = [u if u > 0 else 0 for u in unseen]
-        weighed: list[_Weighed | None] = [None, None, None, None]
-        elsewhere: dict[tuple[int, Vector], int] = {}
         out = []
+        if self.seven:
+            for x in ties:
+                improving = self._improving(x, target, free)
+                more = {9 * s + r for s in range(4) for r in range(9) if improving[s] >> r & 1}
+                hand[x] -= 1
+                for t in range(NUM_KINDS):
+                    if hand[t] and hand[t] < 4:
+                        hand[t] += 1
+                        if seven_pairs_overlap(hand) > target:
+                            more.add(t)
+                        hand[t] -= 1
+                hand[x] += 1
+                out.append(sum(counted[t] for t in more))
+            return out
+        profiles = self.profiles
+        frees = profiles if free is codes else [suit_profile(free[s], s < 3) for s in range(4)]
+        others = self._others()
+        elsewhere: dict[tuple[int, int], int] = {}
         for x in ties:
             s0 = _SUIT[x]
             r0 = x - 9 * s0
-            seq0 = s0 < 3
-            vx = suit_drops(codes[s0], seq0)[r0]
-            assert vx is not None
-            key = (s0, vx)
+            p0 = profiles[s0]
+            key = (s0, p0[4][r0])  # the entries the discard lowers: they make its suit's vector
             total = elsewhere.get(key)
             if total is None:
                 total = 0
-                for s in range(4):
-                    if s == s0:
+                vx = _less(p0, r0)
+                for s in _REST[s0]:
+                    vec, want, _, room, _ = frees[s]
+                    a, b = _REST2[s][s0]
+                    rev = combine(combine(v[a], v[b]), vx)[m::-1]
+                    top = max(map(add, vec, rev))
+                    if top < target:
                         continue
-                    w = weighed[s]
-                    if w is None:
-                        w = weighed[s] = _weigh(suit_adds(free[s], s < 3), counted[9 * s : 9 * s + 9])
-                    if w[3]:
-                        a, b = (v[i] for i in range(4) if i != s and i != s0)
-                        total += _gain(w, combine(combine(a, b), vx)[m::-1], target)
+                    ranks = room if top > target else _union(want, vec, rev, target)
+                    if ranks:
+                        total += sum(compress(counted[9 * s : 9 * s + 9], _BITS_OF[ranks]))
                 elsewhere[key] = total
             mine = bytearray(free[s0])
             mine[r0] -= 1
-            w = _weigh(suit_adds(bytes(mine), seq0), counted[9 * s0 : 9 * s0 + 9])
-            if w[3]:
-                total += _gain(w, others[s0][m::-1], target)
+            ranks = _raising(suit_profile(bytes(mine), s0 < 3), others[s0][m::-1], target)
+            if ranks:
+                total += sum(compress(counted[9 * s0 : 9 * s0 + 9], _BITS_OF[ranks]))
             out.append(total)
         return out
 
-    def _useful_seven(self, hand: list[int], ties: Sequence[Tile], unseen: Sequence[int], now: int) -> list[int]:
-        """``useful`` when seven pairs count: the tiles that improve either way, as a set."""
-        target = 13 - 3 * self.k - now
-        m = 2 * self.melds_needed + 1
-        v = self.vecs
-        codes = self.codes
-        free = suit_codes(hand) if self.caps is not None else codes
-        others = self._others()
-        out = []
-        for x in ties:
-            s0 = _SUIT[x]
-            r0 = x - 9 * s0
-            vx = suit_drops(codes[s0], s0 < 3)[r0]
-            assert vx is not None
-            more: set[Tile] = set()
-            for s in range(4):
-                if s == s0:
-                    rev = others[s0][m::-1]
-                    mine = bytearray(free[s0])
-                    mine[r0] -= 1
-                    adds = suit_adds(bytes(mine), s0 < 3)
-                else:
-                    a, b = (v[i] for i in range(4) if i != s and i != s0)
-                    rev = combine(combine(a, b), vx)[m::-1]
-                    adds = suit_adds(free[s], s < 3)
-                for vec, ranks, _ in adds[1]:
-                    if max(map(add, vec, rev)) > target:
-                        more.update(9 * s + r for r in ranks)
-            hand[x] -= 1
-            for t in range(NUM_KINDS):
-                if hand[t] and hand[t] < 4:
-                    hand[t] += 1
-                    if seven_pairs_overlap(hand) > target:
-                        more.add(t)
-                    hand[t] -= 1
-            hand[x] += 1
-            out.append(sum(unseen[t] for t in more if unseen[t] > 0))
-        return out
+
+_BITS_OF: Final = tuple(tuple(m >> r & 1 for r in range(9)) for m in range(512))
+_REST: Final = tuple(tuple(i for i in range(4) if i != s) for s in range(4))
+_REST2: Final = tuple(tuple(tuple(i for i in range(4) if i not in (s, s0)) for s0 in range(4)) for s in range(4))
 
 
-_Weighed = tuple[Vector, list[tuple[int, int]], list[tuple[Vector, int]], int]
-"""A suit's ``suit_adds`` weighed by unseen copies: its vector, (mask, copies) of the groups
-that raise entries by one, (vector, copies) of any others, and all those copies."""
-_BITS: Final = tuple(1 << i for i in range(10))
+def _less(p: Profile, r: int) -> Vector:
+    """A suit's vector less one tile of rank ``r`` (held): one less wherever it is not spare."""
+    vec, _, _, _, drops = p
+    lower = drops[r]
+    return tuple(x - (lower >> i & 1) for i, x in enumerate(vec))
 
 
-def _weigh(adds: Adds, unseen: list[int]) -> _Weighed:
-    """``adds`` of one suit with each group's unseen copies (``unseen`` per rank, none below 0);
-    groups with none left out."""
-    base, groups = adds
-    regular: dict[int, int] = {}
-    irregular: list[tuple[Vector, int]] = []
-    everything = 0
-    get = unseen.__getitem__
-    for vec, ranks, mask in groups:
-        w = sum(map(get, ranks))
-        if w:
-            everything += w
-            if mask >= 0:
-                regular[mask] = regular.get(mask, 0) + w
-            else:
-                irregular.append((vec, w))
-    return base, list(regular.items()), irregular, everything
+def _union(masks: Masks, vec: Vector, rev: Vector, top: int) -> int:
+    """The union of ``masks`` over the entries where ``vec`` meets the rest (``rev``) at ``top``."""
+    return reduce(or_, compress(masks, map(top.__eq__, map(add, vec, rev))), 0)
 
 
-def _gain(weighed: _Weighed, rev: Vector, target: int) -> int:
-    """The unseen copies of the suit's tiles that, added, make it share more than ``target``
-    tiles with the rest (``rev``: the rest's vector reversed up to the hand's entry, so that
-    ``max(map(add, vec, rev))`` is ``finish``).
-
-    A group that raises some entries by one and leaves the others (``mask``) beats it exactly
-    when the suit already does somewhere, or meets it at an entry the group raises.
-    """
-    base, regular, irregular, everything = weighed
-    top = max(map(add, base, rev))
+def _raising(p: Profile, rev: Vector, target: int) -> int:
+    """The ranks (bits) of the suit whose tile, added, makes it share more than ``target`` with
+    the rest (``rev``): any with a copy left if it already does, else those wanted at an entry
+    where it meets ``target``."""
+    vec, want, _, room, _ = p
+    top = max(map(add, vec, rev))
     if top > target:
-        gain = everything - sum(w for _, w in irregular)
-    elif top < target:
-        gain = 0
-    else:
-        tight = sum(compress(_BITS, map(eq, map(add, base, rev), repeat(target))))
-        gain = sum(w for mask, w in regular if mask & tight)
-    for vec, w in irregular:
-        if max(map(add, vec, rev)) > target:
-            gain += w
-    return gain
+        return room
+    if top < target:
+        return 0
+    return _union(want, vec, rev, target)
 
 
 def _shanten_of(hand: Sequence[int], melds: Sequence[Sequence[Tile]], seven_pairs: bool) -> int:

@@ -60,7 +60,6 @@ SUFFIX_LIMIT: Final = 300_000
 SUIT_LIMIT: Final = 150_000
 PAIRS_LIMIT: Final = 50_000
 IMPROVING_LIMIT: Final = 60_000
-NEIGHBOURS_LIMIT: Final = 40_000  # per table of suit_drops and suit_adds
 
 
 def _suffix(key: bytes, s1: int, s2: int, seq: int) -> Vector:
@@ -231,87 +230,143 @@ def improving_ranks(codes: bytes, seq: bool, need: Vector) -> tuple[int, ...]:
     return result
 
 
-Drops = tuple[Vector | None, ...]
-"""Per rank of a suit: its vector with one tile of that rank taken away (None: none held)."""
-Adds = tuple[Vector, tuple[tuple[Vector, tuple[int, ...], int], ...]]
-"""A suit's vector, and its vectors with one tile added, each with the ranks whose tile gives
-it and the mask of the entries it raises by one (-1: some entry moves otherwise)."""
+Masks = tuple[int, ...]
+Profile = tuple[Vector, Masks, Masks, int, Masks]
+"""A suit's vector with, per entry, the ranks (bit ``r``) that some best-sharing hand of that
+entry wants one more of than is held (adding the tile raises the entry by one), and the held
+ranks that some such hand holds a spare of (taking one away leaves the entry); then the ranks
+with a copy left to draw, and per rank the entries (bit ``i``) that taking one away lowers."""
 
-_DROPS: Final[tuple[dict[bytes, Drops], dict[bytes, Drops]]] = ({}, {})
-_ADDS: Final[tuple[dict[bytes, Adds], dict[bytes, Adds]]] = ({}, {})
+Entries = tuple[tuple[int, int, int, int], ...]
+"""A suffix's profile as its possible entries ``(i, most shared, wanted << 1, spare << 1)``,
+``i`` rising: the masks shifted for the rank before, which reads them."""
+
+_PROFILE_SUFFIX: Final[tuple[dict[bytes, Entries], dict[bytes, Entries]]] = ({}, {})
+_PROFILE: Final[tuple[dict[bytes, Profile], dict[bytes, Profile]]] = ({}, {})
+_MASKS: Final[dict[Masks, Masks]] = {}
+_ENTRIES: Final[dict[Entries, Entries]] = {}
+_MIRROR: Final = tuple(sum(1 << (8 - r) for r in range(9) if m >> r & 1) for m in range(512))
+# bounds, as above (the mask tuples and suffix results are shared through the last)
+PROFILE_SUFFIX_LIMIT: Final = 300_000
+PROFILE_LIMIT: Final = 150_000
+SHARED_LIMIT: Final = 100_000
 
 
-def suit_drops(codes: bytes, seq: bool = True) -> Drops:
-    """``codes``'s vector less one tile of each rank, per rank (None where none is held).
-
-    >>> d = suit_drops(bytes([21, 20, 21, 20, 20, 20, 20, 20, 20]))
-    >>> d[1] is None, d[0] == suit_vector(bytes([20, 20, 21, 20, 20, 20, 20, 20, 20]))
-    (True, True)
-    """
-    memo = _DROPS[seq]
-    found = memo.get(codes)
+def _profile(key: bytes, s1: int, s2: int, seq: int) -> Entries:
+    """``_suffix`` with the wanted and spare ranks of its best hands (bit 0: the rank before
+    ``key``, bit 1 its first): the same recursion, keeping, per entry, the union over the
+    choices that tie."""
+    memo = _PROFILE_SUFFIX[seq]
+    mkey = _STARTED[s1][s2] + key
+    found = memo.get(mkey)
     if found is not None:
         return found
-    out: list[Vector | None] = []
-    work = bytearray(codes)
-    for r, code in enumerate(codes):
-        if code % _CAP_SHIFT:
-            work[r] -= 1
-            out.append(suit_vector(bytes(work), seq))
-            work[r] += 1
-        else:
-            out.append(None)
-    result = tuple(out)
-    if len(memo) > NEIGHBOURS_LIMIT:
-        memo.clear()
-    memo[codes] = result
+    pending = s1 + s2
+    if not key:
+        result: Entries = ((0, 0, 0, 0),) if pending == 0 else ()
+        memo[mkey] = result
+        return result
+    code = key[0]
+    have, cap = code % _CAP_SHIFT, code // _CAP_SHIFT
+    if pending > cap or (len(key) < 2 and s1):
+        memo[mkey] = ()
+        return ()
+    rest = key[1:]
+    out = [-1] * _WIDTH
+    want = [0] * _WIDTH
+    spare = [0] * _WIDTH
+    starts = 4 - pending if seq and len(key) >= 3 else 0
+    for n in range(starts + 1):
+        entries = _profile(rest, n, s1, seq)
+        if not entries:
+            continue
+        for t in (0, 1):
+            shift = 2 * (n + t)
+            w = pending + n + 3 * t
+            if w > cap or shift >= _WIDTH:
+                break
+            gain = w if w < have else have
+            wb = 1 if w > have else 0
+            sb = 1 if w < have else 0
+            for i, x, wi, si in entries:  # no pair at this rank
+                k = i + shift
+                if k >= _WIDTH:
+                    break
+                y = x + gain
+                if y > out[k]:
+                    out[k], want[k], spare[k] = y, wi | wb, si | sb
+                elif y == out[k]:
+                    want[k] |= wi | wb
+                    spare[k] |= si | sb
+            w += 2
+            if w <= cap:  # the pair at this rank
+                gain = w if w < have else have
+                wb = 1 if w > have else 0
+                sb = 1 if w < have else 0
+                shift += 1
+                for i, x, wi, si in entries:
+                    if i & 1:
+                        continue
+                    k = i + shift
+                    if k >= _WIDTH:
+                        break
+                    y = x + gain
+                    if y > out[k]:
+                        out[k], want[k], spare[k] = y, wi | wb, si | sb
+                    elif y == out[k]:
+                        want[k] |= wi | wb
+                        spare[k] |= si | sb
+    result = tuple((k, x, want[k] << 1, spare[k] << 1) for k, x in enumerate(out) if x >= 0)
+    if len(_ENTRIES) > SHARED_LIMIT:
+        _ENTRIES.clear()
+    result = _ENTRIES.setdefault(result, result)  # many suffixes share one: keep one copy
+    memo[mkey] = result
     return result
 
 
-def _raised(vec: Vector, base: Vector) -> int:
-    """The mask of the entries where ``vec`` is ``base`` plus one, -1 unless every other one is equal."""
-    mask = 0
-    for i, (x, y) in enumerate(zip(vec, base, strict=True)):
-        if x == y + 1:
-            mask |= 1 << i
-        elif x != y:
-            return -1
-    return mask
+def _fresh_profile(codes: bytes, seq: bool) -> tuple[Vector, Masks, Masks]:
+    """The vector, wanted and spare masks of ``codes``, computed (through the suffix table)."""
+    suffixes = _PROFILE_SUFFIX[int(seq)]
+    if len(suffixes) > PROFILE_SUFFIX_LIMIT:
+        suffixes.clear()
+    vec = list(_NONE_VEC)
+    want = [0] * _WIDTH
+    spare = [0] * _WIDTH
+    for k, x, w, s in _profile(codes, 0, 0, int(seq)):
+        vec[k], want[k], spare[k] = x, w >> 1, s >> 1
+    if len(_MASKS) > SHARED_LIMIT:
+        _MASKS.clear()
+    v, w_t, s_t = tuple(vec), tuple(want), tuple(spare)
+    return _VECTORS.setdefault(v, v), _MASKS.setdefault(w_t, w_t), _MASKS.setdefault(s_t, s_t)
 
 
-def suit_adds(codes: bytes, seq: bool = True) -> Adds:
-    """``codes``'s vector, and its vectors with one more tile for each rank with a copy left to
-    draw, ranks that give the same vector grouped: ``improving_ranks(codes, seq, need)`` are
-    the ranks of the groups whose vector beats ``need`` somewhere (the same lone-tile shortcut).
+def suit_profile(codes: bytes, seq: bool = True) -> Profile:
+    """``suit_vector(codes, seq)`` with what one tile more or less does to it (``Profile``):
+    for a rank ``r`` held, ``suit_vector`` less that tile is the vector less one wherever
+    ``r`` is not spare; for a rank with a copy left, the vector plus one where it is wanted.
 
-    >>> base, groups = suit_adds(bytes([20] * 7), False)
-    >>> [(ranks, mask) for _, ranks, mask in groups]
-    [((0, 1, 2, 3, 4, 5, 6), 1022)]
+    >>> vec, want, spare, room, drops = suit_profile(bytes([21, 20, 21, 20, 20, 20, 20, 20, 21]))  # 139m
+    >>> vec[2], bin(want[2]), bin(spare[2])  # one meld: 123m wants 2m, and 9m is spare
+    (2, '0b10', '0b100000000')
     """
-    memo = _ADDS[seq]
+    memo = _PROFILE[seq]
     found = memo.get(codes)
     if found is not None:
         return found
-    base = suit_vector(codes, seq)
-    groups: dict[Vector, list[int]] = {}
-    work = bytearray(codes)
-    lone: Vector | None = None
-    reach = 2 if seq else 0
-    width = len(codes)
-    for r, code in enumerate(codes):
-        if code % _CAP_SHIFT < code // _CAP_SHIFT:  # a copy is left to draw
-            if all(codes[x] == _NEAR for x in range(max(0, r - reach), min(width, r + reach + 1))):
-                if lone is None:
-                    lone = plus_lone_tile(base)
-                vec = lone
-            else:
-                work[r] += 1
-                vec = suit_vector(bytes(work), seq)
-                work[r] -= 1
-            groups.setdefault(vec, []).append(r)
-    result = (base, tuple((vec, tuple(ranks), _raised(vec, base)) for vec, ranks in groups.items()))
-    if len(memo) > NEIGHBOURS_LIMIT:
+    if len(memo) > PROFILE_LIMIT:
         memo.clear()
+    room = sum(1 << r for r, code in enumerate(codes) if code % _CAP_SHIFT < code // _CAP_SHIFT)
+    mirror = memo.get(codes[::-1]) if seq else None  # a suit read backwards: the ranks mirrored
+    if mirror is not None and len(codes) == 9:
+        vec, want, spare = mirror[0], tuple(_MIRROR[m] for m in mirror[1]), tuple(_MIRROR[m] for m in mirror[2])
+    else:
+        vec, want, spare = _fresh_profile(codes, seq)
+    held = [r for r, code in enumerate(codes) if code % _CAP_SHIFT]
+    drops = tuple(
+        sum(1 << i for i, x in enumerate(vec) if x >= 0 and not spare[i] >> r & 1) if r in held else 0
+        for r in range(len(codes))
+    )
+    result = (vec, want, spare, room, drops)
     memo[codes] = result
     return result
 
