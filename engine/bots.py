@@ -425,7 +425,9 @@ class _Eval:
             return out
         profiles = self.profiles
         frees = profiles if free is codes else [suit_profile(free[s], s < 3) for s in range(4)]
-        others = self._others()
+        rests = [o[m::-1] for o in self._others()]  # finish(a, b) is max(map(add, a, b[m::-1]))
+        weights = [counted[0:9], counted[9:18], counted[18:27], counted[27:34]]
+        pairs: dict[tuple[int, ...], Vector] = {}
         elsewhere: dict[tuple[int, int], int] = {}
         for x in ties:
             s0 = _SUIT[x]
@@ -438,20 +440,30 @@ class _Eval:
                 vx = _less(p0, r0)
                 for s in _REST[s0]:
                     vec, want, _, room, _ = frees[s]
-                    a, b = _REST2[s][s0]
-                    rev = combine(combine(v[a], v[b]), vx)[m::-1]
-                    top = max(map(add, vec, rev))
-                    if top < target:
-                        continue
-                    ranks = room if top > target else _union(want, vec, rev, target)
+                    ab = _REST2[s][s0]
+                    pair = pairs.get(ab)
+                    if pair is None:
+                        pair = pairs[ab] = combine(v[ab[0]], v[ab[1]])
+                    sums = list(map(add, vec, combine(pair, vx)[m::-1]))
+                    top = max(sums)
+                    if top == target:
+                        ranks = reduce(or_, compress(want, map(target.__eq__, sums)), 0)
+                    else:
+                        ranks = room if top > target else 0
                     if ranks:
-                        total += sum(compress(counted[9 * s : 9 * s + 9], _BITS_OF[ranks]))
+                        total += sum(compress(weights[s], _BITS_OF[ranks]))
                 elsewhere[key] = total
             mine = bytearray(free[s0])
             mine[r0] -= 1
-            ranks = _raising(suit_profile(bytes(mine), s0 < 3), others[s0][m::-1], target)
+            vec, want, _, room, _ = suit_profile(bytes(mine), s0 < 3)
+            sums = list(map(add, vec, rests[s0]))
+            top = max(sums)
+            if top == target:
+                ranks = reduce(or_, compress(want, map(target.__eq__, sums)), 0)
+            else:
+                ranks = room if top > target else 0
             if ranks:
-                total += sum(compress(counted[9 * s0 : 9 * s0 + 9], _BITS_OF[ranks]))
+                total += sum(compress(weights[s0], _BITS_OF[ranks]))
             out.append(total)
         return out
 
@@ -461,11 +473,22 @@ _REST: Final = tuple(tuple(i for i in range(4) if i != s) for s in range(4))
 _REST2: Final = tuple(tuple(tuple(i for i in range(4) if i not in (s, s0)) for s0 in range(4)) for s in range(4))
 
 
+_LESS: Final[dict[tuple[Vector, int], Vector]] = {}
+LESS_LIMIT: Final = 50_000
+
+
 def _less(p: Profile, r: int) -> Vector:
     """A suit's vector less one tile of rank ``r`` (held): one less wherever it is not spare."""
     vec, _, _, _, drops = p
-    lower = drops[r]
-    return tuple(x - (lower >> i & 1) for i, x in enumerate(vec))
+    key = (vec, drops[r])
+    found = _LESS.get(key)
+    if found is None:
+        lower = drops[r]
+        found = tuple(x - (lower >> i & 1) for i, x in enumerate(vec))
+        if len(_LESS) > LESS_LIMIT:
+            _LESS.clear()
+        _LESS[key] = found
+    return found
 
 
 def _union(masks: Masks, vec: Vector, rev: Vector, top: int) -> int:

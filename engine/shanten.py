@@ -277,6 +277,8 @@ def _profile(key: bytes, s1: int, s2: int, seq: int) -> Entries:
     spare = [0] * _WIDTH
     starts = 4 - pending if seq and len(key) >= 3 else 0
     for n in range(starts + 1):
+        if pending + n > cap:  # no room at this rank for more sequences
+            break
         entries = _profile(rest, n, s1, seq)
         if not entries:
             continue
@@ -377,7 +379,9 @@ def suit_codes(counts: Sequence[int], caps: Sequence[int] | None = None) -> tupl
     if caps is None:
         b = bytes(counts).translate(_NO_CAP)
     else:
-        b = bytes(n + _CAP_SHIFT * c for n, c in zip(counts, caps, strict=True))
+        if len(counts) != len(caps):
+            raise ValueError("counts and caps differ in length")
+        b = bytes(map(add, counts, map(_CAP_SHIFT.__mul__, caps)))
     return b[0:9], b[9:18], b[18:27], b[27:34]
 
 
