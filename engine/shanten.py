@@ -32,6 +32,7 @@ one pair in all.
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Iterable, Sequence
 from operator import add, gt
 from typing import Final
@@ -237,18 +238,19 @@ entry wants one more of than is held (adding the tile raises the entry by one), 
 ranks that some such hand holds a spare of (taking one away leaves the entry); then the ranks
 with a copy left to draw, and per rank the entries (bit ``i``) that taking one away lowers."""
 
-Entries = tuple[tuple[int, int, int, int], ...]
+Entries = bytes
 """A suffix's profile as its possible entries ``(i, most shared, wanted << 1, spare << 1)``,
-``i`` rising: the masks shifted for the rank before, which reads them."""
+``i`` rising, packed by ``_ENTRY`` (a tenth of the memory of tuples): the masks shifted for
+the rank before, which reads them."""
+_ENTRY: Final = struct.Struct("<BBHH")
 
 _PROFILE_SUFFIX: Final[tuple[dict[bytes, Entries], dict[bytes, Entries]]] = ({}, {})
 _PROFILE: Final[tuple[dict[bytes, Profile], dict[bytes, Profile]]] = ({}, {})
 _MASKS: Final[dict[Masks, Masks]] = {}
-_ENTRIES: Final[dict[Entries, Entries]] = {}
 _MIRROR: Final = tuple(sum(1 << (8 - r) for r in range(9) if m >> r & 1) for m in range(512))
-# bounds, as above (the mask tuples and suffix results are shared through the last)
+# bounds, as above (the mask tuples are shared through the last)
 PROFILE_SUFFIX_LIMIT: Final = 300_000
-PROFILE_LIMIT: Final = 150_000
+PROFILE_LIMIT: Final = 100_000
 SHARED_LIMIT: Final = 100_000
 
 
@@ -263,14 +265,14 @@ def _profile(key: bytes, s1: int, s2: int, seq: int) -> Entries:
         return found
     pending = s1 + s2
     if not key:
-        result: Entries = ((0, 0, 0, 0),) if pending == 0 else ()
+        result = _ENTRY.pack(0, 0, 0, 0) if pending == 0 else b""
         memo[mkey] = result
         return result
     code = key[0]
     have, cap = code % _CAP_SHIFT, code // _CAP_SHIFT
     if pending > cap or (len(key) < 2 and s1):
-        memo[mkey] = ()
-        return ()
+        memo[mkey] = b""
+        return b""
     rest = key[1:]
     out = [-1] * _WIDTH
     want = [0] * _WIDTH
@@ -290,7 +292,7 @@ def _profile(key: bytes, s1: int, s2: int, seq: int) -> Entries:
             gain = w if w < have else have
             wb = 1 if w > have else 0
             sb = 1 if w < have else 0
-            for i, x, wi, si in entries:  # no pair at this rank
+            for i, x, wi, si in _ENTRY.iter_unpack(entries):  # no pair at this rank
                 k = i + shift
                 if k >= _WIDTH:
                     break
@@ -306,7 +308,7 @@ def _profile(key: bytes, s1: int, s2: int, seq: int) -> Entries:
                 wb = 1 if w > have else 0
                 sb = 1 if w < have else 0
                 shift += 1
-                for i, x, wi, si in entries:
+                for i, x, wi, si in _ENTRY.iter_unpack(entries):
                     if i & 1:
                         continue
                     k = i + shift
@@ -318,10 +320,8 @@ def _profile(key: bytes, s1: int, s2: int, seq: int) -> Entries:
                     elif y == out[k]:
                         want[k] |= wi | wb
                         spare[k] |= si | sb
-    result = tuple((k, x, want[k] << 1, spare[k] << 1) for k, x in enumerate(out) if x >= 0)
-    if len(_ENTRIES) > SHARED_LIMIT:
-        _ENTRIES.clear()
-    result = _ENTRIES.setdefault(result, result)  # many suffixes share one: keep one copy
+    pack = _ENTRY.pack
+    result = b"".join([pack(k, x, want[k] << 1, spare[k] << 1) for k, x in enumerate(out) if x >= 0])
     memo[mkey] = result
     return result
 
@@ -334,7 +334,7 @@ def _fresh_profile(codes: bytes, seq: bool) -> tuple[Vector, Masks, Masks]:
     vec = list(_NONE_VEC)
     want = [0] * _WIDTH
     spare = [0] * _WIDTH
-    for k, x, w, s in _profile(codes, 0, 0, int(seq)):
+    for k, x, w, s in _ENTRY.iter_unpack(_profile(codes, 0, 0, int(seq))):
         vec[k], want[k], spare[k] = x, w >> 1, s >> 1
     if len(_MASKS) > SHARED_LIMIT:
         _MASKS.clear()
