@@ -301,6 +301,10 @@ class RandomBot:
         return Claim(seat, call, pair)
 
 
+_OTHERS: Final[dict[tuple[Vector, Vector, Vector, Vector], tuple[Vector, Vector, Vector, Vector]]] = {}
+OTHERS_LIMIT: Final = 20_000
+
+
 class _Eval:
     """Shanten of one hand and of the hands one tile away, from the suits' profiles
     (``engine.shanten.suit_profile``: each suit's vector, and which tiles added or taken away
@@ -327,9 +331,15 @@ class _Eval:
         """Per suit, the other three suits combined (combining is associative and commutative)."""
         o = self.others
         if o is None:
-            v0, v1, v2, v3 = self.vecs
-            low, high = combine(v0, v1), combine(v2, v3)
-            o = self.others = (combine(v1, high), combine(v0, high), combine(low, v3), combine(low, v2))
+            o = _OTHERS.get(self.vecs)
+            if o is None:
+                v0, v1, v2, v3 = self.vecs
+                low, high = combine(v0, v1), combine(v2, v3)
+                o = (combine(v1, high), combine(v0, high), combine(low, v3), combine(low, v2))
+                if len(_OTHERS) > OTHERS_LIMIT:
+                    _OTHERS.clear()
+                _OTHERS[self.vecs] = o
+            self.others = o
         return o
 
     def shanten(self, hand: Sequence[int]) -> int:
