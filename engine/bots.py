@@ -27,22 +27,24 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import reduce
 from itertools import compress
+from operator import add, or_
 from typing import Final, Protocol
 
 from engine._tables import COMPLETE, PAIR_MARK
 from engine.events import Claim, Discard, Event, Kong, Win
 from engine.rules import XIAN, Rules
 from engine.shanten import (
+    Masks,
+    Profile,
     Vector,
     caps_of,
     combine,
     finish,
-    improving_ranks,
     seven_pairs_overlap,
     suit_codes,
-    suit_vector,
-    thresholds,
+    suit_profile,
 )
 from engine.state import TableState
 from engine.tiles import NUM_KINDS, Tile
@@ -51,6 +53,7 @@ from engine.wall import TILES
 SEATS: Final = 4
 STRENGTHS: Final = ("random", "greedy")
 _KINDS: Final = range(NUM_KINDS)
+_SUIT: Final = tuple(t // 9 for t in range(NUM_KINDS))
 
 
 Table = tuple[tuple[tuple[tuple[Tile, ...], ...], ...], tuple[tuple[Tile | None, ...], ...]]
@@ -360,28 +363,46 @@ class RandomBot:
         return Claim(seat, call, pair)
 
 
-class _Eval:
-    """Shanten of one hand and of the hands one discard away, sharing the suit lookups."""
+_OTHERS: Final[dict[tuple[Vector, Vector, Vector, Vector], tuple[Vector, Vector, Vector, Vector]]] = {}
+OTHERS_LIMIT: Final = 20_000
 
-    __slots__ = ("caps", "codes", "k", "melds_needed", "seven", "vecs")
+
+class _Eval:
+    """Shanten of one hand and of the hands one tile away, from the suits' profiles
+    (``engine.shanten.suit_profile``: each suit's vector, and which tiles added or taken away
+    move which of its entries)."""
+
+    __slots__ = ("caps", "codes", "k", "melds_needed", "others", "profiles", "seven", "vecs")
 
     def __init__(self, hand: Sequence[int], melds: Sequence[Sequence[Tile]], seven_pairs: bool) -> None:
         self.k = len(melds)
         self.melds_needed = 4 - self.k
         self.caps = caps_of(melds)
-        self.codes = suit_codes(hand, self.caps)
-        self.vecs = [suit_vector(self.codes[s], s < 3) for s in range(4)]
+        self.codes = codes = suit_codes(hand, self.caps)
+        self.profiles = p = (
+            suit_profile(codes[0]),
+            suit_profile(codes[1]),
+            suit_profile(codes[2]),
+            suit_profile(codes[3], False),
+        )
+        self.vecs = (p[0][0], p[1][0], p[2][0], p[3][0])
         self.seven = seven_pairs and self.k == 0
+        self.others: tuple[Vector, Vector, Vector, Vector] | None = None
 
-    @staticmethod
-    def _others(s: int, vecs: Sequence[Vector]) -> Vector:
-        if s == 0:
-            return combine(combine(vecs[1], vecs[2]), vecs[3])
-        if s == 1:
-            return combine(combine(vecs[0], vecs[2]), vecs[3])
-        if s == 2:
-            return combine(combine(vecs[0], vecs[1]), vecs[3])
-        return combine(combine(vecs[0], vecs[1]), vecs[2])
+    def _others(self) -> tuple[Vector, Vector, Vector, Vector]:
+        """Per suit, the other three suits combined (combining is associative and commutative)."""
+        o = self.others
+        if o is None:
+            o = _OTHERS.get(self.vecs)
+            if o is None:
+                v0, v1, v2, v3 = self.vecs
+                low, high = combine(v0, v1), combine(v2, v3)
+                o = (combine(v1, high), combine(v0, high), combine(low, v3), combine(low, v2))
+                if len(_OTHERS) > OTHERS_LIMIT:
+                    _OTHERS.clear()
+                _OTHERS[self.vecs] = o
+            self.others = o
+        return o
 
     def shanten(self, hand: Sequence[int]) -> int:
         v = self.vecs
@@ -391,20 +412,57 @@ class _Eval:
         return 13 - 3 * self.k - best
 
     def after_discard(self, hand: list[int], tiles: Sequence[Tile]) -> dict[Tile, int]:
-        """The shanten after discarding each of ``tiles`` (held)."""
+        """The shanten after discarding each of ``tiles`` (held).
+
+        Per suit, the most the hand shares is ``top``, at some entries; a discard from the
+        suit keeps it if the tile is spare at one of them and loses one otherwise."""
         out: dict[Tile, int] = {}
-        others = [self._others(s, self.vecs) for s in range(4)]
+        m = 2 * self.melds_needed + 1
+        others = self._others()
         base = 13 - 3 * self.k
+        seven = self.seven
+        keep: list[tuple[int, int] | None] = [None, None, None, None]
         for t in tiles:
-            s = t // 9
-            code = bytearray(self.codes[s])
-            code[t - 9 * s] -= 1
-            best = finish(suit_vector(bytes(code), s < 3), others[s], self.melds_needed)
-            if self.seven:
+            s = _SUIT[t]
+            r = t - 9 * s
+            ks = keep[s]
+            if ks is None:
+                vec, _, spare, _, _ = self.profiles[s]
+                rev = others[s][m::-1]  # finish(a, b) is max(map(add, a, b[m::-1]))
+                top = max(map(add, vec, rev))
+                if top >= 0:
+                    ks = keep[s] = (top, _union(spare, vec, rev, top))
+            if ks is not None:
+                best = ks[0] if ks[1] >> r & 1 else ks[0] - 1
+            else:  # nothing fits (not in play): the vector less the tile, as it is
+                best = max(map(add, _less(self.profiles[s], r), others[s][m::-1]))
+            if seven:
                 hand[t] -= 1
                 best = max(best, seven_pairs_overlap(hand))
                 hand[t] += 1
             out[t] = base - best
+        return out
+
+    def _improving(self, x: Tile, target: int, free: tuple[bytes, bytes, bytes, bytes]) -> list[int]:
+        """Per suit, the ranks (bits) whose tile, added after discarding ``x``, makes the hand
+        share more than ``target`` tiles (as ``useful`` reads it)."""
+        m = 2 * self.melds_needed + 1
+        v = self.vecs
+        s0 = _SUIT[x]
+        r0 = x - 9 * s0
+        vx = _less(self.profiles[s0], r0)
+        out = [0, 0, 0, 0]
+        for s in range(4):
+            if s == s0:
+                mine = bytearray(free[s0])
+                mine[r0] -= 1
+                p = suit_profile(bytes(mine), s0 < 3)
+                rev = self._others()[s0][m::-1]
+            else:
+                p = suit_profile(free[s], s < 3)
+                a, b = (v[i] for i in range(4) if i != s and i != s0)
+                rev = combine(combine(a, b), vx)[m::-1]
+            out[s] = _raising(p, rev, target)
         return out
 
     def useful(self, hand: list[int], ties: Sequence[Tile], unseen: Sequence[int], now: int) -> list[int]:
@@ -417,36 +475,16 @@ class _Eval:
         suit with the same vector share the work on the other suits.
         """
         target = 13 - 3 * self.k - now  # the overlap to beat
-        n = self.melds_needed
+        m = 2 * self.melds_needed + 1
         v = self.vecs
-        free = suit_codes(hand) if self.caps is not None else self.codes
-        own_need: dict[int, Vector] = {}
-        elsewhere: dict[tuple[int, Vector], list[Tile]] = {}
+        codes = self.codes
+        free = suit_codes(hand) if self.caps is not None else codes
+        counted = [u if u > 0 else 0 for u in unseen]
         out = []
-        for x in ties:
-            s0 = x // 9
-            r0 = x - 9 * s0
-            code = bytearray(self.codes[s0])
-            code[r0] -= 1
-            vx = suit_vector(bytes(code), s0 < 3)
-            rest = [i for i in range(4) if i != s0]
-            tiles = elsewhere.get((s0, vx))
-            if tiles is None:
-                tiles = []
-                for s in rest:
-                    a, b = (v[i] for i in rest if i != s)
-                    need = thresholds(combine(combine(a, b), vx), n, target)
-                    tiles.extend(9 * s + r for r in improving_ranks(free[s], s < 3, need))
-                elsewhere[(s0, vx)] = tiles
-            need0 = own_need.get(s0)
-            if need0 is None:
-                a, b, c = (v[i] for i in rest)
-                need0 = own_need[s0] = thresholds(combine(combine(a, b), c), n, target)
-            mine = bytearray(free[s0])
-            mine[r0] -= 1
-            improving = [*tiles, *(9 * s0 + r for r in improving_ranks(bytes(mine), s0 < 3, need0))]
-            if self.seven:
-                more = set(improving)
+        if self.seven:
+            for x in ties:
+                improving = self._improving(x, target, free)
+                more = {9 * s + r for s in range(4) for r in range(9) if improving[s] >> r & 1}
                 hand[x] -= 1
                 for t in range(NUM_KINDS):
                     if hand[t] and hand[t] < 4:
@@ -455,9 +493,92 @@ class _Eval:
                             more.add(t)
                         hand[t] -= 1
                 hand[x] += 1
-                improving = list(more)
-            out.append(sum(unseen[t] for t in improving if unseen[t] > 0))
+                out.append(sum(counted[t] for t in more))
+            return out
+        profiles = self.profiles
+        frees = profiles if free is codes else [suit_profile(free[s], s < 3) for s in range(4)]
+        rests = [o[m::-1] for o in self._others()]  # finish(a, b) is max(map(add, a, b[m::-1]))
+        weights = [counted[0:9], counted[9:18], counted[18:27], counted[27:34]]
+        pairs: dict[tuple[int, ...], Vector] = {}
+        elsewhere: dict[tuple[int, int], int] = {}
+        for x in ties:
+            s0 = _SUIT[x]
+            r0 = x - 9 * s0
+            p0 = profiles[s0]
+            key = (s0, p0[4][r0])  # the entries the discard lowers: they make its suit's vector
+            total = elsewhere.get(key)
+            if total is None:
+                total = 0
+                vx = _less(p0, r0)
+                for s in _REST[s0]:
+                    vec, want, _, room, _ = frees[s]
+                    ab = _REST2[s][s0]
+                    pair = pairs.get(ab)
+                    if pair is None:
+                        pair = pairs[ab] = combine(v[ab[0]], v[ab[1]])
+                    sums = list(map(add, vec, combine(pair, vx)[m::-1]))
+                    top = max(sums)
+                    if top == target:
+                        ranks = reduce(or_, compress(want, map(target.__eq__, sums)), 0)
+                    else:
+                        ranks = room if top > target else 0
+                    if ranks:
+                        total += sum(compress(weights[s], _BITS_OF[ranks]))
+                elsewhere[key] = total
+            mine = bytearray(free[s0])
+            mine[r0] -= 1
+            vec, want, _, room, _ = suit_profile(bytes(mine), s0 < 3)
+            sums = list(map(add, vec, rests[s0]))
+            top = max(sums)
+            if top == target:
+                ranks = reduce(or_, compress(want, map(target.__eq__, sums)), 0)
+            else:
+                ranks = room if top > target else 0
+            if ranks:
+                total += sum(compress(weights[s0], _BITS_OF[ranks]))
+            out.append(total)
         return out
+
+
+_BITS_OF: Final = tuple(tuple(m >> r & 1 for r in range(9)) for m in range(512))
+_REST: Final = tuple(tuple(i for i in range(4) if i != s) for s in range(4))
+_REST2: Final = tuple(tuple(tuple(i for i in range(4) if i not in (s, s0)) for s0 in range(4)) for s in range(4))
+
+
+_LESS: Final[dict[tuple[Vector, int], Vector]] = {}
+LESS_LIMIT: Final = 50_000
+
+
+def _less(p: Profile, r: int) -> Vector:
+    """A suit's vector less one tile of rank ``r`` (held): one less wherever it is not spare."""
+    vec, _, _, _, drops = p
+    key = (vec, drops[r])
+    found = _LESS.get(key)
+    if found is None:
+        lower = drops[r]
+        found = tuple(x - (lower >> i & 1) for i, x in enumerate(vec))
+        if len(_LESS) > LESS_LIMIT:
+            _LESS.clear()
+        _LESS[key] = found
+    return found
+
+
+def _union(masks: Masks, vec: Vector, rev: Vector, top: int) -> int:
+    """The union of ``masks`` over the entries where ``vec`` meets the rest (``rev``) at ``top``."""
+    return reduce(or_, compress(masks, map(top.__eq__, map(add, vec, rev))), 0)
+
+
+def _raising(p: Profile, rev: Vector, target: int) -> int:
+    """The ranks (bits) of the suit whose tile, added, makes it share more than ``target`` with
+    the rest (``rev``): any with a copy left if it already does, else those wanted at an entry
+    where it meets ``target``."""
+    vec, want, _, room, _ = p
+    top = max(map(add, vec, rev))
+    if top > target:
+        return room
+    if top < target:
+        return 0
+    return _union(want, vec, rev, target)
 
 
 def _shanten_of(hand: Sequence[int], melds: Sequence[Sequence[Tile]], seven_pairs: bool) -> int:

@@ -32,6 +32,7 @@ one pair in all.
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Iterable, Sequence
 from operator import add, gt
 from typing import Final
@@ -110,16 +111,26 @@ def _suffix(key: bytes, s1: int, s2: int, seq: int) -> Vector:
 
 
 def suit_vector(codes: bytes, seq: bool = True) -> Vector:
-    """The best-overlap vector of one suit given as codes (``count + 5 * cap`` per rank)."""
+    """The best-overlap vector of one suit given as codes (``count + 5 * cap`` per rank).
+
+    A suit read backwards has the same vector (a sequence backwards is one), and honours in
+    any order (they make no sequences): a new pattern first looks for its mirror, or its
+    sorted honours, in the table.
+    """
     memo = _SUIT[seq]
     v = memo.get(codes)
     if v is None:
-        suffixes = _SUFFIX[int(seq)]
-        if len(suffixes) > SUFFIX_LIMIT:  # only a help for new patterns: start it afresh
-            suffixes.clear()
+        key = codes[::-1] if seq else bytes(sorted(codes))
+        v = memo.get(key)
         if len(memo) > SUIT_LIMIT:
             memo.clear()
-        v = _suffix(codes, 0, 0, int(seq))
+        if v is None:
+            suffixes = _SUFFIX[int(seq)]
+            if len(suffixes) > SUFFIX_LIMIT:  # only a help for new patterns: start it afresh
+                suffixes.clear()
+            v = _suffix(key if not seq else codes, 0, 0, int(seq))
+            if not seq:
+                memo[key] = v
         memo[codes] = v
     return v
 
@@ -220,13 +231,157 @@ def improving_ranks(codes: bytes, seq: bool, need: Vector) -> tuple[int, ...]:
     return result
 
 
+Masks = tuple[int, ...]
+Profile = tuple[Vector, Masks, Masks, int, Masks]
+"""A suit's vector with, per entry, the ranks (bit ``r``) that some best-sharing hand of that
+entry wants one more of than is held (adding the tile raises the entry by one), and the held
+ranks that some such hand holds a spare of (taking one away leaves the entry); then the ranks
+with a copy left to draw, and per rank the entries (bit ``i``) that taking one away lowers."""
+
+Entries = bytes
+"""A suffix's profile as its possible entries ``(i, most shared, wanted << 1, spare << 1)``,
+``i`` rising, packed by ``_ENTRY`` (a tenth of the memory of tuples): the masks shifted for
+the rank before, which reads them."""
+_ENTRY: Final = struct.Struct("<BBHH")
+
+_PROFILE_SUFFIX: Final[tuple[dict[bytes, Entries], dict[bytes, Entries]]] = ({}, {})
+_PROFILE: Final[tuple[dict[bytes, Profile], dict[bytes, Profile]]] = ({}, {})
+_MASKS: Final[dict[Masks, Masks]] = {}
+_MIRROR: Final = tuple(sum(1 << (8 - r) for r in range(9) if m >> r & 1) for m in range(512))
+# bounds, as above (the mask tuples are shared through the last)
+PROFILE_SUFFIX_LIMIT: Final = 300_000
+PROFILE_LIMIT: Final = 100_000
+SHARED_LIMIT: Final = 100_000
+
+
+def _profile(key: bytes, s1: int, s2: int, seq: int) -> Entries:
+    """``_suffix`` with the wanted and spare ranks of its best hands (bit 0: the rank before
+    ``key``, bit 1 its first): the same recursion, keeping, per entry, the union over the
+    choices that tie."""
+    memo = _PROFILE_SUFFIX[seq]
+    mkey = _STARTED[s1][s2] + key
+    found = memo.get(mkey)
+    if found is not None:
+        return found
+    pending = s1 + s2
+    if not key:
+        result = _ENTRY.pack(0, 0, 0, 0) if pending == 0 else b""
+        memo[mkey] = result
+        return result
+    code = key[0]
+    have, cap = code % _CAP_SHIFT, code // _CAP_SHIFT
+    if pending > cap or (len(key) < 2 and s1):
+        memo[mkey] = b""
+        return b""
+    rest = key[1:]
+    out = [-1] * _WIDTH
+    want = [0] * _WIDTH
+    spare = [0] * _WIDTH
+    starts = 4 - pending if seq and len(key) >= 3 else 0
+    for n in range(starts + 1):
+        if pending + n > cap:  # no room at this rank for more sequences
+            break
+        entries = _profile(rest, n, s1, seq)
+        if not entries:
+            continue
+        for t in (0, 1):
+            shift = 2 * (n + t)
+            w = pending + n + 3 * t
+            if w > cap or shift >= _WIDTH:
+                break
+            gain = w if w < have else have
+            wb = 1 if w > have else 0
+            sb = 1 if w < have else 0
+            for i, x, wi, si in _ENTRY.iter_unpack(entries):  # no pair at this rank
+                k = i + shift
+                if k >= _WIDTH:
+                    break
+                y = x + gain
+                if y > out[k]:
+                    out[k], want[k], spare[k] = y, wi | wb, si | sb
+                elif y == out[k]:
+                    want[k] |= wi | wb
+                    spare[k] |= si | sb
+            w += 2
+            if w <= cap:  # the pair at this rank
+                gain = w if w < have else have
+                wb = 1 if w > have else 0
+                sb = 1 if w < have else 0
+                shift += 1
+                for i, x, wi, si in _ENTRY.iter_unpack(entries):
+                    if i & 1:
+                        continue
+                    k = i + shift
+                    if k >= _WIDTH:
+                        break
+                    y = x + gain
+                    if y > out[k]:
+                        out[k], want[k], spare[k] = y, wi | wb, si | sb
+                    elif y == out[k]:
+                        want[k] |= wi | wb
+                        spare[k] |= si | sb
+    pack = _ENTRY.pack
+    result = b"".join([pack(k, x, want[k] << 1, spare[k] << 1) for k, x in enumerate(out) if x >= 0])
+    memo[mkey] = result
+    return result
+
+
+def _fresh_profile(codes: bytes, seq: bool) -> tuple[Vector, Masks, Masks]:
+    """The vector, wanted and spare masks of ``codes``, computed (through the suffix table)."""
+    suffixes = _PROFILE_SUFFIX[int(seq)]
+    if len(suffixes) > PROFILE_SUFFIX_LIMIT:
+        suffixes.clear()
+    vec = list(_NONE_VEC)
+    want = [0] * _WIDTH
+    spare = [0] * _WIDTH
+    for k, x, w, s in _ENTRY.iter_unpack(_profile(codes, 0, 0, int(seq))):
+        vec[k], want[k], spare[k] = x, w >> 1, s >> 1
+    if len(_MASKS) > SHARED_LIMIT:
+        _MASKS.clear()
+    v, w_t, s_t = tuple(vec), tuple(want), tuple(spare)
+    return _VECTORS.setdefault(v, v), _MASKS.setdefault(w_t, w_t), _MASKS.setdefault(s_t, s_t)
+
+
+def suit_profile(codes: bytes, seq: bool = True) -> Profile:
+    """``suit_vector(codes, seq)`` with what one tile more or less does to it (``Profile``):
+    for a rank ``r`` held, ``suit_vector`` less that tile is the vector less one wherever
+    ``r`` is not spare; for a rank with a copy left, the vector plus one where it is wanted.
+
+    >>> vec, want, spare, room, drops = suit_profile(bytes([21, 20, 21, 20, 20, 20, 20, 20, 21]))  # 139m
+    >>> vec[2], bin(want[2]), bin(spare[2])  # one meld: 123m wants 2m, and 9m is spare
+    (2, '0b10', '0b100000000')
+    """
+    memo = _PROFILE[seq]
+    found = memo.get(codes)
+    if found is not None:
+        return found
+    if len(memo) > PROFILE_LIMIT:
+        memo.clear()
+    room = sum(1 << r for r, code in enumerate(codes) if code % _CAP_SHIFT < code // _CAP_SHIFT)
+    mirror = memo.get(codes[::-1]) if seq else None  # a suit read backwards: the ranks mirrored
+    if mirror is not None and len(codes) == 9:
+        vec, want, spare = mirror[0], tuple(_MIRROR[m] for m in mirror[1]), tuple(_MIRROR[m] for m in mirror[2])
+    else:
+        vec, want, spare = _fresh_profile(codes, seq)
+    held = [r for r, code in enumerate(codes) if code % _CAP_SHIFT]
+    drops = tuple(
+        sum(1 << i for i, x in enumerate(vec) if x >= 0 and not spare[i] >> r & 1) if r in held else 0
+        for r in range(len(codes))
+    )
+    result = (vec, want, spare, room, drops)
+    memo[codes] = result
+    return result
+
+
 def suit_codes(counts: Sequence[int], caps: Sequence[int] | None = None) -> tuple[bytes, bytes, bytes, bytes]:
     """The four suits' codes of a 34-long count vector; ``caps`` the copies of each tile the
     winning hand may hold (4 less the exposed melds' copies), default 4 everywhere."""
     if caps is None:
         b = bytes(counts).translate(_NO_CAP)
     else:
-        b = bytes(n + _CAP_SHIFT * c for n, c in zip(counts, caps, strict=True))
+        if len(counts) != len(caps):
+            raise ValueError("counts and caps differ in length")
+        b = bytes(map(add, counts, map(_CAP_SHIFT.__mul__, caps)))
     return b[0:9], b[9:18], b[18:27], b[27:34]
 
 

@@ -244,3 +244,40 @@ def test_a_lone_tile_shortcut_equals_the_table(counts: list[int], rank: int, hon
     plus = bytearray(codes)
     plus[rank] += 1
     assert suit_vector(bytes(plus), not honours) == plus_lone_tile(suit_vector(codes, not honours))
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(st.integers(0, 4), min_size=9, max_size=9),
+    st.lists(st.integers(0, 4), min_size=9, max_size=9),
+    st.booleans(),
+)
+def test_a_profile_tells_what_one_tile_more_or_less_does(counts: list[int], caps: list[int], honours: bool) -> None:
+    """suit_profile's masks against suit_vector of the suit with one tile added or taken away
+    (exposed-meld caps included), and the mirrored suit's profile against the mirror."""
+    from engine.shanten import suit_profile, suit_vector
+
+    width, seq = (7, False) if honours else (9, True)
+    caps = caps[:width]
+    counts = [min(n, c) for n, c in zip(counts, caps, strict=False)]
+    assume(sum(counts) <= 14)
+    codes = bytes(n + 5 * c for n, c in zip(counts, caps, strict=True))
+    vec, want, spare, room, drops = suit_profile(codes, seq)
+    assert vec == suit_vector(codes, seq)
+    for r in range(width):
+        if counts[r]:
+            less = bytearray(codes)
+            less[r] -= 1
+            expect = suit_vector(bytes(less), seq)
+            assert expect == tuple(x if x < 0 or spare[i] >> r & 1 else x - 1 for i, x in enumerate(vec))
+            assert expect == tuple(x - (drops[r] >> i & 1) for i, x in enumerate(vec))
+        assert bool(room >> r & 1) == (counts[r] < caps[r])
+        if counts[r] < caps[r]:
+            more = bytearray(codes)
+            more[r] += 1
+            expect = suit_vector(bytes(more), seq)
+            assert expect == tuple(x + 1 if x >= 0 and want[i] >> r & 1 else x for i, x in enumerate(vec))
+    if seq:
+        mirrored = suit_profile(codes[::-1], seq)  # found through the mirror of the one above
+        assert mirrored[0] == vec
+        assert mirrored[1] == tuple(sum(1 << (8 - r) for r in range(9) if m >> r & 1) for m in want)
