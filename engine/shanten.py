@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Iterable, Sequence
-from operator import add, gt
+from operator import add
 from typing import Final
 
 from engine.tiles import COPIES, NUM_KINDS
@@ -60,7 +60,6 @@ _VECTORS: Final[dict[Vector, Vector]] = {}
 SUFFIX_LIMIT: Final = 300_000
 SUIT_LIMIT: Final = 150_000
 PAIRS_LIMIT: Final = 50_000
-IMPROVING_LIMIT: Final = 60_000
 
 
 def _suffix(key: bytes, s1: int, s2: int, seq: int) -> Vector:
@@ -169,66 +168,6 @@ def finish(a: Vector, b: Vector, melds_needed: int) -> int:
     two (combined) halves ``a`` and ``b`` (negative: impossible)."""
     best: int = max(map(add, a, b[2 * melds_needed + 1 :: -1]))
     return best
-
-
-def thresholds(others: Vector, melds_needed: int, target: int) -> Vector:
-    """What one suit's vector must beat somewhere for the hand to share more than ``target``
-    tiles, given the ``others`` (the other suits combined)."""
-    return tuple(target - x for x in others[2 * melds_needed + 1 :: -1])
-
-
-_IMPROVING: Final[dict[tuple[bytes, Vector], tuple[int, ...]]] = {}
-
-
-def plus_lone_tile(v: Vector) -> Vector:
-    """A suit's vector after adding a tile with no held tile within two ranks of it (and no
-    exposed copies near it): the tile can only start a group of its own, a meld or the pair.
-
-    >>> plus_lone_tile(suit_vector(bytes([20] * 7), False))[:4]
-    (0, 1, 1, 1)
-    """
-    out = list(v)
-    for j in range(5):
-        for q in (0, 1):
-            i = 2 * j + q
-            if j and v[i - 2] >= 0 and v[i - 2] + 1 > out[i]:
-                out[i] = v[i - 2] + 1
-            if q and v[i - 1] >= 0 and v[i - 1] + 1 > out[i]:
-                out[i] = v[i - 1] + 1
-    return tuple(out)
-
-
-_NEAR: Final = 20  # the code of an empty rank with all four copies free
-
-
-def improving_ranks(codes: bytes, seq: bool, need: Vector) -> tuple[int, ...]:
-    """The ranks of one suit whose tile, added, makes its vector beat ``need`` somewhere."""
-    key = (codes, need)
-    found = _IMPROVING.get(key)
-    if found is not None:
-        return found
-    out = []
-    work = bytearray(codes)
-    lone: bool | None = None
-    reach = 2 if seq else 0
-    width = len(codes)
-    for r, code in enumerate(codes):
-        if code % _CAP_SHIFT < code // _CAP_SHIFT:  # a copy is left to draw
-            if all(codes[x] == _NEAR for x in range(max(0, r - reach), min(width, r + reach + 1))):
-                if lone is None:
-                    lone = any(map(gt, plus_lone_tile(suit_vector(codes, seq)), need))
-                if lone:
-                    out.append(r)
-                continue
-            work[r] += 1
-            if any(map(gt, suit_vector(bytes(work), seq), need)):
-                out.append(r)
-            work[r] -= 1
-    result = tuple(out)
-    if len(_IMPROVING) > IMPROVING_LIMIT:
-        _IMPROVING.clear()
-    _IMPROVING[key] = result
-    return result
 
 
 Masks = tuple[int, ...]

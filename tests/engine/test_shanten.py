@@ -229,23 +229,6 @@ def test_one_tile_changes_shanten_by_at_most_one(
     assert best == s14 if s14 >= 0 else best == 0
 
 
-@settings(max_examples=500, deadline=None)
-@given(st.lists(st.integers(0, 4), min_size=9, max_size=9), st.integers(0, 8), st.booleans())
-def test_a_lone_tile_shortcut_equals_the_table(counts: list[int], rank: int, honours: bool) -> None:
-    from engine.shanten import plus_lone_tile, suit_vector
-
-    width, reach = (7, 0) if honours else (9, 2)
-    counts = counts[:width]
-    rank %= width
-    for x in range(max(0, rank - reach), min(width, rank + reach + 1)):
-        counts[x] = 0
-    assume(sum(counts) <= 13)
-    codes = bytes(n + 20 for n in counts)
-    plus = bytearray(codes)
-    plus[rank] += 1
-    assert suit_vector(bytes(plus), not honours) == plus_lone_tile(suit_vector(codes, not honours))
-
-
 @settings(max_examples=400, deadline=None)
 @given(
     st.lists(st.integers(0, 4), min_size=9, max_size=9),
