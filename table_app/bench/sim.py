@@ -1,4 +1,4 @@
-"""Self-play speed (issue 5): complete hands per second through ``engine.apply``, one core.
+"""Self-play speed (issue 5): complete hands per second through the engine (``push``), one core.
 
 Each run plays seeded hands with invariant checks on (as ``xian-table simulate`` does), in
 sessions of 100 hands; a warm-up first fills the shanten tables the greedy bots share.
@@ -20,7 +20,7 @@ DESCRIPTION = "self-play hands/s (full-tile, invariants on, sessions of 100 hand
 RANDOM_TARGET = 2_000
 GREEDY_TARGET = 200
 SESSION = 100
-RLCARD_NOTE = "RLCard's mahjong env, random agents: about 22 hands/s on this machine (issue 5)"
+RLCARD_NOTE = "RLCard's mahjong env, random agents: 22-45 hands/s on this machine (docs/simulation.md)"
 
 
 def _hands_per_second(bots: str, hands: int, runs: int, seed: int) -> list[float]:
