@@ -516,28 +516,26 @@ class _Eval:
                     pair = pairs.get(ab)
                     if pair is None:
                         pair = pairs[ab] = combine(v[ab[0]], v[ab[1]])
-                    sums = list(map(add, vec, combine(pair, vx)[m::-1]))
-                    top = max(sums)
-                    if top == target:
-                        ranks = reduce(or_, compress(want, map(target.__eq__, sums)), 0)
-                    else:
-                        ranks = room if top > target else 0
-                    if ranks:
-                        total += sum(compress(weights[s], _BITS_OF[ranks]))
+                    total += _lifting(list(map(add, vec, combine(pair, vx)[m::-1])), want, room, target, weights[s])
                 elsewhere[key] = total
             mine = bytearray(free[s0])
             mine[r0] -= 1
             vec, want, _, room, _ = suit_profile(bytes(mine), s0 < 3)
-            sums = list(map(add, vec, rests[s0]))
-            top = max(sums)
-            if top == target:
-                ranks = reduce(or_, compress(want, map(target.__eq__, sums)), 0)
-            else:
-                ranks = room if top > target else 0
-            if ranks:
-                total += sum(compress(weights[s0], _BITS_OF[ranks]))
-            out.append(total)
+            out.append(total + _lifting(list(map(add, vec, rests[s0])), want, room, target, weights[s0]))
         return out
+
+
+def _lifting(sums: list[int], want: Masks, room: int, target: int, weights: list[int]) -> int:
+    """The unseen copies of one suit's tiles that, drawn, lift the hand past ``target``: ``sums``
+    are the hand's best overlaps through each entry of the suit's profile (``want``, ``room``)."""
+    top = max(sums)
+    if top > target:  # already past it: any tile with a copy left
+        ranks = room
+    elif top == target:  # the ranks some best entry wants one more of
+        ranks = reduce(or_, compress(want, map(target.__eq__, sums)), 0)
+    else:
+        return 0
+    return sum(compress(weights, _BITS_OF[ranks])) if ranks else 0
 
 
 _BITS_OF: Final = tuple(tuple(m >> r & 1 for r in range(9)) for m in range(512))

@@ -228,41 +228,36 @@ def _profile(key: bytes, s1: int, s2: int, seq: int) -> Entries:
             w = pending + n + 3 * t
             if w > cap or shift >= _WIDTH:
                 break
-            gain = w if w < have else have
-            wb = 1 if w > have else 0
-            sb = 1 if w < have else 0
-            for i, x, wi, si in _ENTRY.iter_unpack(entries):  # no pair at this rank
-                k = i + shift
-                if k >= _WIDTH:
-                    break
-                y = x + gain
-                if y > out[k]:
-                    out[k], want[k], spare[k] = y, wi | wb, si | sb
-                elif y == out[k]:
-                    want[k] |= wi | wb
-                    spare[k] |= si | sb
-            w += 2
-            if w <= cap:  # the pair at this rank
-                gain = w if w < have else have
-                wb = 1 if w > have else 0
-                sb = 1 if w < have else 0
-                shift += 1
-                for i, x, wi, si in _ENTRY.iter_unpack(entries):
-                    if i & 1:
-                        continue
-                    k = i + shift
-                    if k >= _WIDTH:
-                        break
-                    y = x + gain
-                    if y > out[k]:
-                        out[k], want[k], spare[k] = y, wi | wb, si | sb
-                    elif y == out[k]:
-                        want[k] |= wi | wb
-                        spare[k] |= si | sb
+            _fold(entries, shift, w, have, False, out, want, spare)  # no pair at this rank
+            if w + 2 <= cap:  # the pair at this rank
+                _fold(entries, shift + 1, w + 2, have, True, out, want, spare)
     pack = _ENTRY.pack
     result = b"".join([pack(k, x, want[k] << 1, spare[k] << 1) for k, x in enumerate(out) if x >= 0])
     memo[mkey] = result
     return result
+
+
+def _fold(
+    entries: bytes, shift: int, w: int, have: int, pair: bool, out: list[int], want: list[int], spare: list[int]
+) -> None:
+    """Fold the rest of the suit's ``entries`` into this rank's ``out``/``want``/``spare``, with
+    ``w`` tiles of this rank in melds (and the pair, if ``pair``: only entries without one
+    take it) of which ``have`` are held; ``shift`` moves an entry to its index here."""
+    gain = w if w < have else have
+    wb = 1 if w > have else 0  # the groups want one more of this rank
+    sb = 1 if w < have else 0  # a held copy is spare
+    for i, x, wi, si in _ENTRY.iter_unpack(entries):
+        if pair and i & 1:
+            continue
+        k = i + shift
+        if k >= _WIDTH:
+            break
+        y = x + gain
+        if y > out[k]:
+            out[k], want[k], spare[k] = y, wi | wb, si | sb
+        elif y == out[k]:
+            want[k] |= wi | wb
+            spare[k] |= si | sb
 
 
 def _fresh_profile(codes: bytes, seq: bool) -> tuple[Vector, Masks, Masks]:
