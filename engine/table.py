@@ -207,6 +207,7 @@ def deal(s: TableState) -> Effects:
 
 
 _DEAL_SLOTS: Final = tuple(tuple(deal_slots(dealer)) for dealer in range(SEATS))
+assert all(sorted(slot for _, slot in slots) == list(range(DEALT)) for slots in _DEAL_SLOTS)  # take_first's
 _DEALT_TO: Final = tuple(
     tuple(sum(1 for s, _ in deal_slots(d) if s == seat) for seat in range(SEATS)) for d in range(SEATS)
 )
