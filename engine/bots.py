@@ -199,7 +199,6 @@ def view_of(state: TableState, seat: int, table: Callable[[], Table] | None = No
     return v
 
 
-
 class Bot(Protocol):
     """A player: ``act`` on its own turn (a discard, kong or win), ``claim`` when claims are
     open on another seat's tile (a claim, or ``None`` to pass)."""
@@ -324,13 +323,10 @@ class RandomBot:
     name: str = "random"
 
     def act(self, view: View) -> Event:
-        hand, seat = view.hand, view.seat
-        if view.drawn:
-            if wins(hand, len(view.melds), view.rules.seven_pairs):
-                return _WIN[seat]
-            discards, concealed, added = _own_turn_options(view)
-        else:  # after a pong or chow: a discard, nothing else
-            discards, concealed, added = list(compress(_KINDS, hand)), [], []
+        seat = view.seat
+        if view.drawn and wins(view.hand, len(view.melds), view.rules.seven_pairs):
+            return _WIN[seat]
+        discards, concealed, added = _own_turn_options(view)
         i = int(self.rng.random() * (len(discards) + len(concealed) + len(added)))  # (randrange: 10x slower)
         if i < len(discards):
             return _DISCARD[seat][discards[i]]
