@@ -269,6 +269,29 @@ def may_claim(hand: Sequence[int], melds: int, tile: Tile, kind: str, next_seat:
     return wins(b, melds, seven_pairs)
 
 
+def claimants(state: TableState) -> list[int]:
+    """The seats, nearest the discarder first, that :func:`may_claim` the open claim's tile."""
+    c = state.claims
+    assert c is not None
+    frm, tile, kind = c["from"], c["tile"], c["kind"]
+    seven, seats, pairs = state.rules.seven_pairs, state.seats, _CHOW_PAIRS[tile]
+    out = []
+    for i in (1, 2, 3):
+        seat = (frm + i) % SEATS
+        st = seats[seat]
+        hand = st.concealed
+        assert hand is not None
+        if not hand[tile]:  # may_claim's first test, without the call (most seats end here)
+            for a, b in pairs:
+                if hand[a] and hand[b]:
+                    break
+            else:
+                continue
+        if may_claim(hand, len(st.melds), tile, kind, i == 1, seven):
+            out.append(seat)
+    return out
+
+
 _CHOW_PAIRS: Final = tuple(
     tuple((t + a, t + b) for a, b in ((-2, -1), (-1, 1), (1, 2)) if t < 27 and t % 9 + a >= 0 and t % 9 + b <= 8)
     for t in range(NUM_KINDS)

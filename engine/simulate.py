@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from operator import add
 from typing import Any, Final
 
-from engine.bots import STRENGTHS, Bot, Table, make_bot, may_claim, table_of, view_of
+from engine.bots import STRENGTHS, Bot, Table, claimants, make_bot, table_of, view_of
 from engine.errors import RuleError
 from engine.events import Bets, ConfirmWin, Event, NewSession, NextHand, Resolve, Roll, Seating
 from engine.rules import Rules
@@ -222,7 +222,6 @@ class _Run:
         self.apply(Roll(self.dice(), seat=(s.dealer + sum(first) - 1) % SEATS))
         bots, apply, journal = self.bots, self.apply, self.journal
         s = self.state  # every event changes it in place
-        seven = s.rules.seven_pairs
         while True:
             phase = s.phase
             if phase == "turn":
@@ -239,15 +238,8 @@ class _Run:
             elif phase == "claims":
                 c_ = s.claims
                 assert c_ is not None
-                frm, tile, kind = c_["from"], c_["tile"], c_["kind"]
-                seats = s.seats
-                asked = []
-                for i in (1, 2, 3):
-                    seat = (frm + i) % SEATS
-                    st = seats[seat]
-                    assert st.concealed is not None
-                    if may_claim(st.concealed, len(st.melds), tile, kind, i == 1, seven):
-                        asked.append(seat)  # a seat with nothing to claim is not asked
+                kind = c_["kind"]
+                asked = claimants(s)  # a seat with nothing to claim is not asked
                 claimed = False
                 if asked:
                     memo: list[Table] = []

@@ -9,7 +9,7 @@ import json
 import random
 from typing import Any
 
-from engine.bots import View, may_claim, table_of, view_of
+from engine.bots import View, claimants, may_claim, table_of, view_of
 from engine.corpus import tenpai_hands
 from engine.hand import is_winning_hand
 from engine.simulate import SimConfig, journal_line, simulate
@@ -113,3 +113,21 @@ def test_may_claim_finds_every_claim_and_no_other() -> None:
         wins += want and kind == "rob"
     assert 2_000 < claims < 18_000  # both answers are well exercised
     assert wins > 100  # and wins, not only pongs and chows (195 here)
+
+
+def test_claimants_are_the_seats_that_may_claim() -> None:
+    asked = 0
+    for s in _states(60, seed=22):
+        if s.phase != "claims" or s.claims is None:
+            continue
+        c = s.claims
+        want = []
+        for i in (1, 2, 3):
+            seat = (c["from"] + i) % 4
+            hand = s.seats[seat].concealed
+            assert hand is not None
+            if may_claim(hand, len(s.seats[seat].melds), c["tile"], c["kind"], i == 1, s.rules.seven_pairs):
+                want.append(seat)
+        assert claimants(s) == want
+        asked += bool(want)
+    assert asked > 50
