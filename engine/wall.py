@@ -164,9 +164,20 @@ def shuffled_wall(seed: int, hand: int = 1) -> list[Tile]:
     """
     if type(seed) is not int or type(hand) is not int or hand < 1:
         raise ValueError(f"a wall needs a whole-number seed and hand >= 1, got {seed!r}, {hand!r}")
-    tiles = [t for t in range(NUM_KINDS) for _ in range(4)]
-    random.Random(f"xian-table wall {seed} {hand}").shuffle(tiles)
+    tiles = list(_NEW_WALL)
+    # random.Random.shuffle's own algorithm, written out (every deal runs it: the stdlib's
+    # costs a method call per tile); tests check the two give the same walls
+    getrandbits = random.Random(f"xian-table wall {seed} {hand}").getrandbits
+    for i, n, k in _SHUFFLE_STEPS:
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        tiles[i], tiles[j] = tiles[j], tiles[i]
     return tiles
+
+
+_NEW_WALL: Final = tuple(t for t in range(NUM_KINDS) for _ in range(4))
+_SHUFFLE_STEPS: Final = tuple((i, i + 1, (i + 1).bit_length()) for i in range(TILES - 1, 0, -1))
 
 
 class WallState:
