@@ -77,7 +77,7 @@ class Rules:
 
     def reserve_stacks(self, kongs: int) -> int:
         """R(k): stacks kept back after ``kongs`` kongs (RULES §10)."""
-        return self.kong_reserve[min(kongs, 3)]
+        return self.kong_reserve[kongs if kongs < 3 else 3]  # (not min(): the draws ask it each time)
 
     @classmethod
     def from_overrides(cls, overrides: Mapping[str, Any] | None = None, base: Rules | None = None) -> Rules:

@@ -188,8 +188,8 @@ class TableState:
     @property
     def drawable(self) -> int:
         """Tiles the head may still give (RULES §10: only while remaining > 2 × R(k))."""
-        w, k = self.wall, self.kongs
-        left = TILES - w.head_taken - w.tail_taken - 2 * self.rules.kong_reserve[k if k < 3 else 3]
+        w = self.wall
+        left = TILES - w.head_taken - w.tail_taken - 2 * self.rules.reserve_stacks(self.kongs)
         return left if left > 0 else 0
 
     def _where(self, slot: int | None) -> dict[str, int] | None:
