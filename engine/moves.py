@@ -3,12 +3,12 @@ tile, paying at once. Used by ``engine.table``, ``engine.claims`` and ``engine.w
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from engine.errors import IllegalEventError
 from engine.scoring import Transfer, deltas
-from engine.state import SeatState, TableState
-from engine.tiles import Tile, format_tiles, tile_text
+from engine.state import SEATS, SeatState, TableState
+from engine.tiles import NUM_KINDS, Tile, format_tiles, tile_text
 
 # --- effects -------------------------------------------------------------------------
 
@@ -41,6 +41,20 @@ class Effect(NamedTuple):
 
 Effects = list[Effect]
 
+UNKNOWN: Final = NUM_KINDS
+"""Where an unknown tile (tracked mode) sits in :func:`_every_effect`'s tables."""
+
+
+def _every_effect(what: str, data: str) -> tuple[tuple[Effect, ...], ...]:
+    """``Effect(what, seat, tile, data)`` for every seat and tile (index ``UNKNOWN``: no tile).
+    Every turn reports a draw and opens claims: those effects are built once, here, and
+    shared (an effect is an immutable value)."""
+    return tuple(tuple(Effect(what, seat, t, data) for t in (*range(NUM_KINDS), None)) for seat in range(SEATS))
+
+
+DREW: Final = {"head": _every_effect("drew", "head"), "tail": _every_effect("drew", "tail")}
+CLAIMS_OPEN: Final = {"discard": _every_effect("claims_open", "discard"), "rob": _every_effect("claims_open", "rob")}
+
 
 def refuse(s: TableState, seat: int | None, what: str) -> IllegalEventError:
     who = f"seat {seat} " if seat is not None else ""
@@ -68,7 +82,7 @@ def draw(s: TableState, seat: int, layer: int | None) -> Effect:
         tile = order[slot] if order is not None else s.wall_tile(slot)
         conc[tile] += 1
     s.turn, s.drawn, s.last_drawn, s.phase = seat, how, tile, "turn"
-    return Effect("drew", seat, tile, how)
+    return DREW[how][seat][UNKNOWN if tile is None else tile]
 
 
 def need_tile(s: TableState, seat: int, tile: Tile | None, what: str) -> None:

@@ -222,73 +222,88 @@ class _Run:
         self.apply(Roll(self.dice(), seat=(s.dealer + sum(first) - 1) % SEATS))
         bots, apply, journal = self.bots, self.apply, self.journal
         s = self.state  # every event changes it in place
+        wall = s.wall  # this hand's (a new one comes with the next deal)
         while True:
             phase = s.phase
             if phase == "turn":
                 seat = s.turn
                 assert seat is not None
                 ev = bots[seat].act(view_of(s, seat))
-                try:  # what self.apply does, inline for the commonest event
+                try:  # what self.apply does, inline for the commonest events
                     push(s, ev)
                 except RuleError as e:
                     self.fail(f"the engine refused {ev.to_json()}: {e}")
                 self.events += 1
                 if journal is not None:
                     journal(ev.to_json())
-            elif phase == "claims":
+                phase = s.phase  # claims after a discard (or an added kong): on at once
+            if phase == "claims":
                 c_ = s.claims
                 assert c_ is not None
                 kind = c_["kind"]
                 asked = claimants(s)  # a seat with nothing to claim is not asked
-                claimed = False
-                if asked:
-                    memo: list[Table] = []
+                if not asked:  # most discards
+                    head, tail = wall.head_taken, wall.tail_taken
+                    try:
+                        push(s, RESOLVE)
+                    except RuleError as e:
+                        self.fail(f"the engine refused {RESOLVE.to_json()}: {e}")
+                    self.events += 1
+                    if journal is not None:
+                        journal(RESOLVE.to_json())
+                    if kind == "discard":
+                        self.check_head_draw(head, tail)
+                    continue
+                memo: list[Table] = []
 
-                    def table(s: TableState = s, memo: list[Table] = memo) -> Table:
-                        if not memo:
-                            memo.append(table_of(s))
-                        return memo[0]
+                def table(s: TableState = s, memo: list[Table] = memo) -> Table:
+                    if not memo:
+                        memo.append(table_of(s))
+                    return memo[0]
 
-                    claims = [answer for seat in asked if (answer := bots[seat].claim(view_of(s, seat, table)))]
-                    for ev in claims:
-                        if s.phase != "claims":
-                            break
-                        apply(ev)
-                        claimed = True
+                claims = [answer for seat in asked if (answer := bots[seat].claim(view_of(s, seat, table)))]
+                for ev in claims:
+                    if s.phase != "claims":
+                        break
+                    apply(ev)
                 if s.phase == "claims":
-                    if claimed:
+                    if claims:
                         apply(RESOLVE)
-                    else:
-                        self.resolve_unclaimed(kind)
+                    else:  # every seat asked passed
+                        head, tail = wall.head_taken, wall.tail_taken
+                        apply(RESOLVE)
+                        if kind == "discard":
+                            self.check_head_draw(head, tail)
             elif phase == "win_pending":
                 apply(CONFIRM_WIN)
             elif phase == "hand_over":
                 return
-            else:
+            elif phase != "turn":
                 self.fail(f"unexpected phase {phase!r} during a hand")
 
-    def resolve_unclaimed(self, kind: str) -> None:
-        """Close a claim window nobody answered. After a discard, the next seat draws exactly
-        one tile from the head while any is drawable, and only then is the hand drawn: the head
-        never gives a tile from the reserve, and the exhaustive draw comes exactly at it."""
-        s = self.state  # changed in place by the resolve: read what is checked first
-        drawable, remaining = s.drawable, s.wall.remaining
-        self.apply(RESOLVE)
-        if kind != "discard":  # an added kong nobody robbed: its replacement comes from the tail
-            return
-        if drawable > 0:
-            if s.phase == "hand_over":
-                self.fail(f"the hand ended drawn with {drawable} head tile(s) still drawable")
-            elif s.phase != "turn" or s.drawn != "head" or s.wall.remaining != remaining - 1:
+    def check_head_draw(self, head: int, tail: int) -> None:
+        """After a claim window on a discard closed with no claim (the wall's ``head`` and
+        ``tail`` counters before): the next seat drew exactly one tile from the head if any
+        was drawable, and only then is the hand drawn. The head never gives a tile from the
+        reserve, and the exhaustive draw comes exactly at it."""
+        s = self.state
+        w = s.wall
+        left = TILES - head - tail  # before the draw
+        if s.phase == "turn":
+            if s.drawn != "head" or w.head_taken != head + 1 or w.tail_taken != tail:
                 self.fail(
-                    f"closing the claims with {remaining} tiles left did not draw one head tile "
-                    f"(phase {s.phase}, drawn {s.drawn}, {s.wall.remaining} left)"
+                    f"closing the claims with {left} tiles left did not draw one head tile "
+                    f"(phase {s.phase}, drawn {s.drawn}, {w.remaining} left)"
                 )
-        elif s.phase != "hand_over":
-            self.fail(
-                f"the head gave a tile past the reserve: {remaining} tiles left, "
-                f"reserve {s.reserve_stacks} stacks after {s.kongs} kong(s), and play went on"
-            )
+            if left - 1 < 2 * s.reserve_stacks:  # the tile came from the reserve
+                self.fail(
+                    f"the head gave a tile past the reserve: {left} tiles left, "
+                    f"reserve {s.reserve_stacks} stacks after {s.kongs} kong(s), and play went on"
+                )
+        elif s.phase != "hand_over" or w.head_taken != head or w.tail_taken != tail:
+            self.fail(f"closing the claims with {left} tiles left went to phase {s.phase} and took tiles")
+        elif s.drawable > 0:
+            self.fail(f"the hand ended drawn with {s.drawable} head tile(s) still drawable")
 
     # --- invariants -------------------------------------------------------------------------
 

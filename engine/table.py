@@ -47,9 +47,20 @@ from engine.events import (
     Seating,
     parse_event,
 )
-from engine.moves import Effect, Effects, check_turn, draw, need_tile, pong_for, refuse, settle_now
+from engine.moves import (
+    CLAIMS_OPEN,
+    UNKNOWN,
+    Effect,
+    Effects,
+    check_turn,
+    draw,
+    need_tile,
+    pong_for,
+    refuse,
+    settle_now,
+)
 from engine.scoring import kong_transfers
-from engine.state import SEATS, Meld, SeatState, TableState
+from engine.state import PHASES, SEATS, Meld, SeatState, TableState
 from engine.tiles import format_tiles, tile_text
 from engine.wall import DEALT, LOWER, WallState, deal_slots, seat_counting, shuffled_wall
 from engine.wins import on_confirm_win, on_reject_win, on_win
@@ -89,7 +100,7 @@ def push(state: TableState, event: Event | Mapping[str, Any]) -> list[Effect]:
     'seating'
     """
     ev = event if isinstance(event, Event) else parse_event(event)
-    handler = TRANSITIONS.get((state.phase, ev.TYPE))
+    handler = _BY_PHASE[state.phase].get(ev.TYPE)
     if handler is None:
         handler = _handler(state, ev)  # raises
     return handler(state, ev)
@@ -235,7 +246,7 @@ def on_discard(s: TableState, ev: Discard) -> Effects:
     s.discards_made += 1
     s.claims = {"kind": "discard", "from": seat, "tile": tile, "answers": [None] * SEATS, "tiles": [None] * SEATS}
     s.turn, s.drawn, s.last_drawn, s.phase = None, None, None, "claims"
-    return [Effect("claims_open", seat, tile, "discard")]
+    return [CLAIMS_OPEN["discard"][seat][UNKNOWN if tile is None else tile]]
 
 
 def on_kong(s: TableState, ev: Kong) -> Effects:
@@ -269,7 +280,7 @@ def on_kong(s: TableState, ev: Kong) -> Effects:
         raise refuse(s, ev.seat, f"cannot add {tile_text(tile)} to its pong: it does not hold that tile")
     s.claims = {"kind": "rob", "from": ev.seat, "tile": tile, "answers": [None] * SEATS, "tiles": [None] * SEATS}
     s.phase = "claims"
-    return [Effect("claims_open", ev.seat, tile, "rob")]
+    return [CLAIMS_OPEN["rob"][ev.seat][UNKNOWN if tile is None else tile]]
 
 
 # --- the next hand, the end ---------------------------------------------------------------
@@ -333,3 +344,8 @@ _TABLE: Final[list[tuple[str, str, Handler, str]]] = [
 
 TRANSITIONS: Final[dict[tuple[str, str], Handler]] = {(p, e): h for p, e, h, _ in _TABLE}
 """(phase, event type) -> handler; an event its phase does not list is refused."""
+
+_BY_PHASE: Final[dict[str, dict[str, Handler]]] = {
+    phase: {e: h for (p, e), h in TRANSITIONS.items() if p == phase} for phase in PHASES
+}
+"""``TRANSITIONS`` by phase, then event type: what ``push`` looks up (no key tuple per event)."""
