@@ -64,17 +64,21 @@ _EMPTY_TABLE: Final[Table] = (((), (), (), ()), ((), (), (), ()))
 
 class View:
     """What seat ``seat`` can see. ``hand`` is its own concealed count vector; ``melds`` its own
-    melds (tiles, a kong as four; concealed kongs included); ``pongs`` the tiles of its pongs;
+    melds (tiles, a kong as four; concealed kongs included), ``meld_count`` how many; ``pongs``
+    the tiles of its pongs;
     ``drawn``: it is its turn and it began with a draw (so it may win by itself or kong).
     ``table_melds`` and ``discards`` are every seat's, as on the table. ``claim_*`` describe
     the open claim (phase ``claims``): kind ``discard``/``rob``, the seat it is from, the tile.
 
-    A view made by :func:`view_of` reads the open table and ``drawable`` from the state only
-    when asked: it describes the table as it is when the bot answers, before the answer.
+    A view made by :func:`view_of` reads its melds, the open table and ``drawable`` from the
+    state only when asked: it describes the table as it is when the bot answers, before the
+    answer.
     """
 
     __slots__ = (
         "_drawable",
+        "_melds",
+        "_pongs",
         "_source",
         "_table",
         "_table_of",
@@ -84,9 +88,8 @@ class View:
         "drawn",
         "hand",
         "last_drawn",
-        "melds",
+        "meld_count",
         "phase",
-        "pongs",
         "rules",
         "seat",
         "wall_remaining",
@@ -109,7 +112,8 @@ class View:
         drawable: int = 0,
         rules: Rules = XIAN,
     ) -> None:
-        self.seat, self.phase, self.hand, self.melds, self.pongs = seat, phase, hand, melds, pongs
+        self.seat, self.phase, self.hand, self._melds, self._pongs = seat, phase, hand, melds, pongs
+        self.meld_count = len(melds)
         self.drawn, self.last_drawn = drawn, last_drawn
         self.claim_kind, self.claim_from, self.claim_tile = claim_kind, claim_from, claim_tile
         self._table: Table | None = None if callable(table) else table
@@ -126,6 +130,24 @@ class View:
                 assert self._source is not None
                 self._table = table_of(self._source)
         return self._table
+
+    @property
+    def melds(self) -> tuple[tuple[Tile, ...], ...]:
+        """Its own melds' tiles (a kong as four), as they lie on the table."""
+        if self._melds is None:
+            assert self._source is not None
+            melds = self._source.seats[self.seat].melds
+            self._melds = tuple([m.tiles for m in melds if m.tiles is not None])
+        return self._melds
+
+    @property
+    def pongs(self) -> tuple[Tile, ...]:
+        """The tiles of its pongs (what an added kong may extend)."""
+        if self._pongs is None:
+            assert self._source is not None
+            melds = self._source.seats[self.seat].melds
+            self._pongs = tuple([m.tiles[0] for m in melds if m.kind == "pong" and m.tiles is not None])
+        return self._pongs
 
     @property
     def drawable(self) -> int:
@@ -176,14 +198,10 @@ def view_of(state: TableState, seat: int, table: Callable[[], Table] | None = No
     hand = me.concealed
     if hand is None:
         raise ValueError("bots play in full-tile mode only (new_session with a wall_seed)")
-    melds = me.melds
-    if melds:
-        tiles = tuple([m.tiles for m in melds if m.tiles is not None])
-        pongs = tuple([m.tiles[0] for m in melds if m.kind == "pong" and m.tiles is not None])
-    else:
-        tiles = pongs = ()
+    n = len(me.melds)
     v = View.__new__(View)  # every slot set below: cheaper than __init__'s checks
-    v.seat, v.phase, v.hand, v.melds, v.pongs, v.rules = seat, state.phase, hand[:], tiles, pongs, state.rules
+    v.seat, v.phase, v.hand, v.meld_count, v.rules = seat, state.phase, hand[:], n, state.rules
+    v._melds = v._pongs = None if n else ()  # read from the state when asked
     if v.phase == "claims" and state.claims is not None:
         c = state.claims
         v.claim_kind, v.claim_from, v.claim_tile = c["kind"], c["from"], c["tile"]
@@ -303,7 +321,7 @@ def _wins_with(view: View, tile: Tile) -> bool:
     hand = view.hand
     hand[tile] += 1
     try:
-        return wins(hand, len(view.melds), view.rules.seven_pairs)
+        return wins(hand, view.meld_count, view.rules.seven_pairs)
     finally:
         hand[tile] -= 1
 
@@ -346,11 +364,19 @@ class RandomBot:
     name: str = "random"
 
     def act(self, view: View) -> Event:
+        seat, hand = view.seat, bytes(view.hand)
+        if view.drawn:
+            if wins(hand, view.meld_count, view.rules.seven_pairs):
+                return _WIN[seat]
+            if view.wall_remaining and (4 in hand or view.pongs):  # a kong may be among the choices
+                return self._any_move(view)
+        discards = list(compress(_KINDS, hand))
+        return _DISCARD[seat][discards[int(self.rng.random() * len(discards))]]  # (randrange: 10x slower)
+
+    def _any_move(self, view: View) -> Event:
         seat = view.seat
-        if view.drawn and wins(view.hand, len(view.melds), view.rules.seven_pairs):
-            return _WIN[seat]
         discards, concealed, added = _own_turn_options(view)
-        i = int(self.rng.random() * (len(discards) + len(concealed) + len(added)))  # (randrange: 10x slower)
+        i = int(self.rng.random() * (len(discards) + len(concealed) + len(added)))
         if i < len(discards):
             return _DISCARD[seat][discards[i]]
         i -= len(discards)

@@ -54,7 +54,7 @@ def _plain_view(s: TableState, seat: int) -> View:
 
 def _public(v: View) -> dict[str, Any]:
     names = [k for k in View.__slots__ if not k.startswith("_")]
-    return {k: getattr(v, k) for k in [*names, "drawable", "table_melds", "discards"]}
+    return {k: getattr(v, k) for k in [*names, "melds", "pongs", "drawable", "table_melds", "discards"]}
 
 
 def test_view_of_gives_the_view_built_from_the_state() -> None:
