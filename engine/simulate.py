@@ -223,6 +223,10 @@ class _Run:
         bots, apply, journal = self.bots, self.apply, self.journal
         s = self.state  # every event changes it in place
         wall = s.wall  # this hand's (a new one comes with the next deal)
+        # a head draw with more than this many tiles left cannot touch the reserve, whatever
+        # the kongs: check_head_draw asks the rules only nearer the end
+        far = 2 * max(s.rules.kong_reserve) + 1
+        events = 0  # applied here, added to self.events when the hand is over
         while True:
             phase = s.phase
             if phase == "turn":
@@ -233,7 +237,7 @@ class _Run:
                     push(s, ev)
                 except RuleError as e:
                     self.fail(f"the engine refused {ev.to_json()}: {e}")
-                self.events += 1
+                events += 1
                 if journal is not None:
                     journal(ev.to_json())
                 phase = s.phase  # claims after a discard (or an added kong): on at once
@@ -248,11 +252,16 @@ class _Run:
                         push(s, RESOLVE)
                     except RuleError as e:
                         self.fail(f"the engine refused {RESOLVE.to_json()}: {e}")
-                    self.events += 1
+                    events += 1
                     if journal is not None:
                         journal(RESOLVE.to_json())
-                    if kind == "discard":
-                        self.check_head_draw(head, tail)
+                    if kind == "discard" and (
+                        s.drawn != "head"
+                        or wall.head_taken != head + 1
+                        or wall.tail_taken != tail
+                        or TILES - head - tail <= far
+                    ):
+                        self.check_head_draw(head, tail)  # the whole check, and what is wrong
                     continue
                 memo: list[Table] = []
 
@@ -277,6 +286,7 @@ class _Run:
             elif phase == "win_pending":
                 apply(CONFIRM_WIN)
             elif phase == "hand_over":
+                self.events += events
                 return
             elif phase != "turn":
                 self.fail(f"unexpected phase {phase!r} during a hand")
