@@ -29,7 +29,7 @@ import json
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from operator import add
+from itertools import compress
 from typing import Any, Final
 
 from engine.bots import STRENGTHS, Bot, Table, claimants, make_bot, table_of, view_of
@@ -43,6 +43,8 @@ from engine.tiles import NUM_KINDS
 from engine.wall import TILES
 
 SEATS: Final = 4
+_NOT_TAKEN: Final = bytes.maketrans(b"\x00\x01", b"\x01\x00")  # WallState.taken: 1 = taken
+_FOUR_EACH: Final = [4] * NUM_KINDS  # what a conserved table holds
 WIN_KINDS: Final = ("self_drawn", "discard", "kong_bloom", "heavenly", "robbed_kong")
 KONG_KINDS: Final = ("concealed", "exposed", "added")
 DEFAULT_BOTS: Final = ("greedy", "greedy", "greedy", "greedy")
@@ -372,39 +374,40 @@ class _Run:
         if s.wall_tiles is None or bp is None:
             self.fail("full-tile mode lost its wall")
             return
-        order = s.draw_order()
-        taken = s.wall.taken
-        left = [order[slot] for slot in range(TILES) if not taken[slot]]
-        if len(left) != s.wall.remaining:
-            self.fail(f"the wall holds {len(left)} tiles but counts {s.wall.remaining} remaining")
-        counts = [0] * NUM_KINDS
-        for t in left:
-            counts[t] += 1
+        tiles = list(compress(s.draw_order(), s.wall.taken.translate(_NOT_TAKEN)))  # the wall's tiles still there
+        if len(tiles) != s.wall.remaining:
+            self.fail(f"the wall holds {len(tiles)} tiles but counts {s.wall.remaining} remaining")
         winner = last["winner"]
+        held = 0  # the concealed counts of all four seats, a byte per tile kind
         for seat, st in enumerate(s.seats):
-            if st.concealed is None:
+            conc = st.concealed
+            if conc is None:
                 self.fail(f"seat {seat}'s tiles are unknown in full-tile mode")
                 return
-            if sum(st.concealed) != st.count:
-                self.fail(f"seat {seat} counts {st.count} concealed tiles but holds {sum(st.concealed)}")
+            if sum(conc) != st.count:
+                self.fail(f"seat {seat} counts {st.count} concealed tiles but holds {sum(conc)}")
             want = 14 if seat == winner else 13
             if st.size != want:
                 self.fail(f"seat {seat} holds {st.size} tiles (a kong as three), not {want}")
-            counts = list(map(add, counts, st.concealed))
+            try:  # (a byte per kind: 14 tiles at most, checked above, so no carries)
+                held += int.from_bytes(bytes(conc), "little")
+            except ValueError:
+                self.fail(f"seat {seat} holds a negative count of a tile: {conc}")
             for m in st.melds:
                 if m.tiles is None:
                     self.fail(f"seat {seat} has a meld of unknown tiles in full-tile mode")
                     return
-                for t in m.tiles:
-                    counts[t] += 1
+                tiles += m.tiles
             if None in st.discards:
                 self.fail(f"seat {seat} discarded an unknown tile in full-tile mode")
                 return
-            for d in st.discards:
-                counts[d] += 1  # type: ignore[index]
-        bad = [t for t in range(NUM_KINDS) if counts[t] != 4]
-        if bad:
-            self.fail(f"tiles not conserved: {', '.join(f'{counts[t]} of tile {t}' for t in bad)} (want 4 each)")
+            tiles += st.discards
+        counts = list(held.to_bytes(NUM_KINDS, "little"))
+        for t in tiles:
+            counts[t] += 1
+        if counts != _FOUR_EACH:
+            bad = ", ".join(f"{counts[t]} of tile {t}" for t in range(NUM_KINDS) if counts[t] != 4)
+            self.fail(f"tiles not conserved: {bad} (want 4 each)")
 
     def next_hand(self) -> None:
         s = self.state

@@ -174,12 +174,11 @@ class TableState:
             order = self.wall.tiles = self.draw_order()
         return order[slot]
 
-    def draw_order(self) -> list[Tile]:
+    def draw_order(self) -> tuple[Tile, ...]:
         """Full-tile mode: the wall's tiles by slot (draw order; the wall must be broken)."""
         bp = self.breakpoint
         assert bp is not None and self.wall_tiles is not None
-        tiles = self.wall_tiles
-        return [tiles[i] for i in bp.physical]
+        return bp.in_draw_order(self.wall_tiles)
 
     @property
     def reserve_stacks(self) -> int:

@@ -23,9 +23,10 @@ The source's example (RULES §6): the dealer (seat 0) rolls 10, the owner rolls 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from operator import itemgetter
 from typing import Any, Final
 
 from engine.tiles import NUM_KINDS, Tile
@@ -111,11 +112,20 @@ class BreakPoint:
             table = _PHYSICAL[key] = tuple(self.physical_slot(slot) for slot in range(TILES))
         return table
 
+    @cached_property
+    def in_draw_order(self) -> Callable[[Sequence[Tile]], tuple[Tile, ...]]:
+        """A wall's tiles in physical order -> the same tiles in draw order (by slot)."""
+        getter = _IN_DRAW_ORDER.get(self.physical)
+        if getter is None:
+            getter = _IN_DRAW_ORDER[self.physical] = itemgetter(*self.physical)
+        return getter
+
     def to_json(self) -> dict[str, int]:
         return {"owner": self.owner, "count": self.count, "wall": self.wall, "stack": self.stack}
 
 
 _PHYSICAL: Final[dict[tuple[int, int, str], tuple[int, ...]]] = {}
+_IN_DRAW_ORDER: Final[dict[tuple[int, ...], Callable[[Sequence[Tile]], tuple[Tile, ...]]]] = {}
 
 
 def break_point(
@@ -199,7 +209,7 @@ class WallState:
         self._head = 0
         # full-tile mode: the tiles by slot (draw order), filled in by the table when first
         # needed; a new wall (every hand) starts without them. Never changed in place.
-        self.tiles: list[Tile] | None = None
+        self.tiles: tuple[Tile, ...] | None = None
 
     def copy(self) -> WallState:
         w = WallState.__new__(WallState)
