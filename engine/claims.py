@@ -4,6 +4,8 @@ the hand is drawn (§10)."""
 
 from __future__ import annotations
 
+from typing import Final
+
 from engine.events import Claim, Pass, Resolve
 from engine.hand import is_winning_hand
 from engine.moves import Effect, Effects, draw, hand_text, pong_for, refuse, settle_now
@@ -131,14 +133,14 @@ def resolve_claims(s: TableState, ev: Resolve | None = None) -> Effects:
     """The highest claim takes effect (§8): win (nearest to the discarder) > kong = pong > chow."""
     c = s.claims
     assert c is not None
-    frm, tile = c["from"], c["tile"]
     answers = c["answers"]
     if c["kind"] == "discard" and answers.count(None) + answers.count("pass") == SEATS:
         # nobody claimed (most discards): the next seat draws, or the hand is drawn
         s.claims = None
         if s.drawable == 0:
             return exhaustive_draw(s)
-        return [draw(s, (frm + 1) % SEATS, None)]
+        return [draw(s, _NEXT[c["from"]], None)]
+    frm, tile = c["from"], c["tile"]
     order = [(frm + i) % SEATS for i in (1, 2, 3)]  # nearest first, counter-clockwise
     winner = next((x for x in order if answers[x] == "win"), None)
     if winner is not None:
@@ -224,5 +226,7 @@ def exhaustive_draw(s: TableState) -> Effects:
     s.turn, s.drawn, s.last_drawn, s.claims, s.phase = None, None, None, None, "hand_over"
     return [Effect("hand_over", None, None, s.last_settlement)]
 
+
+_NEXT: Final = tuple((seat + 1) % SEATS for seat in range(SEATS))  # each seat's 下家
 
 on_resolve = resolve_claims  # the handler of ``resolve``: close the window now

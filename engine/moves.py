@@ -75,14 +75,15 @@ def draw(s: TableState, seat: int, layer: int | None) -> Effect:
         slot, how = s.wall.take_tail(layer), "tail"
     st = s.seats[seat]
     st.count += 1
-    tile: Tile | None = None
     conc = st.concealed
-    if conc is not None and s.wall_tiles is not None:
-        order = s.wall.tiles
-        tile = order[slot] if order is not None else s.wall_tile(slot)
-        conc[tile] += 1
+    if conc is None:  # tracked mode: the tile is not known
+        s.turn, s.drawn, s.last_drawn, s.phase = seat, how, None, "turn"
+        return DREW[how][seat][UNKNOWN]
+    order = s.wall.tiles  # full-tile mode: the wall's tiles by slot (laid out at the deal)
+    tile = order[slot] if order is not None else s.wall_tile(slot)
+    conc[tile] += 1
     s.turn, s.drawn, s.last_drawn, s.phase = seat, how, tile, "turn"
-    return DREW[how][seat][UNKNOWN if tile is None else tile]
+    return DREW[how][seat][tile]
 
 
 def need_tile(s: TableState, seat: int, tile: Tile | None, what: str) -> None:

@@ -246,7 +246,10 @@ def on_discard(s: TableState, ev: Discard) -> Effects:
     s.discards_made += 1
     s.claims = {"kind": "discard", "from": seat, "tile": tile, "answers": [None] * SEATS, "tiles": [None] * SEATS}
     s.turn, s.drawn, s.last_drawn, s.phase = None, None, None, "claims"
-    return [CLAIMS_OPEN["discard"][seat][UNKNOWN if tile is None else tile]]
+    return [_OPEN_ON_DISCARD[seat][UNKNOWN if tile is None else tile]]
+
+
+_OPEN_ON_DISCARD: Final = CLAIMS_OPEN["discard"]
 
 
 def on_kong(s: TableState, ev: Kong) -> Effects:
