@@ -388,24 +388,29 @@ class RandomBot:
         tile, seat = view.claim_tile, view.seat
         assert tile is not None and view.claim_from is not None
         if _wins_with(view, tile):
-            return Claim(seat, "win")
+            return _CLAIM[seat]["win"]
         if view.claim_kind != "discard":
             return None
-        options: list[tuple[str, tuple[Tile, Tile] | None]] = []
-        n = view.hand[tile]
+        hand = view.hand
+        options: list[Claim] = []
+        n = hand[tile]
         if n >= 2:
-            options.append(("pong", None))
+            options.append(_CLAIM[seat]["pong"])
         if n >= 3 and view.wall_remaining > 0:
-            options.append(("kong", None))
+            options.append(_CLAIM[seat]["kong"])
         if seat == (view.claim_from + 1) % SEATS:
-            options += [("chow", pair) for pair in chow_options(view.hand, tile)]
+            options += [ev for (a, b), ev in zip(_CHOW_PAIRS[tile], _CHOW[seat][tile], strict=True) if hand[a] and hand[b]]
         if not options:
             return None
         i = int(self.rng.random() * (len(options) + 1))  # the last choice: pass
-        if i == len(options):
-            return None
-        call, pair = options[i]
-        return Claim(seat, call, pair)
+        return options[i] if i < len(options) else None
+
+
+_CLAIM: Final = tuple({call: Claim(seat, call) for call in ("win", "pong", "kong")} for seat in range(SEATS))
+_CHOW: Final = tuple(
+    tuple(tuple(Claim(seat, "chow", pair) for pair in _CHOW_PAIRS[t]) for t in _KINDS) for seat in range(SEATS)
+)
+"""Each seat's chows of each tile, in the order of ``_CHOW_PAIRS`` (the order of :func:`chow_options`)."""
 
 
 _OTHERS: Final[dict[tuple[Vector, Vector, Vector, Vector], tuple[Vector, Vector, Vector, Vector]]] = {}

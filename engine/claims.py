@@ -96,7 +96,7 @@ def chow_tiles(
                 raise refuse(s, seat, f"cannot chow with {format_tiles(pair)}: no tile makes a sequence with them")
     if st.concealed is not None and tile is not None:
         conc = st.concealed
-        held = [o for o in chow_options(tile) if all(conc[x] >= (2 if o[0] == o[1] else 1) for x in o)]
+        held = [o for o in chow_options(tile) if conc[o[0]] and conc[o[1]]]  # (two different tiles)
         if pair is None:
             if not held:
                 raise refuse(
@@ -124,7 +124,7 @@ def on_pass(s: TableState, ev: Pass) -> Effects:
 def resolve_if_answered(s: TableState) -> Effects:
     c = s.claims
     assert c is not None
-    if all(c["answers"][x] is not None for x in range(SEATS) if x != c["from"]):
+    if c["answers"].count(None) == 1:  # the others have answered (the discarder never does)
         return resolve_claims(s)
     return []
 
@@ -141,8 +141,8 @@ def resolve_claims(s: TableState, ev: Resolve | None = None) -> Effects:
             return exhaustive_draw(s)
         return [draw(s, _NEXT[c["from"]], None)]
     frm, tile = c["from"], c["tile"]
-    order = [(frm + i) % SEATS for i in (1, 2, 3)]  # nearest first, counter-clockwise
-    winner = next((x for x in order if answers[x] == "win"), None)
+    order = _ORDER[frm]  # nearest first, counter-clockwise
+    winner = next((x for x in order if answers[x] == "win"), None) if "win" in answers else None
     if winner is not None:
         kind = "discard" if c["kind"] == "discard" else "robbed_kong"
         s.pending = {"seat": winner, "kind": kind, "tile": tile, "from": frm, "prior": "claims"}
@@ -227,6 +227,8 @@ def exhaustive_draw(s: TableState) -> Effects:
     return [Effect("hand_over", None, None, s.last_settlement)]
 
 
-_NEXT: Final = tuple((seat + 1) % SEATS for seat in range(SEATS))  # each seat's 下家
+_ORDER: Final = tuple(tuple((seat + i) % SEATS for i in (1, 2, 3)) for seat in range(SEATS))
+"""The other seats, nearest first (counter-clockwise), for each discarder."""
+_NEXT: Final = tuple(order[0] for order in _ORDER)  # each seat's 下家
 
 on_resolve = resolve_claims  # the handler of ``resolve``: close the window now
