@@ -282,32 +282,49 @@ def may_claim(hand: Sequence[int], melds: int, tile: Tile, kind: str, next_seat:
     if n == 0 and not partners:
         # the tile would be alone: a win needs it in a pair, a pong or a chow
         return False
+    return _wins_plus(hand, tile, melds, seven_pairs)
+
+
+def _wins_plus(hand: Sequence[int], tile: Tile, melds: int, seven_pairs: bool) -> bool:
+    """Whether ``hand`` with one more ``tile`` wins (the hand itself is not changed)."""
     b = bytearray(hand)
     b[tile] += 1
     return wins(b, melds, seven_pairs)
 
 
 def claimants(state: TableState) -> list[int]:
-    """The seats, nearest the discarder first, that :func:`may_claim` the open claim's tile."""
+    """The seats, nearest the discarder first, that :func:`may_claim` the open claim's tile.
+
+    (The simulator asks this once per discard: :func:`may_claim`'s tests are written out
+    here for the three seats, without a call per seat; a test checks that the two agree.)"""
     c = state.claims
     assert c is not None
-    frm, tile, kind = c["from"], c["tile"], c["kind"]
+    tile, discard = c["tile"], c["kind"] == "discard"
     seven, seats, pairs = state.rules.seven_pairs, state.seats, _CHOW_PAIRS[tile]
     out = []
-    for i in (1, 2, 3):
-        seat = (frm + i) % SEATS
+    next_seat = True  # the first of _ORDER is the discarder's 下家
+    for seat in _ORDER[c["from"]]:
         st = seats[seat]
         hand = st.concealed
         assert hand is not None
-        if not hand[tile]:  # may_claim's first test, without the call (most seats end here)
+        n = hand[tile]
+        if discard and n >= 2:  # a pong
+            out.append(seat)
+        else:
             for a, b in pairs:
                 if hand[a] and hand[b]:
+                    if (next_seat and discard) or _wins_plus(hand, tile, len(st.melds), seven):  # a chow, a win
+                        out.append(seat)
                     break
             else:
-                continue
-        if may_claim(hand, len(st.melds), tile, kind, i == 1, seven):
-            out.append(seat)
+                if n and _wins_plus(hand, tile, len(st.melds), seven):  # a win in a pair or a pong
+                    out.append(seat)
+        next_seat = False
     return out
+
+
+_ORDER: Final = tuple(tuple((seat + i) % SEATS for i in (1, 2, 3)) for seat in range(SEATS))
+"""The other seats, nearest the discarder first (counter-clockwise), for each discarder."""
 
 
 _CHOW_PAIRS: Final = tuple(

@@ -7,13 +7,15 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Iterator
 from typing import Any
 
 from engine.bots import View, claimants, may_claim, table_of, view_of
 from engine.corpus import tenpai_hands
 from engine.hand import is_winning_hand
 from engine.simulate import SimConfig, journal_line, simulate
-from engine.state import TableState
+from engine.rules import Rules
+from engine.state import Meld, SeatState, TableState
 from engine.table import apply, new_table
 
 
@@ -87,13 +89,21 @@ def _may_claim_slowly(hand: list[int], melds: int, tile: int, kind: str, next_se
     )
 
 
-def test_may_claim_finds_every_claim_and_no_other() -> None:
+def _claim_cases() -> Iterator[tuple[list[int], int, int, str, bool, bool]]:
+    """(hand, melds, tile, kind, next_seat, seven_pairs): random hands, hands one tile short
+    of a win and hands one tile short of seven pairs, with every kind of claim."""
     rng = random.Random(5)
     wall = [t for t in range(27) for _ in range(4)]  # suits only: the melds are pongs of 白 and 发
     ready = tenpai_hands(4_000, seed=5)  # 13 tiles one short of a win: wins are well exercised
-    claims = wins = 0
     for i in range(20_000):
-        if i % 2:
+        if i % 10 == 5:  # six pairs and a single: a seven-pairs wait when that rule is on
+            kinds = rng.sample(range(34), 7)
+            hand, melds = [0] * 34, 0
+            for t in kinds:
+                hand[t] = 2
+            hand[kinds[0]] = 1
+            tile = kinds[0] if rng.random() < 0.7 else rng.randrange(34)
+        elif i % 2:
             hand, melds = list(ready[i // 2 % len(ready)]), 0
             tile = rng.randrange(34)
         else:
@@ -106,13 +116,37 @@ def test_may_claim_finds_every_claim_and_no_other() -> None:
         if hand[tile] == 4 or (melds and tile in (31, 32)):
             continue  # no fifth copy
         kind, nxt, seven = rng.choice(("discard", "discard", "rob")), rng.random() < 0.5, rng.random() < 0.3
-        seven = seven and melds == 0
+        yield hand, melds, tile, kind, nxt, seven and melds == 0
+
+
+def test_may_claim_finds_every_claim_and_no_other() -> None:
+    claims = wins = 0
+    for hand, melds, tile, kind, nxt, seven in _claim_cases():
         want = _may_claim_slowly(hand, melds, tile, kind, nxt, seven)
         assert may_claim(hand, melds, tile, kind, nxt, seven) == want, (hand, melds, tile, kind, nxt, seven)
         claims += want
         wins += want and kind == "rob"
     assert 2_000 < claims < 18_000  # both answers are well exercised
     assert wins > 100  # and wins, not only pongs and chows (195 here)
+
+
+def test_claimants_agree_with_may_claim_on_every_case() -> None:
+    # claimants writes may_claim's tests out for three seats: the same cases, one seat at a
+    # time at each distance from the discarder, the other two seats holding nothing
+    rules = {seven: Rules.from_overrides({"seven_pairs": seven}) for seven in (False, True)}
+    asked = 0
+    for n, (hand, melds, tile, kind, nxt, seven) in enumerate(_claim_cases()):
+        frm = n % 4
+        seat = (frm + 1) % 4 if nxt else (frm + 2 + n % 2) % 4
+        s = TableState(phase="claims", rules=rules[seven])
+        s.seats = [SeatState(full=True) for _ in range(4)]
+        s.seats[seat].concealed = list(hand)
+        s.seats[seat].melds = [Meld("pong", (31 + m,) * 3, None, frm) for m in range(melds)]
+        s.claims = {"kind": kind, "from": frm, "tile": tile, "answers": [None] * 4, "tiles": [None] * 4}
+        want = [seat] if may_claim(hand, melds, tile, kind, nxt, seven) else []
+        assert claimants(s) == want, (hand, melds, tile, kind, nxt, seven)
+        asked += bool(want)
+    assert asked > 2_000
 
 
 def test_claimants_are_the_seats_that_may_claim() -> None:
