@@ -25,7 +25,7 @@ Two strengths, both deterministic given a seeded ``random.Random``:
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, MutableSequence, Sequence
 from dataclasses import dataclass
 from functools import reduce
 from itertools import compress
@@ -63,7 +63,8 @@ _EMPTY_TABLE: Final[Table] = (((), (), (), ()), ((), (), (), ()))
 
 
 class View:
-    """What seat ``seat`` can see. ``hand`` is its own concealed count vector; ``melds`` its own
+    """What seat ``seat`` can see. ``hand`` is its own concealed count vector (from
+    :func:`view_of`, a copy of the table's ``bytearray``: the bot may change it); ``melds`` its own
     melds (tiles, a kong as four; concealed kongs included), ``meld_count`` how many; ``pongs``
     the tiles of its pongs;
     ``drawn``: it is its turn and it began with a draw (so it may win by itself or kong).
@@ -99,7 +100,7 @@ class View:
         self,
         seat: int,
         phase: str,
-        hand: list[int],
+        hand: MutableSequence[int],
         melds: tuple[tuple[Tile, ...], ...],
         pongs: tuple[Tile, ...] = (),
         drawn: bool = False,
@@ -112,7 +113,9 @@ class View:
         drawable: int = 0,
         rules: Rules = XIAN,
     ) -> None:
-        self.seat, self.phase, self.hand, self._melds, self._pongs = seat, phase, hand, melds, pongs
+        self.seat, self.phase, self.hand = seat, phase, hand
+        self._melds: tuple[tuple[Tile, ...], ...] | None = melds
+        self._pongs: tuple[Tile, ...] | None = pongs
         self.meld_count = len(melds)
         self.drawn, self.last_drawn = drawn, last_drawn
         self.claim_kind, self.claim_from, self.claim_tile = claim_kind, claim_from, claim_tile
@@ -416,7 +419,8 @@ class RandomBot:
         if n >= 3 and view.wall_remaining > 0:
             options.append(_CLAIM[seat]["kong"])
         if seat == (view.claim_from + 1) % SEATS:
-            options += [ev for (a, b), ev in zip(_CHOW_PAIRS[tile], _CHOW[seat][tile], strict=True) if hand[a] and hand[b]]
+            chows = zip(_CHOW_PAIRS[tile], _CHOW[seat][tile], strict=True)
+            options += [ev for (a, b), ev in chows if hand[a] and hand[b]]
         if not options:
             return None
         i = int(self.rng.random() * (len(options) + 1))  # the last choice: pass
@@ -478,7 +482,7 @@ class _Eval:
             best = max(best, seven_pairs_overlap(hand))
         return 13 - 3 * self.k - best
 
-    def after_discard(self, hand: list[int], tiles: Sequence[Tile]) -> dict[Tile, int]:
+    def after_discard(self, hand: MutableSequence[int], tiles: Sequence[Tile]) -> dict[Tile, int]:
         """The shanten after discarding each of ``tiles`` (held).
 
         Per suit, the most the hand shares is ``top``, at some entries; a discard from the
@@ -532,7 +536,7 @@ class _Eval:
             out[s] = _raising(p, rev, target)
         return out
 
-    def useful(self, hand: list[int], ties: Sequence[Tile], unseen: Sequence[int], now: int) -> list[int]:
+    def useful(self, hand: MutableSequence[int], ties: Sequence[Tile], unseen: Sequence[int], now: int) -> list[int]:
         """受入 after each of the discards ``ties``: the unseen copies of the tiles that would
         lower shanten ``now``.
 
@@ -723,7 +727,11 @@ class GreedyBot:
 
     @staticmethod
     def _after_meld(
-        hand: list[int], melds: list[tuple[Tile, ...]], taken: tuple[Tile, Tile], meld: tuple[Tile, ...], seven: bool
+        hand: MutableSequence[int],
+        melds: list[tuple[Tile, ...]],
+        taken: tuple[Tile, Tile],
+        meld: tuple[Tile, ...],
+        seven: bool,
     ) -> int:
         """The best shanten after claiming ``meld`` with ``taken`` from the hand, then discarding."""
         for t in taken:

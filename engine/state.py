@@ -48,19 +48,23 @@ class Meld:
 
 class SeatState:
     """One seat's hand: concealed tiles (a count vector in full-tile mode, else only ``count``),
-    melds, and its discards (river) still on the table (``None`` = not known)."""
+    melds, and its discards (river) still on the table (``None`` = not known).
+
+    The count vector is a ``bytearray`` (34 counts, 0..4): a copy is one block copy and
+    ``bytes(concealed)`` is the key the hand tables take, where a list would convert each count.
+    """
 
     __slots__ = ("concealed", "count", "discards", "melds")
 
     def __init__(self, full: bool = False) -> None:
-        self.concealed: list[int] | None = [0] * 34 if full else None
+        self.concealed: bytearray | None = bytearray(34) if full else None
         self.count = 0
         self.melds: list[Meld] = []
         self.discards: list[Tile | None] = []
 
     def copy(self) -> SeatState:
         s = SeatState.__new__(SeatState)
-        s.concealed = None if self.concealed is None else list(self.concealed)
+        s.concealed = None if self.concealed is None else self.concealed[:]
         s.count, s.melds, s.discards = self.count, list(self.melds), list(self.discards)
         return s
 
@@ -95,7 +99,7 @@ class SeatState:
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> SeatState:
         s = cls()
-        s.concealed = None if d["concealed"] is None else [int(n) for n in d["concealed"]]
+        s.concealed = None if d["concealed"] is None else bytearray(int(n) for n in d["concealed"])
         s.count = int(d["count"])
         s.melds = [Meld.from_json(m) for m in d["melds"]]
         s.discards = [None if t is None else parse_tiles(t)[0] for t in d["discards"]]

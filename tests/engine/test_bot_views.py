@@ -13,8 +13,8 @@ from typing import Any
 from engine.bots import View, claimants, may_claim, table_of, view_of
 from engine.corpus import tenpai_hands
 from engine.hand import is_winning_hand
-from engine.simulate import SimConfig, journal_line, simulate
 from engine.rules import Rules
+from engine.simulate import SimConfig, journal_line, simulate
 from engine.state import Meld, SeatState, TableState
 from engine.table import apply, new_table
 
@@ -39,7 +39,7 @@ def _plain_view(s: TableState, seat: int) -> View:
     return View(
         seat,
         s.phase,
-        list(me.concealed),
+        bytearray(me.concealed),
         tuple(m.tiles for m in me.melds if m.tiles is not None),
         tuple(m.tiles[0] for m in me.melds if m.kind == "pong" and m.tiles is not None),
         mine and s.drawn is not None,
@@ -140,7 +140,7 @@ def test_claimants_agree_with_may_claim_on_every_case() -> None:
         seat = (frm + 1) % 4 if nxt else (frm + 2 + n % 2) % 4
         s = TableState(phase="claims", rules=rules[seven])
         s.seats = [SeatState(full=True) for _ in range(4)]
-        s.seats[seat].concealed = list(hand)
+        s.seats[seat].concealed = bytearray(hand)
         s.seats[seat].melds = [Meld("pong", (31 + m,) * 3, None, frm) for m in range(melds)]
         s.claims = {"kind": kind, "from": frm, "tile": tile, "answers": [None] * 4, "tiles": [None] * 4}
         want = [seat] if may_claim(hand, melds, tile, kind, nxt, seven) else []

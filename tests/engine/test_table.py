@@ -157,7 +157,7 @@ def test_full_tile_mode_deals_the_wall_in_its_physical_places() -> None:
 
     whole = [(1, 16), (1, 17), (2, 7), (2, 8), (2, 15), (2, 16)]
     expected = [at(w, n, layer) for w, n in whole for layer in (0, 1)] + [at(3, 6, 0), at(3, 7, 0)]
-    assert to_counts(expected) == s.seats[0].concealed
+    assert bytearray(to_counts(expected)) == s.seats[0].concealed
     assert s.seats[1].concealed is not None and sum(s.seats[1].concealed) == 13
 
 
@@ -347,7 +347,7 @@ def test_a_kong_needs_a_tile_for_its_replacement() -> None:
 def _give(s: TableState, seat: int, hand: str) -> TableState:
     """A copy of ``s`` where ``seat`` holds ``hand`` (a full-tile test fixture; tiles are not conserved)."""
     s = s.copy()
-    s.seats[seat].concealed = to_counts(parse_tiles(hand))
+    s.seats[seat].concealed = bytearray(to_counts(parse_tiles(hand)))
     s.seats[seat].count = len(parse_tiles(hand))
     return s
 
