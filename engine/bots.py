@@ -388,8 +388,8 @@ class RandomBot:
         if view.drawn:
             if wins(hand, view.meld_count, view.rules.seven_pairs):
                 return _WIN[seat]
-            if view.wall_remaining and (4 in hand or any(hand[t] for t in view.pongs)):  # a kong is a choice
-                return self._any_move(view)
+            if view.wall_remaining and (4 in hand or (view.meld_count and any(map(hand.__getitem__, view.pongs)))):
+                return self._any_move(view)  # a kong is among the choices
         discards = list(compress(_KINDS, hand))
         return _DISCARD[seat][discards[int(self.rng.random() * len(discards))]]  # (randrange: 10x slower)
 

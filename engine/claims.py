@@ -8,7 +8,18 @@ from typing import Final
 
 from engine.events import Claim, Pass, Resolve
 from engine.hand import is_winning_hand
-from engine.moves import Effect, Effects, draw, hand_text, pong_for, refuse, settle_now
+from engine.moves import (
+    CLAIM_TAKEN,
+    TO_DISCARD,
+    UNKNOWN,
+    Effect,
+    Effects,
+    draw,
+    hand_text,
+    pong_for,
+    refuse,
+    settle_now,
+)
 from engine.scoring import Transfer, deltas, kong_transfers
 from engine.state import SEATS, Meld, SeatState, TableState
 from engine.tiles import Tile, format_tiles, tile_text
@@ -178,7 +189,7 @@ def resolve_claims(s: TableState, ev: Resolve | None = None) -> Effects:
         st.melds.append(
             Meld(call, None if tile is None else (tile,) * (n + 1), "exposed" if call == "kong" else None, frm)
         )
-    effects = [Effect("claim_taken", taker, tile, call)]
+    effects = [CLAIM_TAKEN[call][taker][UNKNOWN if tile is None else tile]]
     if call == "kong":
         s.kongs += 1
         settle_now(s, kong_transfers(taker, "exposed", base=s.base, rules=s.rules, discarder=frm))
@@ -186,7 +197,7 @@ def resolve_claims(s: TableState, ev: Resolve | None = None) -> Effects:
         effects.append(draw(s, taker, UPPER))
     else:
         s.turn, s.drawn, s.last_drawn, s.phase = taker, None, None, "turn"
-        effects.append(Effect("to_move", taker, data="discard"))
+        effects.append(TO_DISCARD[taker])
     return effects
 
 

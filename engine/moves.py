@@ -47,13 +47,15 @@ UNKNOWN: Final = NUM_KINDS
 
 def _every_effect(what: str, data: str) -> tuple[tuple[Effect, ...], ...]:
     """``Effect(what, seat, tile, data)`` for every seat and tile (index ``UNKNOWN``: no tile).
-    Every turn reports a draw and opens claims: those effects are built once, here, and
-    shared (an effect is an immutable value)."""
+    Every turn reports a draw and opens claims, many a claim is taken: those effects are
+    built once, here, and shared (an effect is an immutable value)."""
     return tuple(tuple(Effect(what, seat, t, data) for t in (*range(NUM_KINDS), None)) for seat in range(SEATS))
 
 
 DREW: Final = {"head": _every_effect("drew", "head"), "tail": _every_effect("drew", "tail")}
 CLAIMS_OPEN: Final = {"discard": _every_effect("claims_open", "discard"), "rob": _every_effect("claims_open", "rob")}
+CLAIM_TAKEN: Final = {call: _every_effect("claim_taken", call) for call in ("chow", "pong", "kong")}
+TO_DISCARD: Final = tuple(Effect("to_move", seat, data="discard") for seat in range(SEATS))
 
 
 def refuse(s: TableState, seat: int | None, what: str) -> IllegalEventError:

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from itertools import compress
 from typing import Any, Final, cast
 
-from engine.bots import STRENGTHS, Bot, Table, claimants, make_bot, table_of, view_of
+from engine.bots import STRENGTHS, Bot, claimants, make_bot, view_of
 from engine.errors import RuleError
 from engine.events import Bets, ConfirmWin, Event, NewSession, NextHand, Resolve, Roll, Seating
 from engine.rules import Rules
@@ -265,14 +265,7 @@ class _Run:
                     ):
                         self.check_head_draw(head, tail)  # the whole check, and what is wrong
                     continue
-                memo: list[Table] = []
-
-                def table(s: TableState = s, memo: list[Table] = memo) -> Table:
-                    if not memo:
-                        memo.append(table_of(s))
-                    return memo[0]
-
-                claims = [answer for seat in asked if (answer := bots[seat].claim(view_of(s, seat, table)))]
+                claims = [answer for seat in asked if (answer := bots[seat].claim(view_of(s, seat)))]
                 for ev in claims:
                     if s.phase != "claims":
                         break
