@@ -201,20 +201,27 @@ def view_of(state: TableState, seat: int, table: Callable[[], Table] | None = No
     hand = me.concealed
     if hand is None:
         raise ValueError("bots play in full-tile mode only (new_session with a wall_seed)")
-    n = len(me.melds)
     v = View.__new__(View)  # every slot set below: cheaper than __init__'s checks
-    v.seat, v.phase, v.hand, v.meld_count, v.rules = seat, state.phase, hand[:], n, state.rules
+    v.seat = seat
+    v.phase = phase = state.phase
+    v.hand = hand[:]
+    v.meld_count = n = len(me.melds)
     v._melds = v._pongs = None if n else ()  # read from the state when asked
-    if v.phase == "claims" and state.claims is not None:
+    v.rules = state.rules
+    if phase == "claims":
         c = state.claims
+        assert c is not None
         v.claim_kind, v.claim_from, v.claim_tile = c["kind"], c["from"], c["tile"]
+        v.drawn, v.last_drawn = False, None
     else:
         v.claim_kind = v.claim_from = v.claim_tile = None
-    if state.turn == seat:
-        v.drawn, v.last_drawn = state.drawn is not None, state.last_drawn
-    else:
-        v.drawn, v.last_drawn = False, None
-    v._table, v._table_of, v._source, v._drawable = None, table, state, None
+        if state.turn == seat:
+            v.drawn, v.last_drawn = state.drawn is not None, state.last_drawn
+        else:
+            v.drawn, v.last_drawn = False, None
+    v._table = v._drawable = None
+    v._table_of = table
+    v._source = state
     w = state.wall
     v.wall_remaining = TILES - w.head_taken - w.tail_taken
     return v

@@ -244,7 +244,13 @@ def on_discard(s: TableState, ev: Discard) -> Effects:
     st.count -= 1
     st.discards.append(tile)
     s.discards_made += 1
-    s.claims = {"kind": "discard", "from": seat, "tile": tile, "answers": [None] * SEATS, "tiles": [None] * SEATS}
+    s.claims = {
+        "kind": "discard",
+        "from": seat,
+        "tile": tile,
+        "answers": [None, None, None, None],  # one per seat
+        "tiles": [None, None, None, None],
+    }
     s.turn, s.drawn, s.last_drawn, s.phase = None, None, None, "claims"
     return [_OPEN_ON_DISCARD[seat][UNKNOWN if tile is None else tile]]
 
