@@ -212,13 +212,12 @@ def view_of(state: TableState, seat: int, table: Callable[[], Table] | None = No
         c = state.claims
         assert c is not None
         v.claim_kind, v.claim_from, v.claim_tile = c["kind"], c["from"], c["tile"]
-        v.drawn, v.last_drawn = False, None
     else:
         v.claim_kind = v.claim_from = v.claim_tile = None
-        if state.turn == seat:
-            v.drawn, v.last_drawn = state.drawn is not None, state.last_drawn
-        else:
-            v.drawn, v.last_drawn = False, None
+    if state.turn == seat:  # (also while others may rob its added kong)
+        v.drawn, v.last_drawn = state.drawn is not None, state.last_drawn
+    else:
+        v.drawn, v.last_drawn = False, None
     v._table = v._drawable = None
     v._table_of = table
     v._source = state
