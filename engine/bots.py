@@ -390,7 +390,7 @@ class RandomBot:
     name: str = "random"
 
     def act(self, view: View) -> Event:
-        seat, hand = view.seat, bytes(view.hand)
+        seat, hand = view.seat, view.hand
         if view.drawn:
             if wins(hand, view.meld_count, view.rules.seven_pairs):
                 return _WIN[seat]

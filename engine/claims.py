@@ -145,7 +145,8 @@ def resolve_claims(s: TableState, ev: Resolve | None = None) -> Effects:
     c = s.claims
     assert c is not None
     answers = c["answers"]
-    if c["kind"] == "discard" and answers.count(None) + answers.count("pass") == SEATS:
+    idle = answers.count(None)  # (the discarder's answer is always None)
+    if c["kind"] == "discard" and (idle == SEATS or idle + answers.count("pass") == SEATS):
         # nobody claimed (most discards): the next seat draws, or the hand is drawn
         s.claims = None
         if s.drawable == 0:

@@ -29,6 +29,7 @@ import json
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from itertools import compress
 from typing import Any, Final, cast
 
@@ -220,8 +221,8 @@ class _Run:
         if c.bets:
             self.apply(Bets(tuple(self.rng.choice((0, 0, 0, 1, 2)) for _ in range(SEATS))))  # type: ignore[arg-type]
         first = self.dice()
-        self.apply(Roll(first, seat=s.dealer))
-        self.apply(Roll(self.dice(), seat=(s.dealer + sum(first) - 1) % SEATS))
+        self.apply(_roll(first, s.dealer))
+        self.apply(_roll(self.dice(), (s.dealer + sum(first) - 1) % SEATS))
         bots, apply, journal = self.bots, self.apply, self.journal
         s = self.state  # every event changes it in place
         wall = s.wall  # this hand's (a new one comes with the next deal)
@@ -441,6 +442,12 @@ class _Run:
         self.summary.seconds = now() - start
         self.summary.events = self.events
         return self.summary
+
+
+@cache
+def _roll(dice: tuple[int, int], seat: int) -> Roll:
+    """The roll of ``dice`` by ``seat``: events are values, one of each serves every hand."""
+    return Roll(dice, seat=seat)
 
 
 def simulate(
