@@ -249,10 +249,13 @@ def make_bot(strength: str, rng: random.Random) -> Bot:
 # --- what is legal ---------------------------------------------------------------------------
 
 
+_COMPLETE_GET: Final = COMPLETE.get  # (bound once: every turn and many a claim check asks)
+
+
 def wins(hand: Sequence[int], melds: int, seven_pairs: bool = False) -> bool:
     """Whether concealed counts ``hand`` with ``melds`` exposed melds make a winning hand."""
     b = bytes(hand)
-    get = COMPLETE.get
+    get = _COMPLETE_GET
     m = get(b[0:9])  # most hands fail on the first suit that is not melds and a pair
     if m is not None:
         p = get(b[9:18])

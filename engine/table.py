@@ -31,6 +31,7 @@ engine.errors.IllegalEventError: turn: seat 2 cannot discard: it is seat 0's tur
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from operator import itemgetter
 from typing import Any, Final
 
 from engine.claims import on_claim, on_pass, on_resolve
@@ -203,10 +204,11 @@ def deal(s: TableState) -> Effects:
         seats[seat].count = n
     if full:
         order = wall.tiles = s.draw_order()
-        for seat, slot in _DEAL_SLOTS[s.dealer]:
+        for seat, dealt in enumerate(_DEALT_TILES[s.dealer]):
             conc = seats[seat].concealed
             assert conc is not None
-            conc[order[slot]] += 1
+            for t in dealt(order):
+                conc[t] += 1
         s.last_drawn = order[50]  # the dealer's 14th
     else:
         s.last_drawn = None
@@ -219,6 +221,10 @@ def deal(s: TableState) -> Effects:
 
 _DEAL_SLOTS: Final = tuple(tuple(deal_slots(dealer)) for dealer in range(SEATS))
 assert all(sorted(slot for _, slot in slots) == list(range(DEALT)) for slots in _DEAL_SLOTS)  # take_first's
+_DEALT_TILES: Final = tuple(
+    tuple(itemgetter(*[slot for s, slot in deal_slots(d) if s == seat]) for seat in range(SEATS)) for d in range(SEATS)
+)
+"""For each dealer, each seat's dealt tiles out of the draw order (an ``itemgetter`` of its slots)."""
 _DEALT_TO: Final = tuple(
     tuple(sum(1 for s, _ in deal_slots(d) if s == seat) for seat in range(SEATS)) for d in range(SEATS)
 )
