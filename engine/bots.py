@@ -46,7 +46,7 @@ from engine.shanten import (
     suit_codes,
     suit_profile,
 )
-from engine.state import TableState
+from engine.state import OTHERS, TableState
 from engine.tiles import NUM_KINDS, Tile
 from engine.wall import TILES
 
@@ -314,8 +314,8 @@ def claimants(state: TableState) -> list[int]:
     tile, discard = c["tile"], c["kind"] == "discard"
     seven, seats, pairs = state.rules.seven_pairs, state.seats, _CHOW_PAIRS[tile]
     out = []
-    next_seat = True  # the first of _ORDER is the discarder's 下家
-    for seat in _ORDER[c["from"]]:
+    next_seat = True  # the first of OTHERS is the discarder's 下家
+    for seat in OTHERS[c["from"]]:
         st = seats[seat]
         hand = st.concealed
         assert hand is not None
@@ -333,10 +333,6 @@ def claimants(state: TableState) -> list[int]:
                     out.append(seat)
         next_seat = False
     return out
-
-
-_ORDER: Final = tuple(tuple((seat + i) % SEATS for i in (1, 2, 3)) for seat in range(SEATS))
-"""The other seats, nearest the discarder first (counter-clockwise), for each discarder."""
 
 
 _CHOW_PAIRS: Final = tuple(

@@ -4,8 +4,6 @@ the hand is drawn (§10)."""
 
 from __future__ import annotations
 
-from typing import Final
-
 from engine.events import Claim, Pass, Resolve
 from engine.hand import is_winning_hand
 from engine.moves import (
@@ -21,7 +19,7 @@ from engine.moves import (
     settle_now,
 )
 from engine.scoring import Transfer, deltas, kong_transfers
-from engine.state import SEATS, Meld, SeatState, TableState
+from engine.state import OTHERS, SEATS, Meld, SeatState, TableState
 from engine.tiles import Tile, format_tiles, tile_text
 from engine.wall import UPPER
 
@@ -151,9 +149,9 @@ def resolve_claims(s: TableState, ev: Resolve | None = None) -> Effects:
         s.claims = None
         if s.drawable == 0:
             return exhaustive_draw(s)
-        return [draw(s, _NEXT[c["from"]], None)]
+        return [draw(s, OTHERS[c["from"]][0], None)]
     frm, tile = c["from"], c["tile"]
-    order = _ORDER[frm]  # nearest first, counter-clockwise
+    order = OTHERS[frm]  # nearest first, counter-clockwise
     winner = next((x for x in order if answers[x] == "win"), None) if "win" in answers else None
     if winner is not None:
         kind = "discard" if c["kind"] == "discard" else "robbed_kong"
@@ -238,9 +236,5 @@ def exhaustive_draw(s: TableState) -> Effects:
     s.turn, s.drawn, s.last_drawn, s.claims, s.phase = None, None, None, None, "hand_over"
     return [Effect("hand_over", None, None, s.last_settlement)]
 
-
-_ORDER: Final = tuple(tuple((seat + i) % SEATS for i in (1, 2, 3)) for seat in range(SEATS))
-"""The other seats, nearest first (counter-clockwise), for each discarder."""
-_NEXT: Final = tuple(order[0] for order in _ORDER)  # each seat's 下家
 
 on_resolve = resolve_claims  # the handler of ``resolve``: close the window now

@@ -19,6 +19,8 @@ from engine.wall import TILES, BreakPoint, WallState, break_point
 SCHEMA: Final = 1
 SEATS: Final = 4
 WINDS: Final = "ESWN"
+OTHERS: Final = tuple(tuple((seat + i) % SEATS for i in (1, 2, 3)) for seat in range(SEATS))
+"""For each seat, the other three in turn order (counter-clockwise): its 下家 first."""
 PHASES: Final = ("idle", "seating", "betting", "rolling", "turn", "claims", "win_pending", "hand_over", "ended")
 
 

@@ -199,7 +199,7 @@ def deal(s: TableState) -> Effects:
     s.seats = [SeatState(full) for _ in range(SEATS)]
     s.wall_tiles = shuffled_wall(s.wall_seed, s.hand) if s.wall_seed is not None else None
     wall, seats = s.wall, s.seats
-    wall.take_first(DEALT)  # the deal takes the first 53 slots (§7), in _DEAL_SLOTS' order
+    wall.take_first(DEALT)  # the deal takes the first 53 slots (§7; deal_slots gives the order)
     for seat, n in enumerate(_DEALT_TO[s.dealer]):
         seats[seat].count = n
     if full:
@@ -219,8 +219,7 @@ def deal(s: TableState) -> Effects:
     return [Effect("dealt", s.dealer, data=bp.to_json()), Effect("to_move", s.dealer, data="discard")]
 
 
-_DEAL_SLOTS: Final = tuple(tuple(deal_slots(dealer)) for dealer in range(SEATS))
-assert all(sorted(slot for _, slot in slots) == list(range(DEALT)) for slots in _DEAL_SLOTS)  # take_first's
+assert all(sorted(slot for _, slot in deal_slots(d)) == list(range(DEALT)) for d in range(SEATS))  # take_first's
 _DEALT_TILES: Final = tuple(
     tuple(itemgetter(*[slot for s, slot in deal_slots(d) if s == seat]) for seat in range(SEATS)) for d in range(SEATS)
 )
