@@ -104,28 +104,30 @@ class BreakPoint:
         return 2 * (wall * PER_WALL + stack - 1) + slot % 2
 
     @cached_property
-    def physical(self) -> tuple[int, ...]:
-        """:meth:`physical_slot` of every slot (one table per owner, k and direction: 192 in all)."""
+    def _layout(self) -> tuple[tuple[int, ...], Callable[[Sequence[Tile]], tuple[Tile, ...]]]:
+        """(:attr:`physical`, :attr:`in_draw_order`): one pair per owner, k and direction, 192 in all."""
         key = (self.owner, self.count, self.direction)
-        table = _PHYSICAL.get(key)
-        if table is None:
-            table = _PHYSICAL[key] = tuple(self.physical_slot(slot) for slot in range(TILES))
-        return table
+        layout = _LAYOUTS.get(key)
+        if layout is None:
+            table = tuple(self.physical_slot(slot) for slot in range(TILES))
+            layout = _LAYOUTS[key] = (table, itemgetter(*table))
+        return layout
 
-    @cached_property
+    @property
+    def physical(self) -> tuple[int, ...]:
+        """:meth:`physical_slot` of every slot."""
+        return self._layout[0]
+
+    @property
     def in_draw_order(self) -> Callable[[Sequence[Tile]], tuple[Tile, ...]]:
         """A wall's tiles in physical order -> the same tiles in draw order (by slot)."""
-        getter = _IN_DRAW_ORDER.get(self.physical)
-        if getter is None:
-            getter = _IN_DRAW_ORDER[self.physical] = itemgetter(*self.physical)
-        return getter
+        return self._layout[1]
 
     def to_json(self) -> dict[str, int]:
         return {"owner": self.owner, "count": self.count, "wall": self.wall, "stack": self.stack}
 
 
-_PHYSICAL: Final[dict[tuple[int, int, str], tuple[int, ...]]] = {}
-_IN_DRAW_ORDER: Final[dict[tuple[int, ...], Callable[[Sequence[Tile]], tuple[Tile, ...]]]] = {}
+_LAYOUTS: Final[dict[tuple[int, int, str], tuple[tuple[int, ...], Callable[[Sequence[Tile]], tuple[Tile, ...]]]]] = {}
 
 
 def break_point(
