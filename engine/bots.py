@@ -2,8 +2,10 @@
 
 A bot gets a :class:`View` — its own concealed tiles, every seat's melds and discards on
 the table, the wall counters, the open claim — built by :func:`view_of` from the table state
-and nothing else, and returns an :mod:`engine.events` event (or ``None`` for a pass). The
-events go through ``engine.apply`` like anyone's; a bot has no other way in.
+and nothing else, and returns an :mod:`engine.events` event (or ``None`` for a pass). What
+it may do is the engine's answer (``View.moves``: :mod:`engine.legal`, the same function the
+table's buttons ask); a bot only chooses among those moves. The events go through
+``engine.apply`` like anyone's; a bot has no other way in.
 
 Two strengths, both deterministic given a seeded ``random.Random``:
 
@@ -18,6 +20,8 @@ Two strengths, both deterministic given a seeded ``random.Random``:
 >>> from engine.tiles import parse_tiles, to_counts
 >>> v = View(seat=0, phase="turn", hand=to_counts(parse_tiles("123m456p789s1122z5z")), melds=(),
 ...          drawn=True, last_drawn=31)
+>>> [e.to_json()["tile"] for e in v.moves if e.TYPE == "discard"]
+['1m', '2m', '3m', '4p', '5p', '6p', '7s', '8s', '9s', '1z', '2z', '5z']
 >>> GreedyBot(random.Random(1)).act(v).to_json()
 {'type': 'discard', 'seat': 0, 'tile': '5z'}
 """
@@ -32,8 +36,8 @@ from itertools import compress
 from operator import add, or_
 from typing import Final, Protocol
 
-from engine._tables import COMPLETE, PAIR_MARK
 from engine.events import Claim, Discard, Event, Kong, Win
+from engine.legal import claim_moves, turn_moves
 from engine.rules import XIAN, Rules
 from engine.shanten import (
     Masks,
@@ -46,7 +50,7 @@ from engine.shanten import (
     suit_codes,
     suit_profile,
 )
-from engine.state import OTHERS, TableState
+from engine.state import TableState
 from engine.tiles import NUM_KINDS, Tile
 from engine.wall import TILES
 
@@ -70,6 +74,7 @@ class View:
     ``drawn``: it is its turn and it began with a draw (so it may win by itself or kong).
     ``table_melds`` and ``discards`` are every seat's, as on the table. ``claim_*`` describe
     the open claim (phase ``claims``): kind ``discard``/``rob``, the seat it is from, the tile.
+    ``moves``: what it may do now (:mod:`engine.legal`, asked with these facts).
 
     A view made by :func:`view_of` reads its melds, the open table and ``drawable`` from the
     state only when asked: it describes the table as it is when the bot answers, before the
@@ -79,6 +84,7 @@ class View:
     __slots__ = (
         "_drawable",
         "_melds",
+        "_moves",
         "_pongs",
         "_source",
         "_table",
@@ -123,6 +129,7 @@ class View:
         self._table_of: Callable[[], Table] | None = table if callable(table) else None
         self._source: TableState | None = None
         self._drawable: int | None = drawable
+        self._moves: list[Event] | None = None
         self.wall_remaining, self.rules = wall_remaining, rules
 
     def _open(self) -> Table:
@@ -133,6 +140,21 @@ class View:
                 assert self._source is not None
                 self._table = table_of(self._source)
         return self._table
+
+    @property
+    def moves(self) -> list[Event]:
+        """Every event this seat may make now: the engine's legal moves, from what it sees."""
+        if self._moves is None:
+            hand, seat = self.hand, self.seat
+            if self.phase == "turn":
+                self._moves = turn_moves(seat, hand, sum(hand), self.meld_count, self.pongs, self.drawn,
+                                         self.wall_remaining, self.rules)
+            elif self.phase == "claims" and self.claim_kind is not None and self.claim_from is not None:
+                self._moves = claim_moves(seat, hand, sum(hand), self.meld_count, self.claim_kind, self.claim_from,
+                                          self.claim_tile, self.wall_remaining, self.rules)
+            else:
+                self._moves = []
+        return self._moves
 
     @property
     def melds(self) -> tuple[tuple[Tile, ...], ...]:
@@ -218,7 +240,7 @@ def view_of(state: TableState, seat: int, table: Callable[[], Table] | None = No
         v.drawn, v.last_drawn = state.drawn is not None, state.last_drawn
     else:
         v.drawn, v.last_drawn = False, None
-    v._table = v._drawable = None
+    v._table = v._drawable = v._moves = None
     v._table_of = table
     v._source = state
     w = state.wall
@@ -246,139 +268,7 @@ def make_bot(strength: str, rng: random.Random) -> Bot:
     raise ValueError(f"unknown bot strength {strength!r} (strengths: {', '.join(STRENGTHS)})")
 
 
-# --- what is legal ---------------------------------------------------------------------------
-
-
-_COMPLETE_GET: Final = COMPLETE.get  # (bound once: every turn and many a claim check asks)
-
-
-def wins(hand: Sequence[int], melds: int, seven_pairs: bool = False) -> bool:
-    """Whether concealed counts ``hand`` with ``melds`` exposed melds make a winning hand."""
-    b = bytes(hand)
-    get = _COMPLETE_GET
-    m = get(b[0:9])  # most hands fail on the first suit that is not melds and a pair
-    if m is not None:
-        p = get(b[9:18])
-        if p is not None:
-            s = get(b[18:27])
-            if s is not None:
-                z = get(b[27:34])
-                if z is not None and m + p + s + z == 14 + PAIR_MARK - 3 * melds:
-                    return True
-    return seven_pairs and melds == 0 and sum(hand) == 14 and all(n in (0, 2, 4) for n in hand)
-
-
-def may_claim(hand: Sequence[int], melds: int, tile: Tile, kind: str, next_seat: bool, seven_pairs: bool) -> bool:
-    """Whether a seat holding ``hand`` has any legal claim on ``tile``: a win, or (on a
-    discard) a pong or kong, or a chow for the discarder's 下家. A table asks a player only
-    then; a bot is never asked to pass on a tile it could do nothing with.
-
-    >>> from engine.tiles import parse_tile, parse_tiles, to_counts
-    >>> hand = to_counts(parse_tiles("1112345678999m"))  # 九莲宝灯: wins on any character
-    >>> may_claim(hand, 0, parse_tile("5m"), "rob", False, False)
-    True
-    >>> may_claim(hand, 0, parse_tile("1p"), "discard", True, False)
-    False
-    """
-    n = hand[tile]
-    discard = kind == "discard"
-    if discard and n >= 2:
-        return True
-    partners = False
-    for a, c in _CHOW_PAIRS[tile]:
-        if hand[a] and hand[c]:
-            partners = True
-            break
-    if partners and next_seat and discard:
-        return True
-    if n == 0 and not partners:
-        # the tile would be alone: a win needs it in a pair, a pong or a chow
-        return False
-    return _wins_plus(hand, tile, melds, seven_pairs)
-
-
-def _wins_plus(hand: Sequence[int], tile: Tile, melds: int, seven_pairs: bool) -> bool:
-    """Whether ``hand`` with one more ``tile`` wins (the hand itself is not changed)."""
-    b = bytearray(hand)
-    b[tile] += 1
-    return wins(b, melds, seven_pairs)
-
-
-def claimants(state: TableState) -> list[int]:
-    """The seats, nearest the discarder first, that :func:`may_claim` the open claim's tile.
-
-    (The simulator asks this once per discard: :func:`may_claim`'s tests are written out
-    here for the three seats, without a call per seat; a test checks that the two agree.)"""
-    c = state.claims
-    assert c is not None
-    tile, discard = c["tile"], c["kind"] == "discard"
-    seven, seats, pairs = state.rules.seven_pairs, state.seats, _CHOW_PAIRS[tile]
-    out = []
-    next_seat = True  # the first of OTHERS is the discarder's 下家
-    for seat in OTHERS[c["from"]]:
-        st = seats[seat]
-        hand = st.concealed
-        assert hand is not None
-        n = hand[tile]
-        if discard and n >= 2:  # a pong
-            out.append(seat)
-        else:
-            for a, b in pairs:
-                if hand[a] and hand[b]:
-                    if (next_seat and discard) or _wins_plus(hand, tile, len(st.melds), seven):  # a chow, a win
-                        out.append(seat)
-                    break
-            else:
-                if n and _wins_plus(hand, tile, len(st.melds), seven):  # a win in a pair or a pong
-                    out.append(seat)
-        next_seat = False
-    return out
-
-
-_CHOW_PAIRS: Final = tuple(
-    tuple((t + a, t + b) for a, b in ((-2, -1), (-1, 1), (1, 2)) if t < 27 and t % 9 + a >= 0 and t % 9 + b <= 8)
-    for t in range(NUM_KINDS)
-)
-"""For each tile, the pairs of tiles that make a sequence with it."""
-
-
-def _wins_with(view: View, tile: Tile) -> bool:
-    hand = view.hand
-    hand[tile] += 1
-    try:
-        return wins(hand, view.meld_count, view.rules.seven_pairs)
-    finally:
-        hand[tile] -= 1
-
-
-def chow_options(hand: Sequence[int], tile: Tile) -> list[tuple[Tile, Tile]]:
-    """The pairs of held tiles that make a sequence with ``tile``."""
-    if tile >= 27:
-        return []
-    r = tile % 9
-    out = []
-    for a, b in ((-2, -1), (-1, 1), (1, 2)):
-        if r + a >= 0 and r + b <= 8 and hand[tile + a] and hand[tile + b]:
-            out.append((tile + a, tile + b))
-    return out
-
-
-def _own_turn_options(view: View) -> tuple[list[Tile], list[Tile], list[Tile]]:
-    """(distinct discards, concealed kong tiles, added kong tiles) legal now."""
-    hand = view.hand
-    discards = list(compress(_KINDS, hand))
-    if not view.drawn or view.wall_remaining == 0:
-        return discards, [], []
-    concealed = [t for t in discards if hand[t] == 4] if 4 in hand else []
-    added = [t for t in view.pongs if hand[t]] if view.pongs and view.rules.added_kong else []
-    return discards, concealed, added
-
-
 # --- the bots ------------------------------------------------------------------------------
-
-# events are plain values: the bots hand out these rather than build one per move
-_DISCARD: Final = tuple(tuple(Discard(seat, t) for t in _KINDS) for seat in range(SEATS))
-_WIN: Final = tuple(Win(seat) for seat in range(SEATS))
 
 
 @dataclass
@@ -389,54 +279,20 @@ class RandomBot:
     name: str = "random"
 
     def act(self, view: View) -> Event:
-        seat, hand = view.seat, view.hand
-        if view.drawn:
-            if wins(hand, view.meld_count, view.rules.seven_pairs):
-                return _WIN[seat]
-            if view.wall_remaining and (4 in hand or (view.meld_count and any(map(hand.__getitem__, view.pongs)))):
-                return self._any_move(view)  # a kong is among the choices
-        discards = list(compress(_KINDS, hand))
-        return _DISCARD[seat][discards[int(self.rng.random() * len(discards))]]  # (randrange: 10x slower)
-
-    def _any_move(self, view: View) -> Event:
-        seat = view.seat
-        discards, concealed, added = _own_turn_options(view)
-        i = int(self.rng.random() * (len(discards) + len(concealed) + len(added)))
-        if i < len(discards):
-            return _DISCARD[seat][discards[i]]
-        i -= len(discards)
-        if i < len(concealed):
-            return Kong(seat, "concealed", concealed[i])
-        return Kong(seat, "added", added[i - len(concealed)])
+        moves = view.moves
+        if isinstance(moves[-1], Win):  # (the engine lists a win last)
+            return moves[-1]
+        return moves[int(self.rng.random() * len(moves))]  # a discard or a kong (randrange: 10x slower)
 
     def claim(self, view: View) -> Event | None:
-        tile, seat = view.claim_tile, view.seat
-        assert tile is not None and view.claim_from is not None
-        if _wins_with(view, tile):
-            return _CLAIM[seat]["win"]
-        if view.claim_kind != "discard":
-            return None
-        hand = view.hand
-        options: list[Claim] = []
-        n = hand[tile]
-        if n >= 2:
-            options.append(_CLAIM[seat]["pong"])
-        if n >= 3 and view.wall_remaining > 0:
-            options.append(_CLAIM[seat]["kong"])
-        if seat == (view.claim_from + 1) % SEATS:
-            chows = zip(_CHOW_PAIRS[tile], _CHOW[seat][tile], strict=True)
-            options += [ev for (a, b), ev in chows if hand[a] and hand[b]]
+        moves = view.moves
+        if isinstance(moves[0], Claim) and moves[0].call == "win":
+            return moves[0]
+        options = moves[:-1]  # the last is the pass
         if not options:
             return None
-        i = int(self.rng.random() * (len(options) + 1))  # the last choice: pass
+        i = int(self.rng.random() * len(moves))  # the last choice: pass
         return options[i] if i < len(options) else None
-
-
-_CLAIM: Final = tuple({call: Claim(seat, call) for call in ("win", "pong", "kong")} for seat in range(SEATS))
-_CHOW: Final = tuple(
-    tuple(tuple(Claim(seat, "chow", pair) for pair in _CHOW_PAIRS[t]) for t in _KINDS) for seat in range(SEATS)
-)
-"""Each seat's chows of each tile, in the order of ``_CHOW_PAIRS`` (the order of :func:`chow_options`)."""
 
 
 _OTHERS: Final[dict[tuple[Vector, Vector, Vector, Vector], tuple[Vector, Vector, Vector, Vector]]] = {}
@@ -668,10 +524,13 @@ class GreedyBot:
 
     def act(self, view: View) -> Event:
         hand, seat, seven = view.hand, view.seat, view.rules.seven_pairs
+        moves = view.moves
+        if isinstance(moves[-1], Win):  # (the engine lists a win last)
+            return moves[-1]
+        discards = [m.tile for m in moves if isinstance(m, Discard) and m.tile is not None]
+        concealed = [m.tile for m in moves if isinstance(m, Kong) and m.kind == "concealed" and m.tile is not None]
+        added = [m.tile for m in moves if isinstance(m, Kong) and m.kind == "added" and m.tile is not None]
         melds = list(view.melds)
-        if view.drawn and wins(hand, len(melds), seven):
-            return Win(seat)
-        discards, concealed, added = _own_turn_options(view)
         ev = _Eval(hand, melds, seven)
         after = ev.after_discard(hand, discards)
         best = min(after.values())
@@ -700,19 +559,18 @@ class GreedyBot:
 
     def claim(self, view: View) -> Event | None:
         tile, seat, hand = view.claim_tile, view.seat, view.hand
-        assert tile is not None and view.claim_from is not None
-        if _wins_with(view, tile):
+        assert tile is not None
+        claims = [m for m in view.moves if isinstance(m, Claim)]
+        calls = {m.call for m in claims}
+        if "win" in calls:
             return Claim(seat, "win")
-        if view.claim_kind != "discard":
-            return None
-        n = hand[tile]
-        chows = chow_options(hand, tile) if seat == (view.claim_from + 1) % SEATS else []
-        if n < 2 and not chows:
+        chows = [m.tiles for m in claims if m.call == "chow" and m.tiles is not None]
+        if "pong" not in calls and not chows:
             return None
         seven = view.rules.seven_pairs
         melds = list(view.melds)
         now = _shanten_of(hand, melds, seven)
-        if n >= 3 and view.wall_remaining > 0:
+        if "kong" in calls:
             hand[tile] -= 3
             try:
                 if _shanten_of(hand, [*melds, (tile,) * 4], seven) <= now:
@@ -720,7 +578,7 @@ class GreedyBot:
             finally:
                 hand[tile] += 3
         options: list[tuple[int, int, Event]] = []
-        if n >= 2:
+        if "pong" in calls:
             options.append((self._after_meld(hand, melds, (tile, tile), (tile,) * 3, seven), 0, Claim(seat, "pong")))
         for i, (a, b) in enumerate(chows):
             meld = tuple(sorted((a, b, tile)))

@@ -5,7 +5,7 @@ the hand is drawn (§10)."""
 from __future__ import annotations
 
 from engine.events import Claim, Pass, Resolve
-from engine.hand import is_winning_hand
+from engine.hand import is_complete
 from engine.moves import (
     CLAIM_TAKEN,
     TO_DISCARD,
@@ -20,15 +20,8 @@ from engine.moves import (
 )
 from engine.scoring import Transfer, deltas, kong_transfers
 from engine.state import OTHERS, SEATS, Meld, SeatState, TableState
-from engine.tiles import Tile, format_tiles, tile_text
+from engine.tiles import CHOW_PAIRS, Tile, format_tiles, tile_text
 from engine.wall import UPPER
-
-
-def chow_options(tile: Tile) -> list[tuple[Tile, Tile]]:
-    if tile >= 27:
-        return []
-    r = tile % 9
-    return [(tile + a, tile + b) for a, b in ((-2, -1), (-1, 1), (1, 2)) if r + a >= 0 and r + b <= 8]
 
 
 def on_claim(s: TableState, ev: Claim) -> Effects:
@@ -44,9 +37,9 @@ def on_claim(s: TableState, ev: Claim) -> Effects:
     chosen: tuple[Tile, ...] | None = None
     if ev.call == "win":
         if st.concealed is not None and tile is not None:
-            hand = list(st.concealed)
+            hand = bytearray(st.concealed)
             hand[tile] += 1
-            if not is_winning_hand(hand, st.meld_tiles(), seven_pairs=s.rules.seven_pairs):
+            if not is_complete(hand, len(st.melds), s.rules.seven_pairs):
                 raise refuse(s, seat, f"cannot win on {tile_text(tile)}: its hand {hand_text(st)} does not win with it")
     elif ev.call in ("pong", "kong"):
         need = 2 if ev.call == "pong" else 3
@@ -66,6 +59,8 @@ def on_claim(s: TableState, ev: Claim) -> Effects:
             raise refuse(s, seat, f"cannot chow: only seat {nxt}, the discarder's 下家, may chow")
         if st.count < 2:
             raise refuse(s, seat, f"cannot chow: it holds only {st.count} concealed tiles")
+        if tile is not None and not CHOW_PAIRS[tile]:
+            raise refuse(s, seat, f"cannot chow {tile_text(tile)}: honours make no sequences")
         chosen = chow_tiles(s, st, seat, tile, ev.tiles)
     c["answers"][seat] = ev.call
     c["tiles"][seat] = chosen
@@ -97,7 +92,7 @@ def chow_tiles(
         else:
             pair = given
         if tile is not None:
-            if tuple(sorted(pair)) not in chow_options(tile):
+            if tuple(sorted(pair)) not in CHOW_PAIRS[tile]:
                 raise refuse(s, seat, f"cannot chow {tile_text(tile)} with {format_tiles(pair)}: they make no sequence")
         else:
             a, b = sorted(pair)
@@ -105,7 +100,7 @@ def chow_tiles(
                 raise refuse(s, seat, f"cannot chow with {format_tiles(pair)}: no tile makes a sequence with them")
     if st.concealed is not None and tile is not None:
         conc = st.concealed
-        held = [o for o in chow_options(tile) if conc[o[0]] and conc[o[1]]]  # (two different tiles)
+        held = [o for o in CHOW_PAIRS[tile] if conc[o[0]] and conc[o[1]]]  # (two different tiles)
         if pair is None:
             if not held:
                 raise refuse(

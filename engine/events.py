@@ -67,6 +67,9 @@ def _tile(value: object, name: str, etype: str, src: object = None) -> int:
     raise InvalidEventError(f"{etype}: {name!r} must be one tile in mpsz text like '5p', got {value!r}{_where(src)}")
 
 
+dice_pair = _dice  # (engine.presses reads a press's dice with the same check)
+
+
 @dataclass(frozen=True)
 class Event:
     """Base of all events; ``TYPE`` is the JSON ``type``."""

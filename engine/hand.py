@@ -204,6 +204,33 @@ def is_winning_hand(hand: HandLike, melds: Iterable[MeldLike] = (), *, seven_pai
     return _complete_value(bytes(counts)) == _WIN_TOTAL - 3 * len(meld_list)
 
 
+def is_complete(counts: bytes | bytearray | Sequence[int], melds: int, seven_pairs: bool = False) -> bool:
+    """Whether concealed ``counts`` (34 of them) with ``melds`` melds set aside make a winning
+    hand: the one test of "is this complete" that the table, its legal moves and the bots ask.
+
+    No checks: ``counts`` must be a hand the table holds (0..4 each, ``14 - 3 * melds`` in all);
+    :func:`is_winning_hand` is the checked form for hands typed in.
+
+    >>> from engine.tiles import to_counts
+    >>> is_complete(bytes(to_counts(parse_tiles("11123m"))), 3)
+    True
+    >>> is_complete(bytes(to_counts(parse_tiles("1133557799m1155p"))), 0, seven_pairs=True)
+    True
+    """
+    b = counts if type(counts) is bytes else bytes(counts)
+    get = _GET
+    v = get(b[0:9])  # most hands fail on the first suit that is not melds and a pair
+    if v is not None:
+        w = get(b[9:18])
+        if w is not None:
+            x = get(b[18:27])
+            if x is not None:
+                y = get(b[27:34])
+                if y is not None and v + w + x + y == _WIN_TOTAL - 3 * melds:
+                    return True
+    return seven_pairs and melds == 0 and _seven_pairs(b)
+
+
 def _complete_value(b: bytes) -> int:
     get = COMPLETE.get
     return get(b[0:9], _MISSING) + get(b[9:18], _MISSING) + get(b[18:27], _MISSING) + get(b[27:], _MISSING)

@@ -261,3 +261,62 @@ def deltas(transfers: Iterable[Transfer]) -> list[int]:
         out[t.frm] -= t.amount
         out[t.to] += t.amount
     return out
+
+
+def settle_up(scores: Sequence[int]) -> list[dict[str, int]]:
+    """结账 (RULES §17): the fewest payments ``{from, to, amount}`` that bring every running
+    score back to zero — at most three for four players, fewer where some seats' scores
+    cancel out among themselves.
+
+    The seats are split into as many groups that sum to zero as possible (a group of n seats
+    needs n - 1 payments, and never fewer when no smaller part of it sums to zero); within a
+    group the largest debt is paid to the largest credit first.
+
+    >>> settle_up([5, -3, 2, -4])
+    [{'from': 1, 'to': 0, 'amount': 1}, {'from': 1, 'to': 2, 'amount': 2}, {'from': 3, 'to': 0, 'amount': 4}]
+    >>> settle_up([4, -4, 7, -7])   # two pairs cancel: two payments
+    [{'from': 1, 'to': 0, 'amount': 4}, {'from': 3, 'to': 2, 'amount': 7}]
+    >>> settle_up([0, 0, 0, 0])
+    []
+    """
+    if sum(scores) != 0:
+        raise ScoringError(f"running scores must sum to zero to be settled; got {list(scores)!r}")
+    seats = [s for s, v in enumerate(scores) if v]
+    n = len(seats)
+    full = (1 << n) - 1
+    total = [0] * (1 << n)
+    for mask in range(1, 1 << n):
+        low = (mask & -mask).bit_length() - 1
+        total[mask] = total[mask & (mask - 1)] + scores[seats[low]]
+    # best[mask]: the most zero-sum groups ``mask`` (itself zero-sum) splits into, and one first group
+    best: dict[int, tuple[int, int]] = {0: (0, 0)}
+    for mask in range(1, full + 1):
+        if total[mask]:
+            continue
+        top = (0, mask)
+        sub = mask
+        while sub:
+            if not total[sub] and (mask ^ sub) in best and (mask & -mask) & sub:  # the group with the lowest seat
+                groups = best[mask ^ sub][0] + 1
+                if groups > top[0]:
+                    top = (groups, sub)
+            sub = (sub - 1) & mask
+        best[mask] = top
+    out: list[dict[str, int]] = []
+    mask = full
+    while mask:
+        group = best[mask][1]
+        members = [seats[i] for i in range(n) if group >> i & 1]
+        owe = sorted(((-scores[s], s) for s in members if scores[s] < 0), key=lambda x: (-x[0], x[1]))
+        get = sorted(((scores[s], s) for s in members if scores[s] > 0), key=lambda x: (-x[0], x[1]))
+        debts, credits = [list(x) for x in owe], [list(x) for x in get]
+        i = j = 0
+        while i < len(debts) and j < len(credits):
+            amount = min(debts[i][0], credits[j][0])
+            out.append({"from": debts[i][1], "to": credits[j][1], "amount": amount})
+            debts[i][0] -= amount
+            credits[j][0] -= amount
+            i += debts[i][0] == 0
+            j += credits[j][0] == 0
+        mask ^= group
+    return sorted(out, key=lambda t: (t["from"], t["to"]))

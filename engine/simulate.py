@@ -33,9 +33,10 @@ from functools import cache
 from itertools import compress
 from typing import Any, Final, cast
 
-from engine.bots import STRENGTHS, Bot, claimants, make_bot, view_of
+from engine.bots import STRENGTHS, Bot, make_bot, view_of
 from engine.errors import RuleError
 from engine.events import Bets, ConfirmWin, Event, NewSession, NextHand, Resolve, Roll, Seating
+from engine.legal import claimants
 from engine.rules import Rules
 from engine.scoring import deltas as transfer_deltas
 from engine.state import TableState

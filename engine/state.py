@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from engine.rules import XIAN, Rules
-from engine.scoring import Transfer
+from engine.scoring import Transfer, settle_up
 from engine.tiles import Tile, format_tiles, parse_tiles, tile_text
 from engine.wall import TILES, BreakPoint, WallState, break_point
 
@@ -306,6 +306,8 @@ class TableState:
 
     def public(self) -> dict[str, Any]:
         """DESIGN.md "Public state", schema 1, plus extra keys (no concealed tiles)."""
+        from engine.legal import actions  # (engine.legal reads this module's TableState)
+
         bp = self.breakpoint
         dealt = self.phase in ("turn", "claims", "win_pending", "hand_over") and bp is not None
         out: dict[str, Any] = {
@@ -345,6 +347,8 @@ class TableState:
             "claims": None,
             "pending_win": None,
             "next_dealer": None,
+            "actions": actions(self),
+            "settle_up": settle_up(self.scores) if self.phase == "ended" else None,
         }
         if self.phase == "hand_over" and self.last_settlement is not None and self.dealer is not None:
             winner = self.last_settlement["winner"]
@@ -356,6 +360,7 @@ class TableState:
                 "from": c["from"],
                 "tile": None if c["tile"] is None else tile_text(c["tile"]),
                 "waiting": [s for s in range(SEATS) if s != c["from"] and c["answers"][s] is None],
+                "answers": list(c["answers"]),
             }
         if self.pending is not None and self.phase == "win_pending":
             p = self.pending

@@ -265,6 +265,10 @@ _OPEN_ON_DISCARD: Final = CLAIMS_OPEN["discard"]
 
 def on_kong(s: TableState, ev: Kong) -> Effects:
     st = check_turn(s, ev.seat, f"declare a {ev.kind} kong")
+    if s.drawn is None:  # RULES §17: a kong only after a draw
+        raise refuse(
+            s, ev.seat, f"cannot declare a {ev.kind} kong: it took this turn with a pong or chow and drew nothing"
+        )
     need_tile(s, ev.seat, ev.tile, f"declare a {ev.kind} kong")
     if s.wall.remaining == 0:
         raise refuse(s, ev.seat, "cannot declare a kong: no tile is left for its replacement draw")

@@ -160,3 +160,16 @@ def from_counts(counts: Sequence[int]) -> list[Tile]:
 
 
 ALL_TILES: Final = tuple(range(NUM_KINDS))
+
+CHOW_PAIRS: Final[tuple[tuple[tuple[Tile, Tile], ...], ...]] = tuple(
+    tuple((t + a, t + b) for a, b in ((-2, -1), (-1, 1), (1, 2)) if t < HONOURS and t % 9 + a >= 0 and t % 9 + b <= 8)
+    for t in range(NUM_KINDS)
+)
+"""For each tile, the pairs of tiles that make a sequence (顺子) with it, lowest pair first;
+none for an honour. The one place the shape of a chow is written.
+
+>>> [format_tiles(p) for p in CHOW_PAIRS[parse_tile("3m")]]
+['12m', '24m', '45m']
+>>> CHOW_PAIRS[parse_tile("1z")]
+()
+"""

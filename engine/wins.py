@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from engine.claims import resolve_if_answered
 from engine.events import ConfirmWin, RejectWin, Win
-from engine.hand import HandError, analyse_win, hand_counts, is_winning_hand, parse_meld
+from engine.hand import HandError, analyse_win, hand_counts, is_complete, parse_meld
 from engine.moves import Effect, Effects, check_turn, hand_text, refuse, settle_now
 from engine.scoring import deltas, win_transfers
 from engine.state import SeatState, TableState
@@ -23,11 +23,11 @@ def win_kind(s: TableState, seat: int) -> str:
 
 def on_win(s: TableState, ev: Win) -> Effects:
     st = check_turn(s, ev.seat, "declare a self-drawn win")
-    if s.drawn is None:
+    if s.drawn is None:  # RULES §17
         raise refuse(
             s, ev.seat, "cannot declare a self-drawn win: it took this turn with a pong or chow and drew nothing"
         )
-    if st.concealed is not None and not is_winning_hand(st.concealed, st.meld_tiles(), seven_pairs=s.rules.seven_pairs):
+    if st.concealed is not None and not is_complete(st.concealed, len(st.melds), s.rules.seven_pairs):
         raise refuse(s, ev.seat, f"cannot win: its hand {hand_text(st)} does not win")
     kind = win_kind(s, ev.seat)
     s.pending = {"seat": ev.seat, "kind": kind, "tile": s.last_drawn, "from": None, "prior": "turn"}
@@ -128,14 +128,7 @@ def judge_wait(
             raise refuse(
                 s, seat, f"cannot confirm the win with {len(melds)} melds: seat {seat} has {len(st.melds)} on the table"
             )
-        known = sorted(m.tiles for m in st.melds if m.tiles is not None)
-        if len(known) == len(melds) and sorted(tuple(sorted(m)) for m in melds) != known:
-            raise refuse(
-                s,
-                seat,
-                f"cannot confirm the win with melds {list(ev.melds or ())}:"
-                f" the table shows {[format_tiles(m) for m in known]}",
-            )
+        check_melds(s, st, seat, melds, list(ev.melds or ()))
         a = analyse_win(ev.hand, ev.win_tile, melds, s.rules)
     except (HandError, TileError) as e:
         raise refuse(s, seat, f"cannot confirm the win: {e}") from None
@@ -147,6 +140,34 @@ def judge_wait(
             " (reject_win takes it back)",
         )
     return a.wait, a.bonus
+
+
+def meld_kind(tiles: tuple[Tile, ...]) -> str:
+    """What a checked meld (:func:`~engine.hand.parse_meld`) is: chow, pong or kong."""
+    return "kong" if len(tiles) == 4 else "pong" if tiles[0] == tiles[1] else "chow"
+
+
+def check_melds(s: TableState, st: SeatState, seat: int, melds: list[tuple[Tile, ...]], given: list[str]) -> None:
+    """RULES §17: the melds entered with a hand must be the kinds the seat exposed (a pong is
+    not a sequence), and the same tiles where the table knows them."""
+    shown = sorted(m.kind for m in st.melds)
+    if sorted(meld_kind(m) for m in melds) != shown:
+        raise refuse(
+            s,
+            seat,
+            f"cannot confirm the win with melds {given}: seat {seat} exposed {', '.join(shown) or 'no melds'}",
+        )
+    left = [tuple(sorted(m)) for m in melds]
+    for m in st.melds:
+        if m.tiles is not None:
+            if m.tiles not in left:
+                raise refuse(
+                    s,
+                    seat,
+                    f"cannot confirm the win with melds {given}: the table shows {format_tiles(m.tiles)}"
+                    f" ({m.kind})",
+                )
+            left.remove(m.tiles)
 
 
 def on_reject_win(s: TableState, ev: RejectWin) -> Effects:

@@ -3,7 +3,7 @@ LEDs and the buzzer. Every class takes ``pin_factory`` (tests pass gpiozero's ow
 ``MockFactory``); nothing here knows the rules.
 
 Button edges feed a pure :class:`~hardware.debounce.Debouncer` each; :meth:`GpioButtons.poll`
-turns what has settled into :class:`~hardware.commands.Press` values, and
+turns what has settled into :class:`~engine.presses.Press` values, and
 :meth:`GpioButtons.start` runs a small ticker thread that polls and hands presses on.
 """
 
@@ -18,7 +18,7 @@ from typing import Any
 
 from gpiozero import LED, Button, Buzzer
 
-from hardware.commands import BUTTONS, DICE, Press
+from engine.presses import SEAT_BUTTONS, Press
 from hardware.debounce import DEBOUNCE_S, LONG_S, Debouncer
 from hardware.pins import SEATS, PinMap
 
@@ -37,11 +37,11 @@ class GpioButtons:
         self.devices: list[Button] = []
         try:
             for seat in range(SEATS):
-                for name in BUTTONS:
+                for name in SEAT_BUTTONS:
                     deb = Debouncer(debounce_s, long_s if name == "TURN" else None)
                     self._add(pins.button_pin(seat, name), Press(seat, name), deb, pin_factory, debounce_s)
             if pins.dice is not None:
-                self._add(pins.dice, Press(None, DICE), Debouncer(debounce_s), pin_factory, debounce_s)
+                self._add(pins.dice, Press(None, "DICE"), Debouncer(debounce_s), pin_factory, debounce_s)
         except Exception:
             self.close()
             raise
@@ -60,7 +60,7 @@ class GpioButtons:
         out = []
         for press, deb in self.keys:
             for kind in deb.poll(now):
-                out.append(Press(press.seat, press.button, long=kind == "long"))
+                out.append(Press(press.seat, press.button, held=kind == "long"))
         return out
 
     def start(self, on_press: Callable[[Press], None], poll_s: float = POLL_S) -> GpioButtons:

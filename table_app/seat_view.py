@@ -46,6 +46,28 @@ def _who(public: Mapping[str, Any], seat: int | None) -> tuple[str, str]:
     return f"{name}（{WIND_ZH[wind]}）", f"{name} ({WIND_EN[wind]})"
 
 
+def led_modes(public: Mapping[str, Any]) -> list[str]:
+    """What each seat's light shows (the panel's LEDs, GPIO LEDs, the screen's seat panels),
+    read from the engine's ``actions``: ``on`` for the seat to move or to roll, ``blink`` for
+    a seat that may still answer the open claims, else ``off``.
+
+    >>> led_modes({"actions": [[], ["claim:pong", "pass"], ["pass"], []],
+    ...            "claims": {"waiting": [1, 3], "answers": [None, None, "pass", None]}})
+    ['off', 'blink', 'off', 'off']
+    """
+    actions = public.get("actions") or [[] for _ in range(SEATS)]
+    waiting = (public.get("claims") or {}).get("waiting") or []
+    modes = []
+    for seat, acts in enumerate(actions):
+        if "discard" in acts or "roll" in acts:
+            modes.append("on")
+        elif "pass" in acts and seat in waiting:
+            modes.append("blink")
+        else:
+            modes.append("off")
+    return modes
+
+
 def can_claim(public: Mapping[str, Any], seat: int) -> bool:
     """The claims are open on another seat's tile and this seat has not answered yet."""
     claims = public.get("claims")

@@ -12,8 +12,14 @@ service thread takes them one at a time:
 
 Besides the event vocabulary the queue takes ``{"type": "undo"}`` (the last event in
 effect), ``{"type": "undo", "to": n}`` (back to the state right after event ``n``; 0 is an
-empty table), ``{"type": "redo"}`` (the next undone event, until a new event is applied)
-and ``{"type": "state"}`` (read only: the current seq and public state).
+empty table), ``{"type": "redo"}`` (the next undone event, until a new event is applied),
+``{"type": "state"}`` (read only: the current seq and public state) and presses
+(``{"type": "press", "seat": n, "button": "TURN", "held": false}``, DESIGN.md "Presses"):
+the engine's one button mapping (:func:`engine.presses.press_events`) turns a press into
+events here, against the state they will change, and each is journaled with the press as
+its source (``gpio press 1:TURN``). A press the rules refuse changes nothing and is told to
+observers as a ``refused`` notice (the seat's panel shows why, its LED blinks); the dice
+button during seating is told as a ``dice`` notice (the seating form takes the dice).
 
 The claim window: when a discard (or an added kong that may be robbed) opens the claims,
 the service sends ``resolve`` itself as soon as every eligible seat has answered (claim or
@@ -27,6 +33,7 @@ import bisect
 import contextlib
 import logging
 import queue
+import secrets
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -35,6 +42,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from engine import RuleError, TableState, apply, new_table, parse_event, push
+from engine.presses import Press, Undo, parse_press, press_events
 from table_app import sdnotify
 from table_app.journal import Journal, Timeline
 
@@ -86,31 +94,67 @@ class ManualClock:
 
 @dataclass(frozen=True)
 class Answer:
-    """What the sender of a command gets back."""
+    """What the sender of a command gets back. A refusal carries the engine's ``code`` and
+    ``params`` where it has them (a screen words them in the player's language)."""
 
     ok: bool
     seq: int | None = None
     state: dict[str, Any] | None = None
     error: str | None = None
+    code: str = ""
+    params: dict[str, Any] | None = None
+    dice: tuple[int, int] | None = None  # a dice press during seating: the dice, for the form
 
     def to_json(self) -> dict[str, Any]:
         if self.ok:
-            return {"ok": True, "seq": self.seq, "state": self.state}
-        return {"ok": False, "error": self.error}
+            out: dict[str, Any] = {"ok": True, "seq": self.seq, "state": self.state}
+            if self.dice is not None:
+                out["dice"] = list(self.dice)
+            return out
+        out = {"ok": False, "error": self.error}
+        if self.code:
+            out["code"], out["params"] = self.code, self.params or {}
+        return out
+
+
+CHANGES = ("event", "undo", "redo")  # the notice kinds that change the table
 
 
 @dataclass(frozen=True)
 class Notice:
-    """What observers get after each durable change."""
+    """What observers get after each durable change (``kind`` event, undo, redo), and after a
+    press that changed nothing: ``refused`` (``error``, ``code``, ``params``) or ``dice`` (the
+    dice button during seating: ``dice``)."""
 
     seq: int
-    kind: str  # event | undo | redo
-    event: dict[str, Any] | None  # the event applied (event, redo); None for undo
+    kind: str  # event | undo | redo | refused | dice
+    event: dict[str, Any] | None  # the event applied (event, redo); None for the others
     state: dict[str, Any]  # the public state after the change
-    source: str
+    source: str  # the journal's source: the input (``touch``, ``gpio``…), with the press if any
     at: float  # wall-clock time.time()
-    effects: tuple[Any, ...] = ()
+    effects: tuple[Any, ...] = ()  # what the engine says happened (engine.moves.Effect)
     undone: tuple[int, ...] = ()  # undo: the event seqs taken back
+    press: dict[str, Any] | None = None  # the press this came from, if any
+    error: str | None = None
+    code: str = ""
+    params: dict[str, Any] | None = None
+    dice: tuple[int, int] | None = None
+    claim_left: float | None = None  # claims open: seconds until the service closes the window
+
+    @property
+    def changed(self) -> bool:
+        """Whether the table changed (a journal record was written)."""
+        return self.kind in CHANGES
+
+
+def fair_dice() -> tuple[int, int]:
+    """Two dice from the operating system's random source."""
+    return secrets.randbelow(6) + 1, secrets.randbelow(6) + 1
+
+
+def press_source(source: str, press: Press) -> str:
+    """The journal's source of an event a press became: ``gpio press 1:TURN``."""
+    return f"{source} press {press.label()}"
 
 
 Observer = Callable[[Notice], None]
@@ -138,13 +182,14 @@ class TableService:
 
     def __init__(self, journal: Journal, *, claim_window_s: float = 3.0, clock: Clock | None = None,
                  snapshot_every: int = SNAPSHOT_EVERY, heartbeat: Callable[[], None] | None = None,
-                 heartbeat_s: float = 1.0) -> None:
+                 heartbeat_s: float = 1.0, dice: Callable[[], tuple[int, int]] = fair_dice) -> None:
         if claim_window_s < 0:
             raise ValueError(f"claim_window_s must be >= 0, got {claim_window_s!r}")
         self._journal = journal
         self.claim_window_s = claim_window_s
         self.clock: Clock = clock if clock is not None else MonotonicClock()
         self.snapshot_every = snapshot_every
+        self.dice = dice  # the dice button's roll when the press carries none
         self._queue: queue.Queue[_Item | object] = queue.Queue()
         self._observers: list[Observer] = []
         self._observers_lock = threading.Lock()
@@ -285,14 +330,43 @@ class TableService:
             return self._redo(source)
         if kind == "state":
             return Answer(True, self.seq, self._public)
+        if kind == "press":
+            return self._press(command, source)
         return self._apply_event(command, source)
 
-    def _apply_event(self, command: Mapping[str, Any], source: str) -> Answer:
+    def _press(self, command: Mapping[str, Any], source: str) -> Answer:
+        """A button: the events the engine's button mapping makes of it, applied in turn."""
+        try:
+            press = parse_press(dict(command))
+        except RuleError as e:
+            return Answer(False, error=str(e), code=e.code, params=e.params)
+        dice = self.dice() if press.button == "DICE" and press.dice is None else press.dice
+        try:
+            meant = press_events(self._state, press, dice)
+        except RuleError as e:
+            self._notify(Notice(self.seq, "refused", None, self._public, source, time.time(), press=press.to_json(),
+                                error=str(e), code=e.code, params=e.params))
+            return Answer(False, error=str(e), code=e.code, params=e.params)
+        tag = press_source(source, press)
+        if isinstance(meant, Undo):
+            return self._undo(None, tag, press.to_json())
+        if not meant:  # the dice button while the seats are chosen: the dice go to the seating form
+            self._notify(Notice(self.seq, "dice", None, self._public, source, time.time(), press=press.to_json(),
+                                dice=dice))
+            return Answer(True, self.seq, self._public, dice=dice)
+        answer = Answer(False, error="no event")
+        for event in meant:
+            answer = self._apply_event(event.to_json(), tag, press.to_json())
+            if not answer.ok:  # press_events checked them in turn: only a journal failure lands here
+                break
+        return answer
+
+    def _apply_event(self, command: Mapping[str, Any], source: str, press: dict[str, Any] | None = None) -> Answer:
         try:
             event = parse_event(dict(command))
             state, effects = apply(self._state, event)
         except RuleError as e:
-            return Answer(False, error=str(e))
+            return Answer(False, error=str(e), code=e.code, params=e.params)
         data = event.to_json()
         new_session = data["type"] == "new_session"
         try:
@@ -305,10 +379,11 @@ class TableService:
         self._public = state.public()
         self._since_snapshot += 1
         self._track_window(seq, data)
-        self._notify(Notice(seq, "event", data, self._public, source, time.time(), tuple(effects)))
+        self._notify(Notice(seq, "event", data, self._public, source, time.time(), tuple(effects), press=press,
+                            claim_left=self._claim_left()))
         return Answer(True, seq, self._public)
 
-    def _undo(self, to: Any, source: str) -> Answer:
+    def _undo(self, to: Any, source: str, press: dict[str, Any] | None = None) -> Answer:
         active = self._timeline.active
         if not active:
             return Answer(False, error="nothing to undo: no event is in effect")
@@ -337,7 +412,8 @@ class TableService:
         self._state, self._session = state, session
         self._public = state.public()
         self._reopen_window()
-        self._notify(Notice(seq, "undo", None, self._public, source, time.time(), undone=undone))
+        self._notify(Notice(seq, "undo", None, self._public, source, time.time(), undone=undone, press=press,
+                            claim_left=self._claim_left()))
         return Answer(True, seq, self._public)
 
     def _redo(self, source: str) -> Answer:
@@ -359,7 +435,8 @@ class TableService:
         self._public = state.public()
         self._since_snapshot += 1
         self._reopen_window()
-        self._notify(Notice(seq, "redo", data, self._public, source, time.time(), tuple(effects)))
+        self._notify(Notice(seq, "redo", data, self._public, source, time.time(), tuple(effects),
+                            claim_left=self._claim_left()))
         return Answer(True, seq, self._public)
 
     def _journal_failed(self, e: BaseException) -> Answer:
@@ -436,6 +513,13 @@ class TableService:
             self._window = self._open_window(seq)
         if not claims.get("waiting"):
             self._window.deadline = self.clock.now()  # all answered: close now (after answering this sender)
+
+    def _claim_left(self) -> float | None:
+        """Seconds until the open claim window closes by itself (None: no window, or no timer)."""
+        w = self._window
+        if w is None or w.deadline is None:
+            return None
+        return max(0.0, w.deadline - self.clock.now())
 
     def _open_window(self, seq: int) -> _Window:
         deadline = self.clock.now() + self.claim_window_s if self.claim_window_s > 0 else None

@@ -119,13 +119,13 @@ def _setter(lights: Any, seat: int) -> Any:
 
 
 def _pins(pins: Any) -> list[int]:
-    from hardware.commands import BUTTONS
+    from engine.presses import SEAT_BUTTONS
 
-    out = [pins.button_pin(s, b) for s in range(4) for b in BUTTONS]
+    out = [pins.button_pin(s, b) for s in range(4) for b in SEAT_BUTTONS]
     return out + ([pins.dice] if pins.dice is not None else [])
 
 
 def _name(p: Any) -> str:
     if p.seat is None:
         return "the dice button"
-    return f"seat {p.seat} {p.button}{' (held)' if p.long else ''}"
+    return f"seat {p.seat} {p.button}{' (held)' if p.held else ''}"

@@ -1,9 +1,13 @@
 """``xian-table play``: apply a JSONL event file to a fresh table and show the table.
 
-One event per line (DESIGN.md "Events"); blank lines and lines starting with ``#`` are
-skipped. A rejected event stops the run with exit status 3 and prints
-``{"error", "index", "event", "state"}`` — ``index`` counts events from 0 and ``state`` is
-the public state before that event. A line that is not JSON stops it with status 2.
+One event per line (DESIGN.md "Events"), or a press (DESIGN.md "Presses":
+``{"type": "press", "seat": 1, "button": "TURN"}``, a DICE press with its ``dice``), which
+becomes the events the engine's one button mapping makes of it (a held TURN undoes the
+last event); blank lines and lines starting with ``#`` are skipped. A rejected line stops
+the run with exit status 3 and prints ``{"error", "index", "event", "state"}`` — ``index``
+counts lines from 0 and ``state`` is the public state before that line. A line that is
+not JSON stops it with status 2. ``--events FILE`` writes the events the table took, one
+JSON object per line (what the journal of a live table holds).
 """
 
 from __future__ import annotations
@@ -46,6 +50,8 @@ KIND_NAMES = {
 def register(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", metavar="FILE", help="a JSONL file of events, or - for stdin")
     p.add_argument("--json", action="store_true", help="print the public state as one JSON object")
+    p.add_argument("--events", metavar="FILE", help="write the events the table took (presses as their events), "
+                                                    "one JSON object per line (- for stdout)")
 
 
 def _events(lines: Iterable[str]) -> Iterable[tuple[int, str]]:
@@ -55,11 +61,14 @@ def _events(lines: Iterable[str]) -> Iterable[tuple[int, str]]:
             yield n, line
 
 
-def play(lines: Iterable[str], out: TextIO, err: TextIO, as_json: bool) -> int:
-    from engine.errors import RuleError
-    from engine.table import new_table, push
+def play(lines: Iterable[str], out: TextIO, err: TextIO, as_json: bool, events: TextIO | None = None) -> int:
+    from engine.errors import IllegalEventError, RuleError
+    from engine.events import parse_event
+    from engine.presses import Undo, parse_press, press_events
+    from engine.table import new_table, push, replay
 
     state = new_table()
+    taken: list[dict[str, Any]] = []  # the events in effect, as a journal would hold them
     for index, (lineno, line) in enumerate(_events(lines)):
         try:
             obj: Any = json.loads(line)
@@ -70,18 +79,40 @@ def play(lines: Iterable[str], out: TextIO, err: TextIO, as_json: bool) -> int:
             print(f"xian-table play: {msg}", file=err)
             return 2
         try:
-            push(state, obj)  # a refused event leaves the state as it was, for the report
+            if isinstance(obj, dict) and obj.get("type") == "press":
+                meant = press_events(state, parse_press(obj))  # a DICE press in a file carries its dice
+                if isinstance(meant, Undo):
+                    if not taken:
+                        raise IllegalEventError(f"{state.phase}: nothing to undo")
+                    taken.pop()
+                    state = replay(taken)
+                for ev in [] if isinstance(meant, Undo) else meant:
+                    push(state, ev)
+                    taken.append(ev.to_json())
+            else:
+                ev = parse_event(obj)
+                push(state, ev)  # a refused event leaves the state as it was, for the report
+                taken.append(ev.to_json())
         except RuleError as e:
             report = {"error": str(e), "index": index, "line": lineno, "event": obj, "state": state.public()}
             print(json.dumps(report, ensure_ascii=False), file=out)
             print(f"xian-table play: event {index} (line {lineno}) rejected 被拒绝: {e}", file=err)
+            _write(events, taken)  # what was taken up to the refusal
             return 3
+    _write(events, taken)
     public = state.public()
     if as_json:
         print(json.dumps(public, ensure_ascii=False), file=out)
     else:
         render(public, out)
     return 0
+
+
+def _write(events: TextIO | None, taken: list[dict[str, Any]]) -> None:
+    if events is not None:
+        for ev_json in taken:
+            events.write(json.dumps(ev_json, ensure_ascii=False, separators=(",", ":")) + "\n")
+        events.flush()
 
 
 def render(st: dict[str, Any], out: TextIO) -> None:
@@ -141,11 +172,19 @@ def render(st: dict[str, Any], out: TextIO) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.file == "-":
-        return play(sys.stdin, sys.stdout, sys.stderr, args.json)
+    events: TextIO | None = None
     try:
+        if args.events == "-":
+            events = sys.stdout
+        elif args.events:
+            events = open(args.events, "w", encoding="utf-8")  # noqa: SIM115  (closed below)
+        if args.file == "-":
+            return play(sys.stdin, sys.stdout, sys.stderr, args.json, events)
         with open(args.file, encoding="utf-8") as f:
-            return play(f, sys.stdout, sys.stderr, args.json)
+            return play(f, sys.stdout, sys.stderr, args.json, events)
     except OSError as e:
-        print(f"xian-table play: cannot read {args.file!r}: {e.strerror}", file=sys.stderr)
+        print(f"xian-table play: cannot read or write {e.filename!r}: {e.strerror}", file=sys.stderr)
         return 2
+    finally:
+        if events is not None and events is not sys.stdout:
+            events.close()

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import logging
 import signal
 import sys
 import threading
@@ -21,7 +20,8 @@ from typing import Any, TextIO
 
 HELP = "run the table headless: the service and its journal (--stdin: JSON commands in, one JSON answer per line)"
 
-EXIT_JOURNAL = 4  # the journal cannot be used (damaged, foreign, locked): nothing was changed
+EXIT_USAGE = 2
+EXIT_JOURNAL = 4  # the journal cannot be used (damaged, foreign, locked): nothing was changed (compose.py)
 
 
 def register(p: argparse.ArgumentParser) -> None:
@@ -35,81 +35,47 @@ def register(p: argparse.ArgumentParser) -> None:
     p.add_argument("--gpio", action="store_true", help="buttons, dice button and seat LEDs on GPIO (docs/gpio.md)")
 
 
-def open_service(args: argparse.Namespace, verb: str) -> Any:
-    """Config, journal and service for a verb; prints the reason and returns an exit status on failure."""
-    from table_app.config import ConfigError, load_config
-    from table_app.journal import Journal, JournalError
-    from table_app.service import TableService
-
-    try:
-        cfg = load_config(args.config)
-    except ConfigError as e:
-        print(f"xian-table {verb}: {e}", file=sys.stderr)
-        return 2
-    logging.basicConfig(level=cfg.log_level.upper(), stream=sys.stderr,
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    path = args.db or cfg.journal_file()
-    try:
-        journal = Journal.open(path)
-    except JournalError as e:
-        print(f"xian-table {verb}: {e}", file=sys.stderr)
-        return EXIT_JOURNAL
-    try:
-        service = TableService(journal, claim_window_s=cfg.claim_window_s)
-    except Exception as e:
-        journal.close()
-        print(f"xian-table {verb}: cannot restore the table from {str(path)!r}: {e}", file=sys.stderr)
-        return EXIT_JOURNAL
-    return cfg, journal, service
-
-
 def run(args: argparse.Namespace) -> int:
-    opened = open_service(args, "serve")
-    if isinstance(opened, int):
-        return opened
-    cfg, journal, service = opened
-    service.start()
-    import io
+    from table_app.compose import StartError, Table
 
-    from table_app.mqtt.outputs import attach
-
-    notes = io.StringIO()  # what the outputs say, shown after the banner
     try:
-        stop_outputs = attach(service, cfg, mqtt_url=args.mqtt, table=args.table, web_listen=args.web, out=notes)
-    except (ValueError, OSError) as e:
-        service.stop()
-        journal.close()
-        print(f"xian-table serve: {e}", file=sys.stderr)
-        return 2
-    stop_inputs = _no_inputs
-    try:
-        panel = args.panel or cfg.panel_device or None
-        gpio = args.gpio or cfg.gpio_enabled
-        if panel or gpio:  # imported only when asked for: start-up stays quick
-            from hardware.attach import attach_inputs
-            from table_app.config import gpio_pin_map
-
-            stop_inputs = attach_inputs(service, panel=panel, gpio=gpio, pins=gpio_pin_map(cfg), out=notes)
-    except ValueError as e:  # a bad pin map, no GPIO on this machine
-        stop_outputs()
-        service.stop()
-        journal.close()
-        print(f"xian-table serve: {e}", file=sys.stderr)
-        return 2
-    try:
+        table = Table.open(config=args.config, db=args.db, verb="serve")
+    except StartError as e:
+        print(e, file=sys.stderr)
+        return e.status
+    stop = threading.Event()
+    if not args.stdin:  # (before the banner: whoever reads it may stop us at once)
+        signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    with table:
+        table.start()
+        if not args.stdin:
+            _banner(table.service, args.table or table.cfg.table_id, str(table.journal.path))
+        table.add_link_listener(_say_link)
+        try:
+            table.attach_outputs(mqtt_url=args.mqtt, table_id=args.table, web_listen=args.web)
+            table.attach_inputs(panel=args.panel, gpio=args.gpio)
+        except (ValueError, OSError) as e:  # a bad URL or pin map, a busy port, no GPIO on this machine
+            print(f"xian-table serve: {e}", file=sys.stderr)
+            return EXIT_USAGE
         if args.stdin:
-            print(notes.getvalue(), end="", file=sys.stderr, flush=True)
-            return serve_lines(service, sys.stdin, sys.stdout)
-        return _serve_forever(service, args.table or cfg.table_id, str(journal.path), notes.getvalue())
-    finally:
-        stop_inputs()
-        stop_outputs()
-        service.stop()
-        journal.close()
+            return serve_lines(table.service, sys.stdin, sys.stdout)
+        return _serve_forever(stop)
 
 
-def _no_inputs() -> None:
-    """Nothing to detach: no buttons and no panel were asked for."""
+_SAY: dict[tuple[str, str], str] = {
+    ("mqtt", "off"): "{detail}",
+    ("mqtt", "online"): "MQTT to {detail}",
+    ("web", "listening"): "seat pages for phones at {detail}",
+    ("web", "off"): "",
+    ("journal", "open"): "",
+}
+
+
+def _say_link(name: str, state: str, detail: str) -> None:
+    """What a part says about itself, on stderr (systemd's journal under the unit)."""
+    text = _SAY.get((name, state), "{name}: {state}: {detail}").format(name=name, state=state, detail=detail)
+    if text:
+        print(f"xian-table serve: {text}", file=sys.stderr, flush=True)
 
 
 def serve_lines(service: Any, lines: TextIO, out: TextIO) -> int:
@@ -130,12 +96,12 @@ def serve_lines(service: Any, lines: TextIO, out: TextIO) -> int:
     return 0
 
 
-def _serve_forever(service: Any, table_id: str, path: str, notes: str = "") -> int:
-    stop = threading.Event()
-    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+def _banner(service: Any, table_id: str, path: str) -> None:
     print(f"xian-table serve: table {table_id!r}, journal {path!r}, seq {service.seq}, "
           f"phase {service.public.get('phase')}; Ctrl-C to stop", file=sys.stderr, flush=True)
-    print(notes, end="", file=sys.stderr, flush=True)
+
+
+def _serve_forever(stop: threading.Event) -> int:
     try:
         while not stop.wait(3600):
             pass

@@ -27,7 +27,7 @@ import uuid
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
@@ -43,6 +43,9 @@ from table_app.mqtt.messages import (
 )
 from table_app.mqtt.topics import HA_ONLINE, HA_PREFIX, HA_STATUS, QOS, BrokerURL, Topics
 
+if TYPE_CHECKING:
+    from table_app.service import Notice, TableService
+
 log = logging.getLogger(__name__)
 
 COMMAND_SOURCE = "mqtt"
@@ -56,7 +59,7 @@ class MqttBridge:
     turns Home Assistant discovery off; ``commands`` False leaves ``cmd`` unsubscribed.
     """
 
-    def __init__(self, service: Any, url: BrokerURL, topics: Topics, *, ha_prefix: str | None = HA_PREFIX,
+    def __init__(self, service: TableService, url: BrokerURL, topics: Topics, *, ha_prefix: str | None = HA_PREFIX,
                  commands: bool = True, client_id: str | None = None, queue_size: int = 1000,
                  max_inflight: int = 100, keepalive: int = 30, min_backoff: float = 0.2,
                  max_backoff: float = 5.0) -> None:
@@ -82,6 +85,7 @@ class MqttBridge:
         self._sending = 0  # taken from the queue, not yet handed to paho
         self._client: mqtt.Client | None = None
         self._link = "down"  # down | connecting | up | lost | refused
+        self._link_listeners: list[Callable[[str, str], None]] = []
         self._closing = False
         self._deadline = 0.0
         self._thread: threading.Thread | None = None
@@ -131,6 +135,32 @@ class MqttBridge:
     def connected(self) -> bool:
         return self._link == "up"
 
+    def add_listener(self, fn: Callable[[str, str], None]) -> None:
+        """Hear the link state — ``connecting``, ``online``, ``offline``, ``denied`` — and a
+        detail line, from the bridge's threads (the touchscreen's Settings and ``serve`` show it)."""
+        self._link_listeners.append(fn)
+        fn(*self._link_state())
+
+    def _link_state(self) -> tuple[str, str]:
+        where = self.url.redacted()
+        return {
+            "up": ("online", f"{where} under {self.topics.base}/"),
+            "connecting": ("connecting", where),
+            "refused": ("denied", f"the broker at {where} refused the connection (user or password)"),
+        }.get(self._link, ("offline", f"{where} does not answer; the table plays on and publishes when it is back"))
+
+    def _set_link(self, link: str) -> None:
+        """(Under ``self._cond``.) The connection's state, told to the listeners when it shows differently."""
+        before = self._link_state()
+        self._link = link
+        now = self._link_state()
+        if now != before:
+            for fn in list(self._link_listeners):
+                try:
+                    fn(*now)
+                except Exception:
+                    log.exception("mqtt link listener %r failed", fn)
+
     def wait_idle(self, timeout: float) -> bool:
         """Wait until connected with nothing queued or unacknowledged; False on timeout."""
         end = time.monotonic() + timeout
@@ -144,7 +174,9 @@ class MqttBridge:
 
     # -- the observer (called on the service thread: never blocks) -----------------------
 
-    def __call__(self, notice: Any) -> None:
+    def __call__(self, notice: Notice) -> None:
+        if not notice.changed:  # a refused press, the seating dice: nothing to publish
+            return
         with self._cond:
             self._latest = (notice.seq, notice.state)
             self._table_dirty = True
@@ -184,7 +216,7 @@ class MqttBridge:
                 answered = self._cond.wait_for(lambda: self._link != "connecting" or self._closing,
                                                CONNACK_TIMEOUT)
                 if not answered:
-                    self._link = "lost"
+                    self._set_link("lost")
                     log.warning("mqtt: no answer from the broker at %s; trying again", self.url.redacted())
                 up = self._link == "up"
             if up:
@@ -221,7 +253,7 @@ class MqttBridge:
         client.on_message = self._on_message
         with self._cond:
             self._client = client
-            self._link = "connecting"
+            self._set_link("connecting")
         return client
 
     def _sleep(self, seconds: float) -> bool:
@@ -232,7 +264,7 @@ class MqttBridge:
 
     def _link_down(self, why: str) -> None:
         with self._cond:
-            self._link = "down"
+            self._set_link("down")
             self._cond.notify_all()
         if not self._down_logged:
             log.warning("mqtt: %s; the table plays on and publishes when the broker is back", why)
@@ -248,7 +280,7 @@ class MqttBridge:
                 if len(self._queue) < (self._queue.maxlen or 0):
                     self._queue.appendleft(m)
             if self._link != "refused":
-                self._link = "down"
+                self._set_link("down")
             self._client = None
             self._cond.notify_all()
 
@@ -291,7 +323,7 @@ class MqttBridge:
             item = self._queue.popleft()
             if not isinstance(item, Outgoing):
                 item = event_message(self.topics, seq=item.seq, kind=item.kind, event=item.event, at=item.at,
-                                     source=item.source, undone=item.undone)
+                                     source=item.source, undone=item.undone, effects=item.effects)
             out.append(item)
         return out
 
@@ -338,7 +370,7 @@ class MqttBridge:
         if reason_code.is_failure:
             log.error("mqtt: the broker at %s refused the connection: %s", self.url.redacted(), reason_code)
             with self._cond:
-                self._link = "refused"
+                self._set_link("refused")
                 self._cond.notify_all()
             return
         subs = []
@@ -353,7 +385,7 @@ class MqttBridge:
         self._down_logged = False
         with self._cond:
             self.connects += 1
-            self._link = "up"
+            self._set_link("up")
             self._republish = True
             self._cond.notify_all()
 
@@ -365,7 +397,7 @@ class MqttBridge:
             if self._link == "up" and not self._closing:
                 log.warning("mqtt: lost the broker (%s); reconnecting", reason_code)
             if self._link != "refused":
-                self._link = "lost"
+                self._set_link("lost")
             self._cond.notify_all()
 
     def _on_publish(self, client: mqtt.Client, userdata: Any, mid: int, reason_code: Any,

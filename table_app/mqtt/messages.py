@@ -63,11 +63,14 @@ def table_messages(topics: Topics, public: Mapping[str, Any], seq: int | None) -
 
 
 def event_message(topics: Topics, *, seq: int, kind: str, event: Mapping[str, Any] | None, at: float,
-                  source: str, undone: tuple[int, ...] = ()) -> Outgoing:
-    """One applied change for the (not retained) event stream."""
+                  source: str, undone: tuple[int, ...] = (), effects: tuple[Any, ...] = ()) -> Outgoing:
+    """One applied change for the (not retained) event stream, with what the engine says it
+    did (``effects``: drew, claims_open, claim_taken, kong, win_declared, hand_over, …)."""
     body: dict[str, Any] = {"seq": seq, "kind": kind, "event": event, "at": at, "source": source}
     if undone:
         body["undone"] = list(undone)
+    if effects:
+        body["effects"] = [e.to_json() for e in effects]
     return Outgoing(topics.event, dumps(body), retain=False, seq=seq)
 
 

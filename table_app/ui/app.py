@@ -1,8 +1,11 @@
 """The touchscreen table app (Kivy): it follows the ``TableService`` and sends it commands.
 
 Threads: the service calls :meth:`TableApp.notice` on its own thread after each durable
-commit; that only schedules :meth:`TableApp.apply_notice` on the Kivy thread
-(``Clock.schedule_once``). Answers to the app's own commands come back the same way.
+commit (and after a press that changed nothing: refused, or the seating dice); that only
+schedules :meth:`TableApp.apply_notice` on the Kivy thread (``Clock.schedule_once``).
+Answers to the app's own commands come back the same way. What happened is read from the
+notice — the engine's effects, the public state's ``actions`` and ``claims`` keys, the
+service's claim-window time — never worked out by comparing two states.
 Kivy must be configured (window size, ``KIVY_NO_ARGS``) before this module is imported;
 :func:`table_app.ui.launch.main` does that.
 """
@@ -25,14 +28,15 @@ from kivy.uix.screenmanager import NoTransition, ScreenManager
 from engine import replay
 from table_app.ui import screens
 from table_app.ui.fonts import MISSING, find_cjk_font
-from table_app.ui.sim import KEYS, press_command
-from table_app.ui.text import tr
+from table_app.ui.sim import KEYS
+from table_app.ui.text import refusal, tr
 
 KV_DIR = Path(__file__).parent / "kv"
 KV_FILES = ("common", "session", "seating", "table", "wall", "win", "settlement", "scores", "history", "settings")
 HOME_SCREEN = {"idle": "session", "seating": "seating", "win_pending": "win", "hand_over": "settlement",
                "ended": "scores"}
 TOUCH = "touch"
+SIM_KEYS = "sim-keys"
 HISTORY_KEPT = 2000  # events of the session the History screen can take back to
 
 
@@ -56,8 +60,7 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
     def __init__(self, service: Any, *, journal: Any = None, sim: bool = False, lang: str = "zh",
                  first_screen: str | None = None,
                  links: dict[str, str] | None = None, screenshot: str | None = None,
-                 exit_after: float | None = None, started: float | None = None, buttons: Any = None,
-                 **kw: Any) -> None:
+                 exit_after: float | None = None, started: float | None = None, **kw: Any) -> None:
         super().__init__(**kw)
         self.service = service
         self.journal = journal
@@ -65,7 +68,6 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
         self.lang = lang
         self.links = dict(links or {})
         self.first_screen = first_screen
-        self.buttons = buttons  # hardware.controller.TableController for --sim keys, if hardware/ is there
         self.screenshot_path = screenshot
         self.exit_after = exit_after
         self.started = started if started is not None else time.monotonic()
@@ -74,8 +76,7 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
         self.frames_shown = 0
         self.pub: dict[str, Any] = dict(service.public)
         self.seq = service.seq
-        self.answers: dict[int, str] = {}  # claims seen since the claims opened
-        self.claims_opened: float | None = None
+        self.claims_deadline: float | None = None  # time.monotonic() when the claim window closes
         self.in_effect: list[tuple[int, dict[str, Any], str]] = []  # (seq, event, source)
         self.redo_list: list[tuple[int, dict[str, Any], str]] = []
         self.totals: list[tuple[int, list[int]]] = []  # (seq, scores after a hand ended)
@@ -109,7 +110,7 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
         self._ticker = Clock.schedule_interval(self.tick, 0.1)
         self._beat = _ui_heartbeat()
         if self.pub.get("phase") == "claims":  # restored with the claims open: the service gives a fresh window
-            self.claims_opened = time.monotonic()
+            self.claims_deadline = time.monotonic() + float(self.service.claim_window_s)
         Window.bind(on_flip=self._flipped)
         if self.screenshot_path:
             Path(self.screenshot_path).unlink(missing_ok=True)  # what is there afterwards is this run's
@@ -190,7 +191,12 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
         self.refresh()
 
     def apply_notice(self, n: Any, refresh: bool = True) -> None:
-        before = self.pub
+        if n.kind == "refused":
+            self.show_refusal(n.code, n.params or {}, n.error or "", (n.press or {}).get("seat"))
+            return
+        if n.kind == "dice":  # the dice button while the seats are chosen: the seating form takes them
+            self.seating_dice(list(n.dice))
+            return
         self.pub, self.seq = dict(n.state), n.seq
         ev = n.event or {}
         if n.kind == "event":
@@ -205,22 +211,19 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
             self.in_effect.append(self.redo_list.pop(0))
         if ev.get("type") == "new_session":
             self.totals = [(n.seq, [0, 0, 0, 0])]
-        seq_of_event = self.in_effect[-1][0] if self.in_effect else n.seq
-        if self.pub.get("phase") == "hand_over" and before.get("phase") != "hand_over" and n.kind != "undo":
+        if any(e.what == "hand_over" for e in n.effects):  # the engine settled a hand
+            seq_of_event = self.in_effect[-1][0] if self.in_effect else n.seq
             self.totals.append((seq_of_event, list(self.pub["scores"])))
-        if self.pub.get("phase") == "claims":
-            if before.get("phase") != "claims" or ev.get("type") in ("discard", "kong"):
-                self.answers, self.claims_opened = {}, time.monotonic()
-            if ev.get("type") == "claim":
-                self.answers[ev["seat"]] = ev["call"]
-            elif ev.get("type") == "pass":
-                self.answers[ev["seat"]] = "pass"
-        else:
-            self.claims_opened = None
-        if self.pub.get("phase") == "betting" and before.get("phase") != "betting":
+        self.claims_deadline = None if n.claim_left is None else time.monotonic() + n.claim_left
+        if any(e.what == "to_move" and e.data == "roll" for e in n.effects) and self.pub.get("phase") == "betting":
             self.pending_bets = list(self.pub.get("bets") or [0, 0, 0, 0])
-        if n.source not in (TOUCH, "service", "demo", "test") and isinstance(ev.get("seat"), int):
-            self.sm.get_screen("table").flash(ev["seat"], self.event_word(ev))
+        table = self.sm.get_screen("table")
+        if n.press is not None and not n.source.startswith(TOUCH) and isinstance(ev.get("seat"), int):
+            table.flash(ev["seat"], self.event_word(ev))  # a wired button's press
+        for e in n.effects:  # what the engine says happened to a seat, whoever pressed
+            word = self.effect_word(e)
+            if word and e.seat is not None:
+                table.flash(e.seat, word)
         phase = self.pub.get("phase")
         if phase != self.last_phase:
             self.last_phase = phase
@@ -230,18 +233,42 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
         if refresh:
             self.refresh()
 
+    def show_refusal(self, code: str, params: dict[str, Any], error: str, seat: Any) -> None:
+        """A refused press, from any input: its reason in the player's language on the seat's
+        panel (red) and in the message line; the kong the engine cannot tell is asked for."""
+        text = refusal(code, params, error, list(self.pub.get("players") or []), self.lang)
+        self.message = text
+        if not isinstance(seat, int):
+            return
+        table = self.sm.get_screen("table")
+        table.flash(seat, text, refused=True)
+        if code == "press.kong_which" and self.sm.current == "table":
+            table.ask_kong(seat)
+
+    def effect_word(self, e: Any) -> str:
+        """The word a seat's panel flashes for an engine effect (a claim taken, a kong, a win)."""
+        if e.what == "claim_taken":
+            return tr(f"act_claim_{e.data}", self.lang)
+        if e.what == "kong":
+            return tr(f"kong_{e.data}", self.lang)
+        if e.what == "win_declared":
+            return tr(f"kind_{e.data}", self.lang)
+        return ""
+
     def event_word(self, ev: dict[str, Any]) -> str:
         t = ev.get("type", "")
         if t == "claim":
             return tr(f"act_claim_{ev['call']}", self.lang)
         if t == "kong":
-            return tr(f"act_kong_{ev.get('kind', 'concealed')}", self.lang)
+            return tr(f"kong_{ev.get('kind', 'concealed')}", self.lang)
         return tr(f"act_{t}", self.lang) if t in ("roll", "discard", "win", "pass") else t
 
     # -- sending commands (Kivy thread → service) ------------------------------------------
 
     def send(self, command: dict[str, Any], source: str = TOUCH) -> None:
         fut = self.service.submit(command, source)
+        if command.get("type") == "press":
+            return  # a refused press comes back as a notice, whichever input sent it
 
         def answered(f: Any) -> None:
             ans = f.result()
@@ -282,51 +309,29 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
         self.refresh()
 
     def tick(self, _dt: float) -> None:
-        if self.claims_opened is not None and self.sm.current == "table":
+        if self.claims_deadline is not None and self.sm.current == "table":
             self.sm.current_screen.update_status()
 
     def claim_left(self) -> float | None:
-        if self.claims_opened is None:
+        """Seconds until the service closes the claim window (as it said in its last notice)."""
+        if self.claims_deadline is None:
             return None
-        return float(self.service.claim_window_s) - (time.monotonic() - self.claims_opened)
+        return max(0.0, self.claims_deadline - time.monotonic())
 
     # -- simulated hardware: keys stand for the panel's buttons ------------------------------
 
-    def on_key(self, _window: Any, key: int, _scancode: int, codepoint: str | None, _mods: Any) -> bool:
+    def on_key(self, _window: Any, key: int, _scancode: int, codepoint: str | None, mods: Any) -> bool:
+        """``--sim``: a key is a press of the button it stands for, sent like the panel's;
+        with Shift the button is held (a held TURN is undo)."""
         if not self.sim or self.sm.current in ("session",):
             return False
-        name = "spacebar" if key == 32 else (codepoint or "")
+        name = "spacebar" if key == 32 else chr(key) if 32 < key < 127 else (codepoint or "")
         if name not in KEYS:
             return False
         seat, button = KEYS[name]
-        if self.sm.current == "seating" and button == "DICE":  # the dice button fills the seating dice
-            self.sm.current_screen.dice_from_button()
-            return True
-        if self.buttons is not None:  # the real buttons' controller: the same meaning, the same refusals
-            from hardware.commands import Press
-
-            threading.Thread(target=self.buttons.press, args=(Press(seat, button),), kwargs={"source": "sim-keys"},
-                             daemon=True).start()
-            return True
-        command = press_command(self.pub, seat, button)
-        if command is not None:
-            self.send(command, source="sim-keys")
+        held = "shift" in (mods or ())
+        self.service.submit({"type": "press", "seat": seat, "button": button, "held": held}, SIM_KEYS)
         return True
-
-    # -- the seat lights (hardware.controller.Lights): the panels show what the LEDs show ----
-
-    def set(self, seat: int, mode: str) -> None:
-        Clock.schedule_once(lambda *_: self._led(seat, mode), 0)
-
-    def error(self, seat: int | None) -> None:
-        if seat is not None:
-            Clock.schedule_once(lambda *_: self.sm.get_screen("table").flash(seat, "✗"), 0)
-
-    def beep(self, seconds: float = 0.15) -> None:
-        pass  # the screen has no buzzer; the countdown line shows the claims opening
-
-    def _led(self, seat: int, mode: str) -> None:
-        self.sm.get_screen("table").panel(seat).led = mode
 
     # -- screenshots ------------------------------------------------------------------------
 

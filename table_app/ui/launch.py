@@ -1,5 +1,6 @@
-"""Start the touchscreen app: configure Kivy (before importing it), open the journal and
-the service, attach the simulated hardware and the link checks, run the app.
+"""Start the touchscreen app: configure Kivy (before importing it), open the table through
+the one composition root (``table_app.compose``: journal, service, MQTT, the phones' pages,
+the buttons), show each part's link state in Settings, run the app.
 
 Kivy reads its configuration at import time, so this module imports Kivy only inside
 :func:`main`, after the window size and the log level are set.
@@ -14,7 +15,7 @@ import os
 import sys
 import threading
 import time
-from typing import Any
+from typing import Any, Final
 
 log = logging.getLogger(__name__)
 
@@ -41,17 +42,19 @@ def configure_kivy(width: int, height: int, fullscreen: bool) -> None:
 
 def main(args: argparse.Namespace, started: float | None = None) -> int:
     started = started if started is not None else time.monotonic()
-    from table_app.cli.serve import open_service
+    from table_app.compose import StartError, Table
 
     if args.demo and not args.db:  # the bots' hands do not go into the table's own journal
         import tempfile
 
         args.db = os.path.join(tempfile.mkdtemp(prefix="xian-table-demo-"), "demo.sqlite3")
 
-    opened = open_service(args, "run")
-    if isinstance(opened, int):
-        return opened
-    cfg, journal, service = opened
+    try:
+        table = Table.open(config=args.config, db=args.db, verb="run")
+    except StartError as e:
+        print(e, file=sys.stderr)
+        return e.status
+    cfg, journal, service = table.cfg, table.journal, table.service
     width, height = args.size
     configure_kivy(width, height, args.fullscreen)
     from table_app.ui.app import TableApp
@@ -63,19 +66,18 @@ def main(args: argparse.Namespace, started: float | None = None) -> int:
         "journal": str(journal.path),
         "table_id": cfg.table_id,
     }
-    buttons = None
-    if args.sim and importlib.util.find_spec("hardware.controller") is not None:
-        from hardware.controller import TableController
-
-        buttons = TableController(service)
     app = TableApp(service, journal=journal, sim=args.sim, lang=args.lang, links=links,
-                   screenshot=args.screenshot, exit_after=args.exit_after, started=started, buttons=buttons,
+                   screenshot=args.screenshot, exit_after=args.exit_after, started=started,
                    first_screen=args.screen)
-    if buttons is not None:
-        buttons.add_lights(app)
-    service.start()
-    mqtt_link = MqttLink(service, cfg, app, args.sim).start()
-    detach = attach_hardware(args, service, app)
+    table.add_link_listener(_LinkView(app))
+    table.start()
+    try:
+        # MQTT and the phones' pages as configured (``--sim``: a broker on localhost:1883 if one answers),
+        # in a thread: a broker that is slow to answer must not hold up the first frame
+        threading.Thread(target=_outputs, args=(table, args.sim), daemon=True, name="outputs").start()
+        table.attach_inputs(panel=args.panel, gpio=args.gpio)
+    except (ValueError, OSError) as e:  # a bad pin map, no GPIO on this machine
+        app.message = str(e)
     demo = None
     if args.demo:
         demo = start_demo(service, app, args.demo_delay, args.demo_hands)
@@ -84,12 +86,7 @@ def main(args: argparse.Namespace, started: float | None = None) -> int:
     finally:
         if demo is not None:
             demo.set()
-        detach()
-        mqtt_link.stop()
-        if buttons is not None:
-            buttons.close()
-        service.stop()
-        journal.close()
+        table.close()
     if app.first_frame_s is not None:
         print(f"xian-table run: first frame {app.first_frame_s:.2f} s after launch", file=sys.stderr)
     if args.screenshot and os.path.exists(args.screenshot):
@@ -97,6 +94,14 @@ def main(args: argparse.Namespace, started: float | None = None) -> int:
     played = f"demo played {app.demo_hands} hands; " if args.demo else ""
     print(f"xian-table run: {played}RSS {rss_mb():.0f} MB (peak {peak_rss_mb():.0f} MB)", file=sys.stderr)
     return 0
+
+
+def _outputs(table: Any, local_broker: bool) -> None:
+    try:
+        table.attach_outputs(local_broker=local_broker)
+    except (ValueError, OSError) as e:  # a bad URL must not stop the table; Settings says why
+        log.warning("outputs: %s", e)
+        table.link("mqtt", "offline", str(e))
 
 
 def rss_mb() -> float:
@@ -116,95 +121,27 @@ def peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-class _LinkLines:
-    """``attach_inputs`` reports its links as text lines; the Settings screen shows the latest."""
+class _LinkView:
+    """Each part's link state (``Table.add_link_listener``) into ``app.links`` for Settings,
+    on the Kivy thread."""
+
+    NAMES: Final = {"gpio": "hardware", "panel": "panel", "mqtt": "mqtt"}
 
     def __init__(self, app: Any) -> None:
         self.app = app
 
-    def write(self, text: str) -> int:
+    def __call__(self, name: str, state: str, detail: str) -> None:
+        key = self.NAMES.get(name)
+        if key is None:
+            return
         from kivy.clock import Clock
 
-        line = text.strip().removeprefix("xian-table: ")
-        key = "panel" if line.startswith("panel") else "hardware" if line.startswith("gpio") else None
-        if key is not None:
-            def show(*_: Any) -> None:
-                self.app.links[key] = line
-                if getattr(self.app, "sm", None) is not None:
-                    self.app.refresh()
+        def show(*_: Any) -> None:
+            self.app.links[key] = f"{state} · {detail}" if detail else state
+            if getattr(self.app, "sm", None) is not None and self.app.sm.current == "settings":
+                self.app.refresh()
 
-            Clock.schedule_once(show, 0)
-        print(text, end="", file=sys.stderr)
-        return len(text)
-
-    def flush(self) -> None:
-        sys.stderr.flush()
-
-
-def attach_hardware(args: argparse.Namespace, service: Any, app: Any) -> Any:
-    """``--gpio`` / ``--panel DEVICE``: the table's real buttons and panel (``hardware/``)."""
-    if not (args.gpio or args.panel):
-        return lambda: None
-    if importlib.util.find_spec("hardware.attach") is None:
-        app.message = "--gpio/--panel: the hardware package is not installed"
-        return lambda: None
-    from hardware.attach import attach_inputs
-
-    return attach_inputs(service, panel=args.panel, gpio=args.gpio, out=_LinkLines(app),  # type: ignore[arg-type]
-                         on_seating_dice=app.seating_dice)
-
-
-class MqttLink:
-    """The table on MQTT while the app runs: ``mqtt.url`` from the config, or with ``--sim``
-    a broker on localhost:1883 if one answers (else the link is shown offline)."""
-
-    def __init__(self, service: Any, cfg: Any, app: Any, sim: bool) -> None:
-        self.service, self.cfg, self.app, self.sim = service, cfg, app, sim
-        self.bridge: Any = None
-        self.url = ""
-        self._stopped = threading.Event()
-
-    def start(self) -> MqttLink:
-        threading.Thread(target=self._connect, daemon=True, name="mqtt-link").start()
-        return self
-
-    def _connect(self) -> None:
-        from table_app.ui.sim import broker_answers
-
-        url = getattr(self.cfg, "mqtt_url", "") or ""
-        if not url and self.sim and broker_answers():
-            url = "mqtt://localhost:1883"
-        if url and not self._stopped.is_set() and importlib.util.find_spec("table_app.mqtt.bridge") is not None:
-            try:
-                from table_app.mqtt.bridge import MqttBridge
-                from table_app.mqtt.topics import Topics, parse_url
-
-                broker = parse_url(url)
-                self.url = broker.redacted()
-                self.bridge = MqttBridge(self.service, broker, Topics(self.cfg.mqtt_prefix, self.cfg.table_id),
-                                         ha_prefix=getattr(self.cfg, "mqtt_discovery_prefix", "") or None).start()
-            except Exception as e:  # a bad URL must not stop the table; Settings says why
-                log.warning("MQTT: %s", e)
-                self.url = f"{url}: {e}"
-        from kivy.clock import Clock
-
-        Clock.schedule_once(self._show, 0)
-        Clock.schedule_interval(self._show, 2.0)
-
-    def _show(self, *_: Any) -> bool:
-        if self._stopped.is_set():
-            return False
-        ok = self.bridge is not None and bool(self.bridge.connected)
-        state = "online" if ok else "offline"
-        self.app.links["mqtt"] = f"{state} · {self.url}" if self.url else state
-        if getattr(self.app, "sm", None) is not None and self.app.sm.current == "settings":
-            self.app.refresh()
-        return True
-
-    def stop(self) -> None:
-        self._stopped.set()
-        if self.bridge is not None:
-            self.bridge.stop()
+        Clock.schedule_once(show, 0)
 
 
 def start_demo(service: Any, app: Any, delay: float, hands: int) -> threading.Event | None:

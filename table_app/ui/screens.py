@@ -7,6 +7,7 @@ only through ``app.send``; nothing here decides a rule — the engine accepts or
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from kivy.app import App
@@ -22,7 +23,7 @@ from engine.tiles import TileError, format_tiles, tile_name, tile_text
 from table_app.ui import view
 from table_app.ui.text import known, rule_lines, tr, wind
 from table_app.ui.wallmodel import wall_view
-from table_app.ui.widgets import SEAT_COLOURS, BigButton, BigToggle, ConfirmDialog, DicePad
+from table_app.ui.widgets import SEAT_COLOURS, BigButton, BigToggle, ChoiceDialog, ConfirmDialog, DicePad
 
 
 def _app() -> Any:
@@ -211,18 +212,18 @@ class TableScreen(Base):
     def refresh(self) -> None:
         app = _app()
         pub, lang = app.pub, app.lang
+        leds = view.led_modes(pub)
         for seat in range(4):
             p = self.panel(seat)
-            lines = view.seat_lines(pub, seat, lang, app.answers)
+            lines = view.seat_lines(pub, seat, lang)
             p.title, p.mark, p.score, p.detail = lines["title"], lines["mark"], lines["score"], lines["detail"]
             if pub.get("phase") == "betting":
                 p.detail = f"{tr('bet', lang)} {app.pending_bets[seat]}"
-            acts = view.actions(pub, seat)
+            acts = view.buttons(pub, seat)
             p.active = (bool(acts) and pub.get("phase") != "claims") or pub.get("turn") == seat
             p.betting = pub.get("phase") == "betting"
             p.set_actions(acts, lang)
-            if app.buttons is None:
-                p.led = view.led_modes(pub)[seat]
+            p.led = leds[seat]
         self.ids.bets_done.opacity = 1 if pub.get("phase") == "betting" else 0
         self.ids.bets_done.disabled = pub.get("phase") != "betting"
         self.info = view.info_line(pub, lang)
@@ -234,8 +235,8 @@ class TableScreen(Base):
         app = _app()
         self.status = view.status_line(app.pub, app.lang, app.claim_left())
 
-    def flash(self, seat: int, word: str) -> None:
-        self.panel(seat).flash(word)
+    def flash(self, seat: int, word: str, refused: bool = False) -> None:
+        self.panel(seat).flash(word, refused)
 
     def action(self, seat: int, action: str) -> None:
         app = _app()
@@ -251,13 +252,23 @@ class TableScreen(Base):
                           title=tr("rolls_next", app.lang, name=name, what=what))
             pad.open()
             return
-        app.send(view.command(action, seat, app.pub))
+        app.send(view.command(action, seat))
 
     def roll(self, seat: int, a: int, b: int) -> None:
         app = _app()
         if app.pub.get("phase") == "betting" and any(app.pending_bets):
             app.send({"type": "bets", "bets": list(app.pending_bets)})
-        app.send(view.command("roll", seat, app.pub, dice=(a, b)))
+        app.send(view.command("roll", seat, dice=(a, b)))
+
+    def ask_kong(self, seat: int) -> None:
+        """The seat may declare more than one kind of kong (the engine cannot tell which the
+        player means): ask, and send the kong event of the kind chosen."""
+        app = _app()
+        def declare(kind: str) -> Callable[[], None]:
+            return lambda: app.send({"type": "kong", "seat": seat, "kind": kind})
+
+        ChoiceDialog(tr("kong_which", app.lang),
+                     [(tr(f"kong_{kind}", app.lang), declare(kind)) for kind in ("concealed", "added")]).open()
 
     def bets_done(self) -> None:
         app = _app()

@@ -52,8 +52,11 @@ _T: Final[dict[str, tuple[str, str]]] = {
     # actions
     "act_roll": ("掷骰", "Roll"),
     "act_discard": ("出牌", "Discard"),
-    "act_kong_concealed": ("暗杠", "Conc. kong"),
-    "act_kong_added": ("加杠", "Add kong"),
+    "act_kong": ("杠", "Kong"),
+    "kong_concealed": ("暗杠", "Conc. kong"),
+    "kong_added": ("加杠", "Add kong"),
+    "kong_exposed": ("明杠", "Exp. kong"),
+    "kong_which": ("暗杠还是加杠？", "Which kong?"),
     "act_win": ("自摸", "Win"),
     "act_claim_win": ("胡", "Win"),
     "act_claim_kong": ("杠", "Kong"),
@@ -147,11 +150,46 @@ _T: Final[dict[str, tuple[str, str]]] = {
     "offline": ("离线", "offline"),
     "simulated": ("模拟（键盘）", "simulated (keyboard)"),
     "not_connected": ("未连接", "not connected"),
+    "connecting": ("连接中", "connecting"),
+    "connected": ("已连接", "connected"),
+    "reconnecting": ("重新连接中", "reconnecting"),
+    "waiting": ("等待面板", "waiting for the panel"),
+    "denied": ("被拒绝（用户或密码）", "denied (user or password)"),
+    "version_mismatch": ("固件版本不符", "firmware version mismatch"),
+    "warning": ("注意", "warning"),
+    "off": ("未启用", "off"),
     "keys_help": (
         "键盘：座位0 1-5，座位1 Q-T，座位2 A-G，座位3 Z-B（出/吃/碰/杠/胡），空格 掷骰",
         "Keys: seat 0 1-5, seat 1 Q-T, seat 2 A-G, seat 3 Z-B (turn/chow/pong/kong/win), space rolls",
     ),
     "refused": ("不行：{error}", "Refused: {error}"),
+    # refused presses (engine.presses codes): what stands in the way, where the press happened
+    "press.not_turn": ("还没轮到{name}：现在{turn}出牌", "Not {name}'s turn: {turn} plays"),
+    "press.claim_pending": ("{claimant}要{call}，请等一等", "{claimant}'s {call} is pending: wait"),
+    "press.own_discard": ("{name}刚出的牌，等别人吃碰杠胡", "{name} discarded it: the others answer"),
+    "press.own_turn": ("轮到{name}：出牌、杠或自摸", "{name}'s own turn: discard, kong or win"),
+    "press.cannot": ("{name}现在不能{action}", "{name} cannot {action} now"),
+    "press.kong_which": ("{name}：暗杠还是加杠？请在屏幕上选", "{name}: which kong? Choose on the screen"),
+    "press.chow_which": ("{name}：吃哪两张？请在屏幕上选", "{name}: which chow? Choose on the screen"),
+    "press.needs_tile": ("{name}：请在屏幕上选要打的牌", "{name}: choose the tile to discard on the screen"),
+    "press.phase": ("现在不能按{button}：{phase}", "{button} does nothing now: {phase}"),
+    "call_win": ("胡", "win"),
+    "call_kong": ("杠", "kong"),
+    "call_pong": ("碰", "pong"),
+    "call_chow": ("吃", "chow"),
+    "action_discard": ("出牌", "discard"),
+    "action_kong": ("杠", "kong"),
+    "action_win": ("自摸", "win"),
+    "action_claim:win": ("胡", "win"),
+    "action_claim:kong": ("杠", "kong"),
+    "action_claim:pong": ("碰", "pong"),
+    "action_claim:chow": ("吃", "chow"),
+    "button_TURN": ("出牌键", "TURN"),
+    "button_CHI": ("吃", "CHI"),
+    "button_PENG": ("碰", "PENG"),
+    "button_GANG": ("杠", "GANG"),
+    "button_HU": ("胡", "HU"),
+    "button_DICE": ("骰子键", "the dice"),
     "no_font": (
         "找不到中文字体：请安装 fonts-noto-cjk 或在 XIAN_TABLE_FONT 中给出字体文件",
         "No CJK font found: install fonts-noto-cjk or set XIAN_TABLE_FONT to a font file",
@@ -193,3 +231,30 @@ def rule_lines(lang: str) -> list[str]:
 
 def known(key: str) -> bool:
     return key in _T
+
+
+def refusal(code: str, params: dict[str, object], error: str, players: list[str], lang: str) -> str:
+    """A refused press in the player's language, from the engine's ``code`` and ``params``;
+    an error without a code the screen knows keeps the engine's words.
+
+    >>> refusal("press.claim_pending", {"seat": 1, "claimant": 3, "call": "pong"}, "…", ["A", "B", "C", "D"], "zh")
+    'D要碰，请等一等'
+    >>> refusal("press.cannot", {"seat": 2, "action": "claim:chow"}, "…", ["A", "B", "C", "D"], "en")
+    'C cannot chow now'
+    """
+    if not known(code):
+        return tr("refused", lang, error=error)
+
+    def name(seat: object) -> str:
+        return players[seat] if isinstance(seat, int) and 0 <= seat < len(players) and players[seat] else f"#{seat}"
+
+    fields = {
+        "name": name(params.get("seat")),
+        "turn": name(params.get("turn")),
+        "claimant": name(params.get("claimant")),
+        "call": tr(f"call_{params['call']}", lang) if known(f"call_{params.get('call')}") else "",
+        "action": tr(f"action_{params['action']}", lang) if known(f"action_{params.get('action')}") else "",
+        "button": tr(f"button_{params['button']}", lang) if known(f"button_{params.get('button')}") else "",
+        "phase": tr(f"phase_{params['phase']}", lang) if known(f"phase_{params.get('phase')}") else "",
+    }
+    return tr(code, lang, **fields)

@@ -1,16 +1,17 @@
 """What the table screen shows, read from the public state (DESIGN.md) — no Kivy here.
 
-Nothing here decides a rule: buttons are offered by phase and seat, and every touch
-becomes a command for the service, which the engine accepts or refuses. Seats sit on the
-screen in their real places, numbered counter-clockwise seen from above: seat 0 at the
+Nothing here decides a rule: each seat's buttons are the engine's ``actions`` for it, and
+a button sends the press it stands for (or, for 过 and a roll by touch, the event itself);
+the service turns presses into events with the engine's one button mapping. Seats sit on
+the screen in their real places, numbered counter-clockwise seen from above: seat 0 at the
 bottom, 1 on the right, 2 at the top, 3 on the left.
 
 >>> pub = {"phase": "claims", "players": ["A", "B", "C", "D"], "turn": None,
-...        "claims": {"kind": "discard", "from": 0, "tile": None, "waiting": [1, 2, 3]}}
->>> actions(pub, 1), actions(pub, 2), actions(pub, 0)
-(['claim_win', 'claim_kong', 'claim_pong', 'claim_chow', 'pass'], ['claim_win', 'claim_kong', 'claim_pong', 'pass'], [])
->>> command("claim_pong", 2, pub)
-{'type': 'claim', 'seat': 2, 'call': 'pong'}
+...        "actions": [[], ["claim:win", "claim:pong", "claim:chow", "pass"], ["claim:win", "pass"], []]}
+>>> buttons(pub, 1), buttons(pub, 2), buttons(pub, 0)
+(['claim_win', 'claim_pong', 'claim_chow', 'pass'], ['claim_win', 'pass'], [])
+>>> command("claim_pong", 2)
+{'type': 'press', 'seat': 2, 'button': 'PENG', 'held': False}
 """
 
 from __future__ import annotations
@@ -18,83 +19,44 @@ from __future__ import annotations
 from typing import Any, Final
 
 from engine.tiles import parse_tile, tile_name
-from engine.wall import seat_counting
+from table_app.seat_view import led_modes
 from table_app.ui.text import tr, wind
 
 PLACES: Final = ("bottom", "right", "top", "left")
-TURN_ACTIONS: Final = ("discard", "kong_concealed", "kong_added", "win")
-CLAIM_ACTIONS: Final = ("claim_win", "claim_kong", "claim_pong", "claim_chow", "pass")
+PRESS_OF: Final = {"discard": "TURN", "kong": "GANG", "win": "HU", "claim_win": "HU", "claim_kong": "GANG",
+                   "claim_pong": "PENG", "claim_chow": "CHI"}
+"""The button a seat panel's action stands for (the same press as the table's wired buttons)."""
+
+__all__ = ["PLACES", "PRESS_OF", "buttons", "command", "led_modes", "roller"]
+
+
+def buttons(pub: dict[str, Any], seat: int) -> list[str]:
+    """The buttons seat ``seat`` is offered now: the engine's ``actions`` (``claim:pong`` is the
+    ``claim_pong`` button)."""
+    acts = (pub.get("actions") or [[], [], [], []])[seat]
+    return [a.replace(":", "_") for a in acts]
 
 
 def roller(pub: dict[str, Any]) -> int | None:
-    """The seat due to roll (the dealer, then the wall owner), or None."""
-    if pub.get("phase") not in ("betting", "rolling") or pub.get("dealer") is None:
-        return None
-    dice = pub.get("dice") or {}
-    if dice.get("dealer") is None:
-        return int(pub["dealer"])
-    return seat_counting(int(pub["dealer"]), sum(dice["dealer"]))
+    """The seat due to roll: the one whose ``actions`` hold ``roll``."""
+    return next((s for s, acts in enumerate(pub.get("actions") or []) if "roll" in acts), None)
 
 
-def actions(pub: dict[str, Any], seat: int) -> list[str]:
-    """The buttons seat ``seat`` is offered now."""
-    phase = pub.get("phase")
-    if phase in ("betting", "rolling"):
-        return ["roll"] if roller(pub) == seat else []
-    if phase == "turn":
-        if pub.get("turn") != seat:
-            return []
-        melds = ((pub.get("seats") or [{}] * 4)[seat] or {}).get("melds", [])
-        has_pong = any(m.get("kind") == "pong" for m in melds)  # 加杠 extends one of its pongs
-        return [a for a in TURN_ACTIONS if a != "kong_added" or has_pong]
-    if phase == "claims":
-        c = pub.get("claims") or {}
-        if c.get("from") == seat or c.get("from") is None:
-            return []
-        if c.get("kind") == "rob":
-            return ["claim_win", "pass"]
-        nxt = (int(c["from"]) + 1) % 4
-        return [a for a in CLAIM_ACTIONS if a != "claim_chow" or seat == nxt]
-    return []
-
-
-def led_modes(pub: dict[str, Any]) -> list[str]:
-    """What each seat's light shows when no buttons' controller drives them: the seat to move
-    or to roll ``on``, the seats still to answer claims ``blink``."""
-    modes = ["off"] * 4
-    phase = pub.get("phase")
-    if phase == "turn" and isinstance(pub.get("turn"), int):
-        modes[pub["turn"]] = "on"
-    elif phase == "claims" and pub.get("claims"):
-        for s in pub["claims"].get("waiting", []):
-            modes[s] = "blink"
-    elif (r := roller(pub)) is not None:
-        modes[r] = "on"
-    return modes
-
-
-def command(action: str, seat: int, pub: dict[str, Any], **extra: Any) -> dict[str, Any]:
-    """The service command for a seat's button."""
+def command(action: str, seat: int, **extra: Any) -> dict[str, Any]:
+    """What a seat panel's button sends: the press it stands for; 过 is the ``pass`` event (on
+    the screen a seat passes one tile — the TURN button of the discarder's 下家 would also
+    take its turn); a roll by touch is the dice button with the dice entered."""
     if action == "roll":
-        return {"type": "roll", "dice": list(extra["dice"]), "seat": seat}
-    if action == "discard":
-        return {"type": "discard", "seat": seat}
-    if action in ("kong_concealed", "kong_added"):
-        return {"type": "kong", "seat": seat, "kind": action.removeprefix("kong_")}
-    if action == "win":
-        return {"type": "win", "seat": seat}
-    if action.startswith("claim_"):
-        return {"type": "claim", "seat": seat, "call": action.removeprefix("claim_")}
+        return {"type": "press", "seat": None, "button": "DICE", "held": False, "dice": list(extra["dice"])}
     if action == "pass":
         return {"type": "pass", "seat": seat}
+    if action in PRESS_OF:
+        return {"type": "press", "seat": seat, "button": PRESS_OF[action], "held": False}
     raise ValueError(f"unknown action {action!r} for seat {seat}")
 
 
-def seat_lines(pub: dict[str, Any], seat: int, lang: str, answers: dict[int, str] | None = None) -> dict[str, str]:
-    """The texts of one seat's panel: title (wind, name, dealer), score, detail.
-
-    ``answers`` are the claims and passes seen since the claims opened (the public state
-    only says who is still to answer)."""
+def seat_lines(pub: dict[str, Any], seat: int, lang: str) -> dict[str, str]:
+    """The texts of one seat's panel: title (wind, name, dealer), score, detail."""
     players = pub.get("players") or ["", "", "", ""]
     winds = pub.get("winds") or [None] * 4
     dealer = pub.get("dealer") == seat
@@ -122,9 +84,8 @@ def seat_lines(pub: dict[str, Any], seat: int, lang: str, answers: dict[int, str
     if pub.get("phase") == "claims" and c:
         if c.get("from") == seat:
             detail.append(tr("discarder", lang))
-        elif seat not in c.get("waiting", []):
-            ans = (answers or {}).get(seat)
-            detail.append("✓" if ans is None else tr(f"answer_{ans}", lang))
+        elif (ans := (c.get("answers") or [None] * 4)[seat]) is not None:
+            detail.append(tr(f"answer_{ans}", lang))
     return {"title": title, "mark": mark, "score": f"{scores[seat]:+d}" if scores[seat] else "0",
             "detail": " · ".join(detail)}
 
@@ -134,7 +95,7 @@ def _meld_text(m: dict[str, Any], lang: str) -> str:
     name = {"chow": "answer_chow", "pong": "answer_pong", "kong": "answer_kong"}[kind]
     text = tr(name, lang)
     if kind == "kong" and m.get("kong") == "concealed":
-        text = tr("act_kong_concealed", lang)
+        text = tr("kong_concealed", lang)
     if m.get("tiles"):
         text += m["tiles"]
     return f"[{text}]"

@@ -46,6 +46,7 @@ class SeatPanel(BoxLayout):  # type: ignore[misc]  # Kivy is untyped
     active = BooleanProperty(False)  # its turn / its roll
     lit = BooleanProperty(False)  # a hardware press just arrived from this seat
     lit_text = StringProperty("")
+    refused = BooleanProperty(False)  # what lit it is a refused press (red, with the reason)
     led = StringProperty("off")  # what the seat's LED shows: off, on, blink
     actions = ListProperty([])
     betting = BooleanProperty(False)
@@ -67,12 +68,14 @@ class SeatPanel(BoxLayout):  # type: ignore[misc]  # Kivy is untyped
         b.bind(on_release=lambda btn: self.on_action and self.on_action(self.seat, btn.action))
         return b
 
-    def flash(self, text: str) -> None:
+    def flash(self, text: str, refused: bool = False) -> None:
+        """Light the panel for a moment: a press from the seat's wired buttons (``text`` says
+        what it did), or in red a refused press with the reason (a little longer, to be read)."""
         from kivy.clock import Clock
 
-        self.lit, self.lit_text = True, text
+        self.lit, self.lit_text, self.refused = True, text, refused
         Clock.unschedule(self._unflash)
-        Clock.schedule_once(self._unflash, 2.0)
+        Clock.schedule_once(self._unflash, 4.0 if refused else 2.0)
 
     def _unflash(self, *_: Any) -> None:
         self.lit = False
@@ -182,6 +185,22 @@ class ConfirmDialog(ModalView):  # type: ignore[misc]  # Kivy is untyped
     def yes(self) -> None:
         self.dismiss()
         self.on_yes()
+
+
+class ChoiceDialog(ModalView):  # type: ignore[misc]  # Kivy is untyped
+    """A question with one big button per answer (and the background tap to cancel)."""
+
+    def __init__(self, text: str, choices: list[tuple[str, Callable[[], None]]], **kw: Any) -> None:
+        super().__init__(size_hint=(0.6, 0.45), **kw)
+        box = BoxLayout(orientation="vertical", padding=dp(12), spacing=dp(10))
+        box.add_widget(Label(text=text, font_size="24sp"))
+        row = BoxLayout(spacing=dp(10))
+        for label, fn in choices:
+            b = BigButton(text=label, action=label)
+            b.bind(on_release=lambda _b, fn=fn: (self.dismiss(), fn()))
+            row.add_widget(b)
+        box.add_widget(row)
+        self.add_widget(box)
 
 
 class TotalsChart(Widget):  # type: ignore[misc]  # Kivy is untyped

@@ -20,9 +20,12 @@ import threading
 from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from table_app.seat_view import SEATS, seat_view
+
+if TYPE_CHECKING:
+    from table_app.service import Notice, TableService
 
 log = logging.getLogger(__name__)
 
@@ -44,7 +47,7 @@ def parse_listen(text: str) -> tuple[str, int]:
 class SeatPages:
     """``SeatPages(service, "", 8080).start()``; ``.url``; ``.stop()``."""
 
-    def __init__(self, service: Any, host: str = "", port: int = 0, *, table: str = "table") -> None:
+    def __init__(self, service: TableService, host: str = "", port: int = 0, *, table: str = "table") -> None:
         self.service = service
         self.table = table
         self._cond = threading.Condition()
@@ -89,8 +92,10 @@ class SeatPages:
             self._thread = None
         self._server.server_close()
 
-    def __call__(self, notice: Any) -> None:
+    def __call__(self, notice: Notice) -> None:
         """The service observer: keep the latest state, wake the streams."""
+        if not notice.changed:
+            return
         with self._cond:
             self._public, self._seq = notice.state, notice.seq
             self._version += 1

@@ -8,8 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.bots import GreedyBot, RandomBot, View, make_bot, view_of, wins
+from engine.bots import GreedyBot, RandomBot, View, make_bot, view_of
 from engine.events import Claim, Discard, Kong, Win
+from engine.hand import is_complete
 from engine.rules import Rules
 from engine.shanten import shanten
 from engine.table import apply, new_table
@@ -144,7 +145,7 @@ def test_greedy_claims_never_raise_shanten(tiles: list[int], tile: int, frm: int
         return
     assert isinstance(ev, Claim)
     if ev.call == "win":
-        assert wins([n + (t == tile) for t, n in enumerate(counts)], 0)
+        assert is_complete([n + (t == tile) for t, n in enumerate(counts)], 0)
         return
     taken = {"pong": [tile, tile], "kong": [tile] * 3, "chow": list(ev.tiles or ())}[ev.call]
     rest = list(counts)

@@ -71,7 +71,7 @@ def legal_events(s: TableState, rng: random.Random) -> list[tuple[float, dict[st
             best = _best_discards(conc, me.meld_tiles())
             for t in held:
                 out.append((12 if t in best else 1, {"type": "discard", "seat": p, "tile": tile_text(t)}))
-            if s.wall.remaining:
+            if s.wall.remaining and s.drawn is not None:  # RULES §17: a kong only after a draw
                 for t in held:
                     if conc[t] == 4:
                         out.append((6, {"type": "kong", "seat": p, "kind": "concealed", "tile": tile_text(t)}))
@@ -82,9 +82,11 @@ def legal_events(s: TableState, rng: random.Random) -> list[tuple[float, dict[st
         else:
             out.append((30, {"type": "discard", "seat": p}))
             win_weight = {"tail": 8.0, "deal": 0.5}.get(s.drawn or "", 0.15)
-            if me.count >= 4 and s.wall.remaining:
+            drew = s.drawn is not None  # RULES §17: a kong only after a draw
+            if me.count >= 4 and s.wall.remaining and drew:
                 out.append((0.4, {"type": "kong", "seat": p, "kind": "concealed"}))
-            if s.rules.added_kong and me.count >= 1 and any(m.kind == "pong" for m in me.melds) and s.wall.remaining:
+            if (s.rules.added_kong and me.count >= 1 and any(m.kind == "pong" for m in me.melds) and s.wall.remaining
+                    and drew):
                 out.append((1, {"type": "kong", "seat": p, "kind": "added"}))
             if s.drawn is not None:
                 out.append((win_weight, {"type": "win", "seat": p}))

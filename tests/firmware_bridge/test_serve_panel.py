@@ -70,10 +70,11 @@ def test_attach_reports_the_link_state_and_detaches(tmp_path):
 
     journal = Journal.open(tmp_path / "j.sqlite3")
     service = TableService(journal).start()
-    seen: list[tuple[str, str]] = []
-    detach = attach_inputs(service, panel=str(tmp_path / "no-such-device"), on_link=lambda s, d: seen.append((s, d)))
+    seen: list[tuple[str, str, str]] = []
+    detach = attach_inputs(service, panel=str(tmp_path / "no-such-device"),
+                           on_link=lambda name, s, d: seen.append((name, s, d)))
     try:
-        assert seen[0][0] == "reconnecting" and "no-such-device" in seen[0][1]
+        assert seen[0][:2] == ("panel", "reconnecting") and "no-such-device" in seen[0][2]
     finally:
         detach()
         service.stop()

@@ -6,7 +6,8 @@ import time
 
 import pytest
 
-from hardware.commands import BUTTONS, DICE, Press
+from engine.presses import SEAT_BUTTONS as BUTTONS
+from engine.presses import Press
 from hardware.devices import GpioButtons, SeatLights
 from hardware.pins import DEFAULT, PinError, PinMap
 
@@ -52,14 +53,14 @@ def test_every_button_of_every_seat_is_one_press_despite_bounces(buttons, mock_f
 def test_the_dice_button(buttons, mock_factory, clock):
     pin = mock_factory.pin(DEFAULT.dice)
     bounce(pin, clock, final_low=True, edges=5)
-    assert settle(buttons, clock) == [Press(None, DICE)]
+    assert settle(buttons, clock) == [Press(None, "DICE")]
 
 
 def test_holding_turn_is_a_long_press(buttons, mock_factory, clock):
     pin = mock_factory.pin(DEFAULT.button_pin(1, "TURN"))
     pin.drive_low()
     assert settle(buttons, clock, 0.9) == []
-    assert settle(buttons, clock, 0.2) == [Press(1, "TURN", long=True)]
+    assert settle(buttons, clock, 0.2) == [Press(1, "TURN", held=True)]
     pin.drive_high()
     assert settle(buttons, clock, 0.2) == []
 

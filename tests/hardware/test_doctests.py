@@ -6,12 +6,11 @@ import doctest
 
 import pytest
 
-import hardware.commands
 import hardware.debounce
 import hardware.pins
 
 
-@pytest.mark.parametrize("module", [hardware.commands, hardware.debounce, hardware.pins])
+@pytest.mark.parametrize("module", [hardware.debounce, hardware.pins])
 def test_docstring_examples(module):
     result = doctest.testmod(module)
     assert result.attempted > 0 and result.failed == 0

@@ -8,7 +8,6 @@ event loop like a real touchscreen's (``UnitTestTouch`` → ``post_dispatch_inpu
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import subprocess
 import time
@@ -141,16 +140,9 @@ def ui(window: Any, tmp_path: Path) -> Iterator[UI]:
     Window.size = (1280, 720)
     journal = Journal.open(tmp_path / "journal.sqlite3")
     clock = ManualClock()
-    service = TableService(journal, claim_window_s=3.0, clock=clock).start()
-    buttons = None
-    if importlib.util.find_spec("hardware.controller") is not None:  # keys go through the real buttons' mapping
-        from hardware.controller import TableController
-
-        buttons = TableController(service)
-    app = TableApp(service, journal=journal, sim=True, lang="en", buttons=buttons,
+    service = TableService(journal, claim_window_s=3.0, clock=clock, dice=lambda: (2, 3)).start()
+    app = TableApp(service, journal=journal, sim=True, lang="en",
                    links={"hardware": "simulated", "mqtt": "offline", "journal": str(journal.path)})
-    if buttons is not None:
-        buttons.add_lights(app)
     app._run_prepare()
     u = UI(app, service, clock)
     u.frames(3)
@@ -160,7 +152,5 @@ def ui(window: Any, tmp_path: Path) -> Iterator[UI]:
         for child in list(Window.children):
             Window.remove_widget(child)
         app.dispatch("on_stop")
-        if buttons is not None:
-            buttons.close()
         service.stop()
         journal.close()

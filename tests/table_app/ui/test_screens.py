@@ -35,15 +35,17 @@ def test_hardware_presses_from_another_thread_update_the_screen(ui: UI) -> None:
     table = ui.app.sm.get_screen("table")
     assert ui.screen is table and "Ann rolls" in table.status
 
-    # the dice button of the panel / GPIO: a command from another thread, as the adapters send it
-    t = threading.Thread(target=lambda: ui.service.call({"type": "roll", "dice": [4, 6], "seat": 0}, source="gpio"))
+    # the dice button of the panel / GPIO: a press from another thread, as the adapters send it
+    dice = {"type": "press", "seat": None, "button": "DICE", "dice": [4, 6]}
+    t = threading.Thread(target=lambda: ui.service.call(dice, source="gpio"))
     t.start()
     t.join()
     ui.wait(lambda: "Bo rolls" in table.status, "the roll from the buttons")
     assert table.panel(0).lit and table.panel(0).lit_text == "Roll"
     assert ui.button(1, "roll")
 
-    # simulated hardware: space is the dice button, 1 is seat 0's TURN button, w/e seat 1's CHI/PENG
+    # simulated hardware: space is the dice button (the table rolls 2+3), 1 is seat 0's TURN
+    # button, w/e seat 1's CHI/PENG
     press_key(ui, 32, " ")
     assert ui.service.public["phase"] == "turn" and table.status == "Ann's turn"
     press_key(ui, ord("1"), "1")
@@ -55,7 +57,40 @@ def test_hardware_presses_from_another_thread_update_the_screen(ui: UI) -> None:
     ui.clock.advance(3.0)  # the claim window closes: the service resolves, Bo pongs
     ui.wait(lambda: table.status == "Bo's turn", "the pong after the claim window")
     assert ui.service.public["turn"] == 1 and table.panel(1).led == "on"
-    assert table.panel(1).actions == ["discard", "kong_concealed", "kong_added", "win"]
+    assert table.panel(1).actions == ["discard"]  # RULES §17: after a pong nothing was drawn: discard only
+
+
+def test_a_refused_press_shows_why_on_the_seats_panel(ui: UI) -> None:
+    given(ui, SETUP + DEAL)
+    table = ui.screen
+    before = ui.service.seq
+    from kivy.core.window import Window
+
+    Window.dispatch("on_key_down", ord("t"), 0, "t", [])  # seat 1's HU on seat 0's turn
+    ui.wait(lambda: table.panel(1).lit, "the refusal on seat 1's panel")
+    assert table.panel(1).refused and table.panel(1).lit_text == "Not Bo's turn: Ann plays"
+    assert ui.app.message == "Not Bo's turn: Ann plays" and ui.service.seq == before
+    ui.app.toggle_lang()
+    Window.dispatch("on_key_down", ord("t"), 0, "t", [])
+    ui.wait(lambda: table.panel(1).lit_text == "还没轮到Bo：现在Ann出牌", "the refusal in Chinese")
+    assert "✗" not in table.panel(1).lit_text
+
+
+def test_a_kong_the_engine_cannot_tell_is_asked_for(ui: UI) -> None:
+    """Tracked mode, a seat with a pong and four tiles more: concealed or added? The GANG
+    press is refused with that question and the screen asks it."""
+    given(ui, SETUP + DEAL + [{"type": "discard", "seat": 0}, {"type": "claim", "seat": 2, "call": "pong"},
+                              {"type": "resolve"}, {"type": "discard", "seat": 2}, {"type": "resolve"},
+                              {"type": "discard", "seat": 3}, {"type": "resolve"}, {"type": "discard", "seat": 0},
+                              {"type": "resolve"}, {"type": "discard", "seat": 1}, {"type": "resolve"}])
+    assert ui.pub()["turn"] == 2 and ui.pub()["actions"][2] == ["discard", "kong", "win"]
+    ui.tap(ui.button(2, "kong"))
+    ui.wait(lambda: ui.app.message.startswith("Cy: which kong?"), "the question")
+    dialog = ui.modal()
+    added = next(w for w in dialog.walk() if getattr(w, "text", "") == "Add kong")
+    ui.send_and_settle(added)
+    pub = ui.pub()
+    assert pub["wall"]["kongs"] == 0 and pub["phase"] == "claims" and pub["claims"]["kind"] == "rob"
 
 
 def tap_tiles(ui: UI, screen: Any, text: str) -> None:
@@ -231,20 +266,25 @@ def test_a_new_session_over_a_running_one_asks_first(ui: UI) -> None:
 
 
 def test_the_dice_button_fills_the_seating_form(ui: UI) -> None:
-    """The panel's (or GPIO) dice during seating, from an input thread, fill the form: method A
-    takes them as the roll, method B as the next seat's roll."""
+    """The panel's (or GPIO) dice during seating, pressed on an input thread, fill the form:
+    method A takes them as the roll, method B as the next seat's roll. Nothing is journaled."""
     given(ui, SETUP[:1])
     ui.app.goto("table")
-    t = threading.Thread(target=lambda: ui.app.seating_dice([2, 3]))
-    t.start()
-    t.join()
+    seq = ui.service.seq
+
+    def press(dice: list[int]) -> None:
+        press = {"type": "press", "seat": None, "button": "DICE", "dice": dice}
+        t = threading.Thread(target=lambda: ui.service.call(press, source="panel"))
+        t.start()
+        t.join()
+
+    press([2, 3])
     ui.wait(lambda: ui.app.sm.current == "seating", "the seating screen after the dice")
     seating = ui.screen
     ui.wait(lambda: seating.choice["dice"] == [2, 3], "the dice in the method A form")
     ui.tap(seating.ids.method_B)
     for n, roll in enumerate(([6, 6], [1, 2])):
-        t = threading.Thread(target=lambda r=roll: ui.app.seating_dice(r))
-        t.start()
-        t.join()
+        press(roll)
         ui.wait(lambda n=n, r=roll: seating.choice["rolls"][n] == r, f"seat {n}'s roll from the dice button")
     assert 0 in seating.choice["rolls"][2] and ui.service.public["phase"] == "seating"
+    assert ui.service.seq == seq

@@ -18,24 +18,26 @@ def pub(*more: dict) -> dict:
 
 def test_who_rolls_and_what_each_seat_is_offered() -> None:
     p = pub()
-    assert view.roller(p) == 1 and view.actions(p, 1) == ["roll"] and view.actions(p, 0) == []
+    assert view.roller(p) == 1 and view.buttons(p, 1) == ["roll"] and view.buttons(p, 0) == []
     p = pub({"type": "roll", "dice": [1, 2]})  # 3 from Bo (seat 1): seat 3
     assert view.roller(p) == 3 and view.status_line(p, "en") == "Di rolls (the break point)"
     p = pub({"type": "roll", "dice": [1, 2]}, {"type": "roll", "dice": [3, 3]})
-    assert view.actions(p, 1) == ["discard", "kong_concealed", "win"]  # no pong: nothing to add a kong to
-    assert view.actions(p, 2) == [] and view.status_line(p, "zh") == "Bo 出牌"
+    assert view.buttons(p, 1) == ["discard", "kong", "win"]  # the engine's actions, as buttons
+    assert view.buttons(p, 2) == [] and view.status_line(p, "zh") == "Bo 出牌"
     p = pub({"type": "roll", "dice": [1, 2]}, {"type": "roll", "dice": [3, 3]}, {"type": "discard", "seat": 1})
-    assert "claim_chow" in view.actions(p, 2) and "claim_chow" not in view.actions(p, 3)
-    assert view.actions(p, 1) == []
+    assert "claim_chow" in view.buttons(p, 2) and "claim_chow" not in view.buttons(p, 3)
+    assert view.buttons(p, 1) == []
     assert view.status_line(p, "en", 1.25) == "Bo discarded · 1.2 s left · waiting: Ann, Cy, Di"
+    assert view.led_modes(p) == ["blink", "off", "blink", "blink"]
 
 
-def test_commands_are_the_event_vocabulary() -> None:
-    p = pub()
-    assert view.command("roll", 1, p, dice=(3, 4)) == {"type": "roll", "dice": [3, 4], "seat": 1}
-    assert view.command("kong_added", 2, p) == {"type": "kong", "seat": 2, "kind": "added"}
-    assert view.command("win", 0, p) == {"type": "win", "seat": 0}
-    assert view.command("pass", 3, p) == {"type": "pass", "seat": 3}
+def test_buttons_send_presses() -> None:
+    assert view.command("roll", 1, dice=(3, 4)) == {"type": "press", "seat": None, "button": "DICE", "held": False,
+                                                     "dice": [3, 4]}
+    assert view.command("kong", 2) == {"type": "press", "seat": 2, "button": "GANG", "held": False}
+    assert view.command("discard", 0) == {"type": "press", "seat": 0, "button": "TURN", "held": False}
+    assert view.command("claim_chow", 1)["button"] == "CHI"
+    assert view.command("pass", 3) == {"type": "pass", "seat": 3}
 
 
 def test_seat_lines_show_wind_dealer_streak_score_and_claims() -> None:
@@ -47,7 +49,7 @@ def test_seat_lines_show_wind_dealer_streak_score_and_claims() -> None:
     assert lines["mark"] == "庄 连2" and lines["score"] == "+5"
     p = pub({"type": "roll", "dice": [1, 2]}, {"type": "roll", "dice": [3, 3]}, {"type": "discard", "seat": 1},
             {"type": "claim", "seat": 3, "call": "pong"})
-    assert view.seat_lines(p, 3, "en", {3: "pong"})["detail"].endswith("pong")
+    assert view.seat_lines(p, 3, "en")["detail"].endswith("pong")  # the engine's claims.answers
     assert view.seat_lines(p, 1, "en")["detail"].endswith("discarder")
 
 

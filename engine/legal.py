@@ -1,0 +1,176 @@
+"""What each seat may do now: the engine's one answer (python-chess's ``legal_moves`` is the model).
+
+:func:`legal_moves` lists every event a seat may make in the table's current state — in
+full-tile mode with its tiles (each discard, each kong, each chow's pair), in tracked mode
+in the forms the engine can check (no tiles). :func:`actions` sums them up by kind for the
+public state (DESIGN.md, ``actions``): the touchscreen's buttons, the seat displays, the
+phones, the bots and the button mapping all read it; none of them re-derives a rule.
+
+The handlers of ``engine.table`` accept exactly these events (a property test walks whole
+sessions in both modes and checks that every listed move is accepted and every other one
+refused).
+
+>>> from engine.table import replay
+>>> s = replay([{"type": "new_session", "players": ["A", "B", "C", "D"], "base": 1},
+...             {"type": "seating", "method": "C", "east": 0},
+...             {"type": "roll", "dice": [4, 6]}, {"type": "roll", "dice": [2, 3]},
+...             {"type": "discard", "seat": 0}])
+>>> for seat_actions in actions(s):
+...     print(seat_actions)
+[]
+['claim:win', 'claim:kong', 'claim:pong', 'claim:chow', 'pass']
+['claim:win', 'claim:kong', 'claim:pong', 'pass']
+['claim:win', 'claim:kong', 'claim:pong', 'pass']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final, Literal, get_args
+
+from engine.events import Claim, Discard, Event, Kong, Pass, Win
+from engine.hand import is_complete
+from engine.rules import Rules
+from engine.state import OTHERS, SEATS, TableState
+from engine.tiles import CHOW_PAIRS, NUM_KINDS, Tile
+from engine.wall import seat_counting
+
+Action = Literal["discard", "kong", "win", "claim:win", "claim:kong", "claim:pong", "claim:chow", "pass", "roll"]
+ACTIONS: Final[tuple[Action, ...]] = get_args(Action)
+"""Every action, in the order :func:`actions` lists them."""
+
+Counts = bytes | bytearray | Sequence[int]
+
+
+def roller(s: TableState) -> int | None:
+    """The seat due to roll (phases ``betting`` and ``rolling``): the dealer, then the wall
+    owner — the seat reached counting the dealer's roll from the dealer (RULES §6).
+
+    >>> from engine.table import replay
+    >>> s = replay([{"type": "new_session", "players": ["A", "B", "C", "D"], "base": 1},
+    ...             {"type": "seating", "method": "C", "east": 2}])
+    >>> roller(s), roller(replay([{"type": "roll", "dice": [3, 1]}], s))
+    (2, 1)
+    """
+    if s.phase not in ("betting", "rolling") or s.dealer is None:
+        return None
+    if s.dice_dealer is None:
+        return s.dealer
+    return seat_counting(s.dealer, sum(s.dice_dealer))
+
+
+def legal_moves(s: TableState, seat: int) -> list[Event]:
+    """Every event ``seat`` may make now (not ``roll``: see :func:`roller`; not the table's own
+    ``resolve``, ``confirm_win``, ``next_hand``…, which belong to no seat)."""
+    if s.phase == "turn":
+        return _own_turn(s, seat) if seat == s.turn else []
+    if s.phase == "claims":
+        return _claims(s, seat)
+    return []
+
+
+def actions(s: TableState) -> list[list[Action]]:
+    """For each seat, the kinds of what it may do now (DESIGN.md ``actions``), in ``ACTIONS`` order."""
+    out: list[list[Action]] = [[] for _ in range(SEATS)]
+    for seat in range(SEATS):
+        kinds = {action_of(m) for m in legal_moves(s, seat)}
+        if roller(s) == seat:
+            kinds.add("roll")
+        out[seat] = [a for a in ACTIONS if a in kinds]
+    return out
+
+
+def action_of(event: Event) -> Action:
+    """The action an event is (``Claim(call="pong")`` is ``claim:pong``)."""
+    if isinstance(event, Claim):
+        return f"claim:{event.call}"  # type: ignore[return-value]
+    kind: Action = event.TYPE  # type: ignore[assignment]
+    return kind
+
+
+def claimants(s: TableState) -> list[int]:
+    """The seats, nearest the open claim's source first, with anything but a pass among
+    their legal moves (the seats a table would wait for)."""
+    c = s.claims
+    if s.phase != "claims" or c is None:
+        return []
+    return [seat for seat in OTHERS[c["from"]] if any(not isinstance(m, Pass) for m in _claims(s, seat))]
+
+
+# --- the player to move --------------------------------------------------------------------
+
+
+def _own_turn(s: TableState, seat: int) -> list[Event]:
+    st = s.seats[seat]
+    pongs = [None if m.tiles is None else m.tiles[0] for m in st.melds if m.kind == "pong"]
+    return turn_moves(seat, st.concealed, st.count, len(st.melds), pongs, s.drawn is not None, s.wall.remaining,
+                      s.rules)
+
+
+def turn_moves(seat: int, conc: Counts | None, count: int, melds: int, pongs: Sequence[Tile | None], drawn: bool,
+               wall_remaining: int, rules: Rules) -> list[Event]:
+    """The moves of the player to move, from what that player knows: its concealed counts
+    (None in tracked mode) or their number, how many melds it has and the tiles of its pongs
+    (None where not known), whether it began the turn with a draw, the tiles left in the wall."""
+    moves: list[Event] = [Discard(seat)] if conc is None else [Discard(seat, t) for t in range(NUM_KINDS) if conc[t]]
+    if not drawn:  # RULES §17: after a pong or chow nothing was drawn: discard only
+        return moves
+    if wall_remaining > 0:  # a kong needs its replacement tile
+        if conc is None:  # tracked: the engine counts tiles, it cannot tell which
+            if count >= 4:
+                moves.append(Kong(seat, "concealed"))
+            if pongs and rules.added_kong and count >= 1:
+                moves.append(Kong(seat, "added"))
+        else:
+            moves += [Kong(seat, "concealed", t) for t in range(NUM_KINDS) if conc[t] == 4]
+            if rules.added_kong:
+                moves += [Kong(seat, "added", t) for t in pongs if t is not None and conc[t]]
+    if conc is None or is_complete(conc, melds, rules.seven_pairs):
+        moves.append(Win(seat))
+    return moves
+
+
+# --- claims on a discard or an added kong's tile ---------------------------------------------
+
+
+def _claims(s: TableState, seat: int) -> list[Event]:
+    c = s.claims
+    assert c is not None
+    st = s.seats[seat]
+    return claim_moves(seat, st.concealed, st.count, len(st.melds), c["kind"], c["from"], c["tile"],
+                       s.wall.remaining, s.rules)
+
+
+def claim_moves(seat: int, conc: Counts | None, count: int, melds: int, kind: str, frm: int, tile: Tile | None,
+                wall_remaining: int, rules: Rules) -> list[Event]:
+    """A seat's answers to open claims (``kind`` discard or rob, ``frm`` the seat they are on,
+    ``tile`` if known), from what that seat knows; a pass is always among them."""
+    if seat == frm:
+        return []
+    moves: list[Event] = []
+    # tracked mode: the players' word, checked when the win is confirmed
+    if conc is None or tile is None or _wins_with(conc, melds, tile, rules.seven_pairs):
+        moves.append(Claim(seat, "win"))
+    if kind == "discard":
+        held = count if conc is None or tile is None else conc[tile]
+        if held >= 2:
+            moves.append(Claim(seat, "pong"))
+        if held >= 3 and wall_remaining > 0:
+            moves.append(Claim(seat, "kong"))
+        if seat == OTHERS[frm][0] and count >= 2:  # only the discarder's 下家 may chow (§8)
+            if conc is None or tile is None:
+                if tile is None or CHOW_PAIRS[tile]:
+                    moves.append(Claim(seat, "chow"))
+            else:
+                moves += [Claim(seat, "chow", (a, b)) for a, b in CHOW_PAIRS[tile] if conc[a] and conc[b]]
+    moves.append(Pass(seat))
+    return moves
+
+
+def _wins_with(conc: Counts, melds: int, tile: Tile, seven_pairs: bool) -> bool:
+    """Whether the hand wins with one more ``tile`` (the hand itself is not changed)."""
+    if not conc[tile] and not any(conc[a] and conc[b] for a, b in CHOW_PAIRS[tile]):
+        return False  # the tile would stand alone: a win needs it in a pair, a pong or a chow
+    hand = bytearray(conc)
+    hand[tile] += 1
+    return is_complete(hand, melds, seven_pairs)

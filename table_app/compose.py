@@ -1,0 +1,187 @@
+"""The one composition root of ``serve`` and ``run``: the config, the journal, the service,
+the outputs (MQTT, the phones' pages) and the inputs (GPIO buttons, the serial panel).
+
+Every part says how it is doing through one callback, ``on_link(name, state, detail)``:
+``mqtt`` (``connecting``, ``online``, ``offline``, ``denied``, ``off``), ``web``
+(``listening``, ``off``), ``gpio`` and ``panel`` (``connected``, ``reconnecting``, ``waiting``,
+``version_mismatch``, ``warning``). ``serve`` prints them; the touchscreen's Settings shows
+them. Kivy is never imported here.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import socket
+import sys
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from table_app.config import Config
+    from table_app.journal import Journal
+    from table_app.service import TableService
+
+log = logging.getLogger(__name__)
+
+EXIT_USAGE = 2  # a bad option, config or URL
+EXIT_JOURNAL = 4  # the journal cannot be used (damaged, foreign, locked): nothing was changed
+
+LinkListener = Callable[[str, str, str], None]
+
+
+class StartError(Exception):
+    """The table cannot start: ``status`` is the exit status, the message says why."""
+
+    def __init__(self, message: str, status: int) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def broker_answers(host: str = "localhost", port: int = 1883, timeout: float = 0.5) -> bool:
+    """Whether something listens on the MQTT port (``run --sim`` then publishes there)."""
+    try:
+        with socket.create_connection((host, port), timeout=timeout):
+            return True
+    except OSError:
+        return False
+
+
+@dataclass
+class Table:
+    """A running table: ``Table.open(...)``, then ``attach_outputs``, ``attach_inputs``,
+    ``start``; ``close`` stops it all (also as a context manager)."""
+
+    cfg: Config
+    journal: Journal
+    service: TableService
+    links: dict[str, tuple[str, str]] = field(default_factory=dict)
+    _listeners: list[LinkListener] = field(default_factory=list)
+    _stops: list[Callable[[], None]] = field(default_factory=list)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    @classmethod
+    def open(cls, *, config: str | None = None, db: str | None = None, verb: str = "serve",
+             service_options: dict[str, Any] | None = None) -> Table:
+        """Config, journal and service (not started); :class:`StartError` if one cannot be had."""
+        from table_app.config import ConfigError, load_config
+        from table_app.journal import Journal, JournalError
+        from table_app.service import TableService
+
+        try:
+            cfg = load_config(config)
+        except ConfigError as e:
+            raise StartError(f"xian-table {verb}: {e}", EXIT_USAGE) from None
+        logging.basicConfig(level=cfg.log_level.upper(), stream=sys.stderr,
+                            format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+        path = db or cfg.journal_file()
+        try:
+            journal = Journal.open(path)
+        except JournalError as e:
+            raise StartError(f"xian-table {verb}: {e}", EXIT_JOURNAL) from None
+        try:
+            service = TableService(journal, claim_window_s=cfg.claim_window_s, **(service_options or {}))
+        except Exception as e:
+            journal.close()
+            raise StartError(f"xian-table {verb}: cannot restore the table from {str(path)!r}: {e}",
+                             EXIT_JOURNAL) from None
+        table = cls(cfg, journal, service)
+        table.link("journal", "open", str(journal.path))
+        return table
+
+    # -- link state ----------------------------------------------------------------------
+
+    def add_link_listener(self, fn: LinkListener) -> None:
+        """Hear every part's link state from now on (and each part's latest at once)."""
+        with self._lock:
+            self._listeners.append(fn)
+            now = dict(self.links)
+        for name, (state, detail) in now.items():
+            fn(name, state, detail)
+
+    def link(self, name: str, state: str, detail: str = "") -> None:
+        """A part's link state changed (called from that part's thread)."""
+        with self._lock:
+            if self.links.get(name) == (state, detail):
+                return
+            self.links[name] = (state, detail)
+            listeners = list(self._listeners)
+        for fn in listeners:
+            try:
+                fn(name, state, detail)
+            except Exception:
+                log.exception("link listener %r failed", fn)
+
+    # -- parts -------------------------------------------------------------------------------
+
+    def start(self) -> Table:
+        self.service.start()
+        return self
+
+    def attach_outputs(self, *, mqtt_url: str | None = None, table_id: str | None = None,
+                       web_listen: str | None = None, local_broker: bool = False) -> None:
+        """MQTT when a broker is set (``--mqtt`` over ``mqtt.url``; ``local_broker``: else one on
+        localhost:1883 if it answers), the phones' pages when ``--web`` or ``web.listen`` is set.
+        A bad URL or listen address raises ValueError; an unreachable broker does not (the
+        bridge keeps trying and says so through the link state)."""
+        cfg = self.cfg
+        if table_id is not None and not re.fullmatch(r"[A-Za-z0-9_-]{1,64}", table_id):
+            raise ValueError(f"--table must be 1–64 letters, digits, '-' or '_' (an MQTT topic level), "
+                             f"got {table_id!r}")
+        tid = table_id or cfg.table_id
+        url_text = mqtt_url if mqtt_url is not None else cfg.mqtt_url
+        if not url_text and local_broker and broker_answers("localhost", 1883):
+            url_text = "mqtt://localhost:1883"
+        if url_text:
+            from table_app.mqtt.bridge import MqttBridge
+            from table_app.mqtt.topics import Topics, parse_url
+
+            url = parse_url(url_text)
+            bridge = MqttBridge(self.service, url, Topics(cfg.mqtt_prefix, tid),
+                                ha_prefix=cfg.mqtt_discovery_prefix or None)
+            bridge.add_listener(lambda state, detail: self.link("mqtt", state, detail))
+            bridge.start()
+            self._stops.append(bridge.stop)
+        else:
+            self.link("mqtt", "off", "no broker set (mqtt.url or --mqtt): the table runs without MQTT")
+        listen = web_listen if web_listen is not None else cfg.web_listen
+        if listen:
+            from table_app.web.server import SeatPages, parse_listen
+
+            host, port = parse_listen(listen)
+            pages = SeatPages(self.service, host, port, table=tid).start()
+            self._stops.append(pages.stop)
+            self.link("web", "listening", pages.url)
+        else:
+            self.link("web", "off", "no web pages (web.listen or --web)")
+
+    def attach_inputs(self, *, panel: str | None = None, gpio: bool = False, pin_factory: Any = None) -> None:
+        """The seat buttons on GPIO and/or the serial panel (``--panel`` over ``panel.device``)."""
+        panel = panel or self.cfg.panel_device or None
+        gpio = gpio or self.cfg.gpio_enabled
+        if not (panel or gpio):
+            return
+        from hardware.attach import attach_inputs  # imported only when asked for: start-up stays quick
+        from table_app.config import gpio_pin_map
+
+        self._stops.append(attach_inputs(self.service, panel=panel, gpio=gpio, pins=gpio_pin_map(self.cfg),
+                                         pin_factory=pin_factory, on_link=self.link))
+
+    def close(self) -> None:
+        """Detach the inputs and outputs (newest first), stop the service, close the journal."""
+        while self._stops:
+            fn = self._stops.pop()
+            try:
+                fn()
+            except Exception:
+                log.exception("stopping %r failed", fn)
+        self.service.stop()
+        self.journal.close()
+
+    def __enter__(self) -> Table:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -1,0 +1,259 @@
+"""One hand played four ways — GPIO buttons (gpiozero's MockFactory), the serial panel's
+frames over a pty (the real firmware), the ``--sim`` keys in the Kivy window under Xvfb,
+and a ``play`` file of presses — gives the same journal, event for event: every input
+sends presses, and the engine's one button mapping, in the service thread, makes the events.
+
+The hand has what players do: the quick 下家 who draws and discards inside the claim
+window, a pong that makes the 下家 wait, a misclick taken back with a held TURN, a kong
+refused right after the pong (RULES §17), a win claimed on a discard.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine.presses import Press
+from hardware.attach import panel_handler
+from hardware.controller import TableController
+from hardware.devices import GpioButtons, SeatLights
+from hardware.pins import PinMap
+from table_app.journal import Journal
+from table_app.service import ManualClock, TableService
+from tests.firmware_bridge.conftest import fw  # noqa: F401  (the firmware's fixture)
+from tests.firmware_bridge.test_transport import PanelThread, Plug, wait_until
+from tests.hardware.conftest import clock, mock_factory  # noqa: F401  (gpiozero's MockFactory)
+from tests.table_app.ui.conftest import UI
+
+SETUP = [
+    {"type": "new_session", "players": ["东", "南", "西", "北"], "base": 1},
+    {"type": "seating", "method": "C", "east": 0},
+]
+DICE = [(3, 4), (2, 3)]  # 7 from the dealer: seat 2 owns the wall
+# (what, seat, button, refused?)
+SCRIPT: list[tuple[str, int | None, str, bool]] = [
+    ("press", None, "DICE", False),
+    ("press", None, "DICE", False),
+    ("press", 0, "TURN", False),  # the dealer discards
+    ("press", 1, "TURN", False),  # the quick 下家: draws and discards in one press
+    ("press", 3, "PENG", False),
+    ("press", 2, "TURN", True),  # the 下家 waits: seat 3's pong is pending
+    ("press", 0, "HU", False),  # a misclick…
+    ("held", 0, "TURN", False),  # …taken back
+    ("press", 0, "TURN", False),  # a pass
+    ("close", None, "", False),  # the claim window closes: seat 3 pongs
+    ("press", 3, "GANG", True),  # no kong right after a pong
+    ("press", 3, "TURN", False),
+    ("press", 0, "TURN", False),  # the quick 下家 again
+    ("press", 2, "HU", False),  # a win on seat 0's discard
+    ("press", 1, "TURN", True),  # the 下家 waits for it
+    ("press", 3, "TURN", False),
+    ("close", None, "", False),
+]
+CONFIRM = {"type": "confirm_win", "wait": "single"}
+PINS = PinMap.from_mapping({"leds": [0, 1, 14, 15]})
+
+
+def _dice_source() -> Callable[[], tuple[int, int]]:
+    rolls = iter(DICE)
+    return lambda: next(rolls)
+
+
+def _records(journal: Journal) -> list[tuple[str, Any, Any]]:
+    return [(r.kind, r.event, r.target) for r in journal.records()]
+
+
+def _check_the_end(service: TableService) -> None:
+    pub = service.public
+    assert pub["phase"] == "hand_over" and pub["last_settlement"]["winner"] == 2
+    assert pub["last_settlement"]["kind"] == "discard" and pub["last_settlement"]["deltas"] == [-2, 0, 2, 0]
+
+
+# --- the four ways ---------------------------------------------------------------------------------
+
+
+def by_gpio(tmp_path: Path, mock_factory: Any, clock: Any) -> list[tuple[str, Any, Any]]:  # noqa: F811
+    journal = Journal.open(tmp_path / "gpio.sqlite3")
+    service_clock = ManualClock()
+    service = TableService(journal, claim_window_s=3.0, clock=service_clock, dice=_dice_source()).start()
+    controller = TableController(service)
+    lights = SeatLights(PINS, pin_factory=mock_factory)
+    controller.add_lights(lights)
+    buttons = GpioButtons(PINS, pin_factory=mock_factory, clock=clock)
+    try:
+        for ev in SETUP:
+            assert service.call(ev, source="touch", timeout=10).ok
+        for what, seat, button, refused in SCRIPT:
+            if what == "close":
+                seq = service.seq
+                service_clock.advance(3.0)
+                wait_until(lambda seq=seq: service.seq > seq, what="the window closing")
+                continue
+            pin = mock_factory.pin(PINS.dice if button == "DICE" else PINS.button_pin(seat, button))
+            answers = []
+            pin.drive_low()
+            for _ in range(int((1.2 if what == "held" else 0.05) / 0.005)):
+                clock.t += 0.005
+                answers += [controller.press(p, source="gpio") for p in buttons.poll()]
+            pin.drive_high()
+            for _ in range(10):
+                clock.t += 0.005
+                answers += [controller.press(p, source="gpio") for p in buttons.poll()]
+            assert len(answers) == 1 and answers[0].ok is not refused, (what, seat, button, answers)
+        assert service.call(CONFIRM, source="touch", timeout=10).ok
+        _check_the_end(service)
+        return _records(journal)
+    finally:
+        buttons.close()
+        lights.close()
+        controller.close()
+        service.stop()
+        journal.close()
+
+
+def by_panel(tmp_path: Path, fw: Any) -> list[tuple[str, Any, Any]]:  # noqa: F811
+    journal = Journal.open(tmp_path / "panel.sqlite3")
+    service_clock = ManualClock()
+    service = TableService(journal, claim_window_s=3.0, clock=service_clock).start()
+    plug = Plug(tmp_path)
+    panel = PanelThread(fw, plug.plug())
+    rolls = iter(bytes([2, 3, 1, 2]))  # the panel's own dice show 3 4, then 2 3
+    panel.panel.dice_source = lambda n: bytes([next(rolls)])
+    controller = TableController(service)
+    from firmware_bridge.bridge import LinkState, PanelBridge
+
+    bridge = PanelBridge(str(plug.link), panel_handler(controller), retry_s=0.05)
+    controller.add_lights(bridge)
+    modes: list[tuple[int, str]] = []
+    real_set = panel.panel.out.set
+    panel.panel.out.set = lambda seat, mode: (modes.append((seat, mode)), real_set(seat, mode))
+    bridge.start()
+    try:
+        for ev in SETUP:
+            assert service.call(ev, source="touch", timeout=10).ok
+        wait_until(lambda: bridge.state is LinkState.CONNECTED and panel.panel.linked, what="connected")
+        for what, seat, button, refused in SCRIPT:
+            seq = service.seq
+            if what == "close":
+                service_clock.advance(3.0)
+                wait_until(lambda seq=seq: service.seq > seq, what="the window closing")
+                continue
+            n = len(panel.panel.delivered)
+            if button == "DICE":
+                panel.board.low_inputs.add(fw.app.DICE_PIN)
+                time.sleep(0.1)
+                panel.board.low_inputs.discard(fw.app.DICE_PIN)
+                time.sleep(0.1)
+                wait_until(lambda seq=seq: service.seq > seq, what="the roll")
+                continue
+            if what == "held":
+                row, col = fw.app.ROW_PINS[seat], fw.app.COL_PINS[fw.keys.BUTTONS.index(button)]
+                panel.board.press(row, col)
+                time.sleep(fw.keys.LONG_MS / 1000 + 0.3)
+                panel.board.release(row, col)
+                time.sleep(0.1)
+            else:
+                modes.clear()
+                panel.tap(seat, button)
+            wait_until(lambda n=n: len(panel.panel.delivered) == n + 1, what=f"seat {seat} {button} answered")
+            assert (service.seq == seq) is refused, (what, seat, button)
+            if refused:  # the seat's LED on the panel blinks
+                wait_until(lambda seat=seat: (seat, "blink") in modes, what=f"seat {seat}'s LED blinking")
+        assert service.call(CONFIRM, source="touch", timeout=10).ok
+        _check_the_end(service)
+        return _records(journal)
+    finally:
+        bridge.stop()
+        controller.close()
+        panel.stop()
+        plug.unplug()
+        service.stop()
+        journal.close()
+
+
+KEYS = {(None, "DICE"): " ", **{(seat, b): row[i] for seat, row in enumerate(("12345", "qwert", "asdfg", "zxcvb"))
+                                for i, b in enumerate(("TURN", "CHI", "PENG", "GANG", "HU"))}}
+
+
+def by_keys(ui: UI) -> list[tuple[str, Any, Any]]:
+    from kivy.core.window import Window
+
+    ui.service.dice = _dice_source()
+    for ev in SETUP:
+        assert ui.service.call(ev, source="touch", timeout=10).ok
+    ui.settled()
+    table = ui.app.sm.get_screen("table")
+    for what, seat, button, refused in SCRIPT:
+        seq = ui.service.seq
+        if what == "close":
+            ui.clock.advance(3.0)
+            ui.wait(lambda seq=seq: ui.service.seq > seq, "the window closing")
+            continue
+        char = KEYS[(seat, button)]
+        Window.dispatch("on_key_down", 32 if char == " " else ord(char), 0, char, ["shift"] if what == "held" else [])
+        assert ui.service.call({"type": "state"}, timeout=10).ok  # (the queue is in order: the key is done)
+        ui.settled()
+        assert (ui.service.seq == seq) is refused, (what, seat, button)
+        if refused:  # the reason, on that seat's panel
+            ui.wait(lambda seat=seat: table.panel(seat).lit and table.panel(seat).refused, "the refusal shown")
+    assert ui.service.call(CONFIRM, source="touch", timeout=10).ok
+    _check_the_end(ui.service)
+    return _records(ui.service._journal)
+
+
+def by_play_file(tmp_path: Path) -> list[dict[str, Any]]:
+    lines = [json.dumps(ev) for ev in SETUP]
+    rolls = iter(DICE)
+    refused = []
+    for what, seat, button, bad in SCRIPT:
+        if what == "close":
+            lines.append(json.dumps({"type": "resolve"}))
+        elif bad:
+            refused.append(json.dumps(Press(seat, button).to_json()))
+        else:
+            press = Press(seat, button, held=what == "held", dice=next(rolls) if button == "DICE" else None)
+            lines.append(json.dumps(press.to_json()))
+    lines.append(json.dumps(CONFIRM))
+    script = tmp_path / "presses.jsonl"
+    script.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out = tmp_path / "events.jsonl"
+    proc = subprocess.run([sys.executable, "-m", "table_app.cli", "play", str(script), "--json", "--events", str(out)],
+                          capture_output=True, text=True, env=dict(os.environ, PYTHONUTF8="1"), timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["phase"] == "hand_over"
+    # the refused presses are refused by play too (exit 3, the state before them reported)
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("\n".join([*lines[: lines.index(json.dumps({"type": "resolve"}))], refused[0]]) + "\n")
+    proc = subprocess.run([sys.executable, "-m", "table_app.cli", "play", str(bad)], capture_output=True, text=True,
+                          env=dict(os.environ, PYTHONUTF8="1"), timeout=60)
+    assert proc.returncode == 3 and "seat 3's pong (碰) is pending" in proc.stderr
+    return [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+
+
+@pytest.fixture
+def pins(mock_factory: Any, clock: Any) -> Iterator[tuple[Any, Any]]:  # noqa: F811
+    yield mock_factory, clock
+
+
+def test_the_same_hand_four_ways_gives_the_same_journal(ui: UI, tmp_path: Path, fw: Any,  # noqa: F811
+                                                         pins: tuple[Any, Any]) -> None:
+    gpio = by_gpio(tmp_path, *pins)
+    panel = by_panel(tmp_path, fw)
+    keys = by_keys(ui)
+    played = by_play_file(tmp_path)
+    assert gpio == panel == keys
+    undone = [target for kind, _, target in gpio if kind == "undo"]
+    assert len(undone) == 1  # the misclick, taken back
+    in_effect = [ev for kind, ev, _ in gpio if kind == "event"]
+    taken_back = in_effect.index({"type": "claim", "seat": 0, "call": "win"})
+    assert played == in_effect[:taken_back] + in_effect[taken_back + 1:]
+    kinds = [ev["type"] for ev in played]
+    assert kinds.count("resolve") == 4 and kinds.count("discard") == 4  # two quick 下家 turns
