@@ -30,7 +30,8 @@ LOOP_MS = 20
 class Screen:
     """A display driver with a Canvas over its framebuffer, the font for its size and show()."""
 
-    def __init__(self, canvas, font, name_height, show):
+    def __init__(self, canvas, font, name_height, show, driver=None):
+        self.driver = driver
         self.canvas = canvas
         self.font = font
         self.name_height = name_height
@@ -75,6 +76,8 @@ class SeatApp:
         link = self.link.step(now)
         st = self.state
         if link != st.link:
+            if link == "up":
+                st.table_online = None  # a will heard before the link went down may be stale now
             st.link = link
             self.dirty = True
         left = self.countdown.left_ms(now)
@@ -125,13 +128,13 @@ def make_screen(machine, cfg, folder=""):
         lcd = ST7789(spi, Pin(pins["dc"], Pin.OUT), Pin(pins["cs"], Pin.OUT) if pins.get("cs") is not None else None,
                      Pin(pins["rst"], Pin.OUT), Pin(pins["bl"], Pin.OUT) if pins.get("bl") is not None else None)
         canvas = Canvas(lcd.fb, lcd.width, lcd.height, framebuf.GS2_HMSB, (0, 1, 2, 3))
-        return Screen(canvas, load_font(folder + "font_l.bin"), 32, lcd.show)
+        return Screen(canvas, load_font(folder + "font_l.bin"), 32, lcd.show, lcd)
     from ssd1306 import SSD1306_I2C
 
     i2c = machine.I2C(pins["i2c"], sda=Pin(pins["sda"]), scl=Pin(pins["scl"]), freq=400_000)
     oled = SSD1306_I2C(128, 64, i2c, pins["addr"])
     canvas = Canvas(oled, 128, 64, framebuf.MONO_VLSB, (0, 1, 1, 1))
-    return Screen(canvas, load_font(folder + "font_s.bin"), 16, oled.show)
+    return Screen(canvas, load_font(folder + "font_s.bin"), 16, oled.show, oled)
 
 
 def client_factory(cfg, MQTTClient, unique_id=b""):
