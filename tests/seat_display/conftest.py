@@ -7,6 +7,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 FIRMWARE = ROOT / "table_app" / "seat_display" / "firmware"
+collect_ignore = ["on_micropython.py"]  # MicroPython code the tests run, not a test module
 
 
 @pytest.fixture(scope="session")

@@ -99,7 +99,7 @@ def name_bitmap(msg, height):
     """The name message's bitmap of the given height: (width, height, bytearray), or None."""
     for bm in json.loads(msg).get("bitmaps", ()):
         if bm["h"] == height:
-            bits = bytearray(a2b_base64(bm["bits"]))
+            bits = bytearray(a2b_base64(bm["bits"].encode()))  # bytes: some ports' binascii want them
             if len(bits) < ((bm["w"] + 7) // 8) * height:
                 raise ValueError("short bitmap")
             return bm["w"], height, bits
@@ -107,13 +107,7 @@ def name_bitmap(msg, height):
 
 
 def load_font(path):
-    import os
-
-    size = os.stat(path)[6]
-    data = bytearray(size)
-    with open(path, "rb") as f:
-        f.readinto(data)
-    return Font(data)
+    return Font(open(path, "rb"))  # kept open: glyphs are read as they are drawn
 
 
 def make_screen(machine, cfg, folder=""):

@@ -14,38 +14,44 @@ class Face:
         self.name = name
         self.height = height
         self.chars = chars  # str: find() gives a glyph's index
-        self.widths = widths  # memoryview of one byte per glyph
-        self.offsets = offsets  # list: where each cell starts in the font's data
+        self.widths = widths  # bytes: one width per glyph
+        self.offsets = offsets  # list: where each cell starts in the file
 
 
 class Font:
-    """Draws the fixed words; a character the font lacks is drawn as a box and counted."""
+    """Draws the fixed words; a character the font lacks is drawn as a box and counted.
 
-    def __init__(self, data):
-        # framebuf needs a writable buffer even to read from: keep the data in a bytearray
-        self.data = data
+    Only the index stays in RAM: each glyph is read from the open file when it is drawn
+    (into one buffer the size of the largest cell), which keeps the 240x240 screen's font
+    (16 KB) out of the heap for the price of a read per glyph."""
+
+    def __init__(self, f):
+        self.f = f
         self.faces = {}
         self.missing = 0
-        mv = memoryview(data)
-        if bytes(mv[0:4]) != MAGIC:
+        if f.read(4) != MAGIC:
             raise ValueError("not a seat display font")
         pos = 5
-        for _ in range(data[4]):
-            n = data[pos]
-            name = bytes(mv[pos + 1:pos + 1 + n]).decode()
-            pos += 1 + n
-            height = data[pos]
-            clen = data[pos + 1] | (data[pos + 2] << 8)
-            chars = bytes(mv[pos + 3:pos + 3 + clen]).decode()
-            pos += 3 + clen
-            count = len(chars)
-            widths = mv[pos:pos + count]
-            pos += count
+        largest = 0
+        for _ in range(f.read(1)[0]):
+            n = f.read(1)[0]
+            name = f.read(n).decode()
+            head = f.read(3)
+            height = head[0]
+            clen = head[1] | (head[2] << 8)
+            chars = f.read(clen).decode()
+            widths = f.read(len(chars))
+            pos += 1 + n + 3 + clen + len(chars)
             offsets = []
             for w in widths:
                 offsets.append(pos)
-                pos += ((w + 7) >> 3) * height
+                size = ((w + 7) >> 3) * height
+                largest = max(largest, size)
+                pos += size
             self.faces[name] = Face(name, height, chars, widths, offsets)
+            f.seek(pos)
+        # framebuf needs a writable buffer even to read from
+        self.cell = bytearray(largest)
 
     def face(self, name):
         return self.faces[name]
@@ -69,7 +75,6 @@ class Font:
         Returns the x after the text."""
         f = self.faces[face]
         h = f.height
-        mv = memoryview(self.data)
         for ch in text:
             i = f.chars.find(ch)
             if i < 0:
@@ -79,8 +84,10 @@ class Font:
                 continue
             w = f.widths[i]
             if ch != " ":
-                off = f.offsets[i]
-                cell = framebuf.FrameBuffer(mv[off:off + ((w + 7) >> 3) * h], w, h, framebuf.MONO_HLSB)
-                fb.blit(cell, x, y, key, palette)
+                size = ((w + 7) >> 3) * h
+                cell = memoryview(self.cell)[0:size]
+                self.f.seek(f.offsets[i])
+                self.f.readinto(cell)
+                fb.blit(framebuf.FrameBuffer(cell, w, h, framebuf.MONO_HLSB), x, y, key, palette)
             x += w
         return x

@@ -41,7 +41,7 @@ DIGITS = "+-0123456789"  # the large score figures
 
 def all_cjk():
     """Every character outside ASCII in the words above (what the font must have)."""
-    seen = set()
+    seen = set()  # type: set[str]
     for value in (WIND_ZH, DEALER, RANK, SEAT, YOUR_TURN, CLAIM, YOU_WON, HAND_OVER, DRAWN, WAITING,
                   OFFLINE, NO_WIFI, TABLE_OFF, RETRYING, PHASES):
         _collect(value, seen)

@@ -6,7 +6,7 @@
 import framebuf
 from seat_time import sleep_ms
 
-LINES = 10
+LINES = 4
 # black, white, gold (250, 200, 40), red (220, 40, 40) as RGB565, byte-swapped: framebuf stores pixels little-endian and
 # the ST7789 reads them big-endian
 COLOURS = (0x0000, 0xFFFF, 0x45FE, 0x45D9)
