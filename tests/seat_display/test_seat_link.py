@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import socket
 import threading
-from typing import Any
 
 from table_app.mqtt.bridge import MqttBridge
 from table_app.mqtt.topics import Topics, parse_url
