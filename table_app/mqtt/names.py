@@ -4,7 +4,7 @@ A name can be in any script, and a seat display has only the few glyphs of its f
 (``table_app/seat_display``), so the table renders each name with its CJK font and
 publishes the bitmaps retained beside the seat's view, one per display size:
 
-``{"schema": 1, "seat": 2, "name": "Cy", "bitmaps": [{"h": 16, "w": 17, "bits": "<base64>"}, …]}``
+``{"schema": 1, "seat": 2, "name": "Cy", "bitmaps": [{"h": 16, "w": 18, "bits": "<base64>"}, …]}``
 
 ``bits`` is ``h`` rows of ``ceil(w / 8)`` bytes, the leftmost pixel in the high bit
 (MicroPython's ``framebuf.MONO_HLSB``). A name wider than the screen is cut with "…".
