@@ -96,11 +96,10 @@ def setup():
     sys.modules.setdefault("socket", NoSockets)
     gc.collect()
     G["heap0"] = heap()
-    from umqtt.simple import MQTTClient  # noqa: F401 - counted: its code is on the board's heap too
-
     import seat_app
     import seat_config
     from seat_screen import Canvas
+    from umqtt.simple import MQTTClient  # noqa: F401 - counted: its code is on the board's heap too
 
     cfg = seat_config.check({"wifi_ssid": "den", "host": "pi", "table": TABLE, "seat": 2, "display": KIND})  # noqa: F821
     bus = Bus()

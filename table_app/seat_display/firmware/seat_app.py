@@ -164,7 +164,12 @@ def run(loops=None):
     app = build(machine, network, load(), MQTTClient, ticks_ms())
     n = 0
     while loops is None or n < loops:
-        app.step(ticks_ms())
+        try:
+            app.step(ticks_ms())
+        except Exception as e:  # keep the display going; the error shows on the USB console
+            print("seat display:", repr(e))
+            app.link.drop()
+            sleep_ms(1000)
         sleep_ms(LOOP_MS)
         n += 1
     return app
