@@ -17,16 +17,37 @@ if [[ $purpose == test ]]; then
     # chromium for the phone-page test; systemd-analyze verify/security, systemd-sysusers and
     # systemctl --root for the unit and install tests (Debian's systemd package; a container may lack it).
     DEBS+=(chromium systemd)
+    # node runs MicroPython's WebAssembly port for the seat display firmware's tests
+    DEBS+=(nodejs)
 fi
 scripts/debian-packages.sh "${DEBS[@]}"
 if [[ ! -x .venv/bin/python ]]; then
     echo "xian-table: creating .venv with $PYTHON"
     "$PYTHON" -m venv .venv
 fi
+MPY_STUBS=micropython-rp2-rpi_pico_w-stubs==1.29.0.post1
+MPY_WASM=@micropython/micropython-webassembly-pyscript
+MPY_WASM_VERSION=1.27.0
 stamp=.venv/.xian-table-installed
 if [[ ! -f $stamp || pyproject.toml -nt $stamp ]]; then
     echo "xian-table: installing the package and its dev tools into .venv (first run takes a minute)"
     .venv/bin/python -m pip install -q --upgrade pip
     .venv/bin/python -m pip install -q -e '.[dev]'
     touch "$stamp"
+fi
+if [[ $purpose == test ]]; then
+    # The seat display firmware (issue 21) is type-checked against MicroPython's stubs for the
+    # Pico W, kept apart from .venv's site-packages (they replace the standard library's stubs).
+    if [[ ! -f .venv/mpy-stubs/.$MPY_STUBS ]]; then
+        echo "xian-table: installing $MPY_STUBS into .venv/mpy-stubs"
+        rm -rf .venv/mpy-stubs
+        .venv/bin/python -m pip install -q --target .venv/mpy-stubs "$MPY_STUBS"
+        touch ".venv/mpy-stubs/.$MPY_STUBS"
+    fi
+    # ... and run under MicroPython itself: its WebAssembly port from npm, with node.
+    if [[ ! -f .venv/mpy-wasm/node_modules/$MPY_WASM/package.json ]]; then
+        command -v npm >/dev/null || scripts/debian-packages.sh npm
+        echo "xian-table: installing MicroPython's WebAssembly port into .venv/mpy-wasm"
+        npm install --silent --no-audit --no-fund --prefix .venv/mpy-wasm "$MPY_WASM@$MPY_WASM_VERSION"
+    fi
 fi

@@ -159,6 +159,7 @@ def seat_view(public: Mapping[str, Any], seat: int) -> dict[str, Any]:
         "score": scores[seat],
         "rank": ranks(scores)[seat],
         "last_delta": deltas[seat] if deltas else None,
+        "winner": settlement.get("winner") if settlement else None,  # the last hand's, null if drawn
         "hand": public.get("hand"),
         "round": public.get("round"),
         "prompt": prompt(public, seat),

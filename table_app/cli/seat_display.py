@@ -5,6 +5,10 @@ every change: the wind and the score in large letters, whose turn it is, whether
 may claim, the rank, the last hand's delta and the prompt in Chinese and English. Use a
 display user's URL (``--broker mqtt://display:PASS@pi.local``); the default is
 ``mqtt.url`` of the config. ``--once`` prints the current view and exits.
+
+``--flash`` instead writes the MicroPython seat display firmware and its configuration file
+(Wi-Fi, broker, table, seat) to a board on USB with ``mpremote`` (docs/seat-display.md);
+``--stage DIR`` lays the same files out in DIR and prints the ``mpremote`` command.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ HELP = "one seat's display in the terminal, live over MQTT (large wind, score, t
 
 EXIT_NO_VIEW = 1
 EXIT_USAGE = 2
+WIFI_PASSWORD_ENV = "XIAN_SEAT_WIFI_PASSWORD"
 
 # A 5-row block font for what the display writes large.
 _FONT = {
@@ -99,6 +104,16 @@ def register(p: argparse.ArgumentParser) -> None:
     p.add_argument("--once", action="store_true", help="print the current view and exit")
     p.add_argument("--timeout", type=float, default=10.0, help="--once: seconds to wait for the view (default 10)")
     p.add_argument("--plain", action="store_true", help="print each update below the last (no screen clearing)")
+    board = p.add_argument_group("a seat display board (docs/seat-display.md)")
+    board.add_argument("--flash", action="store_true",
+                       help="write the firmware and its config for --seat to a board on USB (mpremote)")
+    board.add_argument("--stage", metavar="DIR", help="lay the board's files out in DIR and print the mpremote command")
+    board.add_argument("--port", default="auto", help="the board's serial port for mpremote (default: auto)")
+    board.add_argument("--wifi", metavar="SSID", help="the Wi-Fi network the board joins")
+    board.add_argument("--wifi-password", metavar="PW",
+                       help=f"its password (default: ${WIFI_PASSWORD_ENV}, so it need not show in ps)")
+    board.add_argument("--display", choices=("ssd1306", "st7789"), default="ssd1306",
+                       help="128×64 SSD1306 OLED (default) or 240×240 ST7789")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -123,6 +138,8 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as e:
         print(f"xian-table seat-display: {e}", file=sys.stderr)
         return EXIT_USAGE
+    if args.flash or args.stage:
+        return _flash(args, cfg, url_text)
     topics = Topics(cfg.mqtt_prefix, args.table or cfg.table_id)
     seat_topic = topics.seat(args.seat)
     plain = args.plain or args.once or not sys.stdout.isatty()
@@ -199,4 +216,55 @@ def run(args: argparse.Namespace) -> int:
     if state["refused"]:
         print(f"xian-table seat-display: the broker refused {url.redacted()}: {state['refused']}", file=sys.stderr)
         return EXIT_USAGE
+    return 0
+
+
+def _flash(args: argparse.Namespace, cfg: Any, url_text: str) -> int:
+    """Stage the board's files and run (or, with --stage, print) the mpremote command."""
+    import os
+    import subprocess
+    import tempfile
+    from pathlib import Path
+
+    from table_app.mqtt.topics import parse_url
+    from table_app.seat_display.flash import (
+        FlashError,
+        device_config,
+        find_mpremote,
+        mpremote_command,
+        stage,
+    )
+
+    try:
+        url = parse_url(url_text, env={})  # the display user's password, never the service's from the env
+        if url.tls:
+            raise FlashError("the seat display firmware speaks plain MQTT (port 1883), not mqtts://")
+        device = device_config(seat=args.seat, table=args.table or cfg.table_id, prefix=cfg.mqtt_prefix,
+                               host=url.host, port=url.port, user=url.username, password=url.password,
+                               ssid=args.wifi or "", wifi_password=args.wifi_password or os.environ.get(
+                                   WIFI_PASSWORD_ENV, ""), display=args.display, claim_window_s=cfg.claim_window_s)
+    except ValueError as e:
+        print(f"xian-table seat-display: {e}", file=sys.stderr)
+        return EXIT_USAGE
+    mpremote = find_mpremote()
+    if args.stage:
+        folder = Path(args.stage)
+        names = stage(device, folder)
+        print(f"xian-table seat-display: the board's files are in {folder}; to write them to a board:")
+        print(f"  cd {folder} && " + " ".join(mpremote_command("mpremote", args.port, names)))
+        return 0
+    if mpremote is None:
+        print("xian-table seat-display: mpremote is missing (pip install mpremote)", file=sys.stderr)
+        return EXIT_USAGE
+    with tempfile.TemporaryDirectory(prefix="xian-seat-") as tmp:
+        names = stage(device, Path(tmp))
+        command = mpremote_command(mpremote, args.port, names)
+        print(f"xian-table seat-display: writing seat {args.seat}'s display ({args.display}) to the board on "
+              f"{args.port}: {' '.join(command[1:])}")
+        proc = subprocess.run(command, cwd=tmp)
+    if proc.returncode != 0:
+        print(f"xian-table seat-display: mpremote failed (exit {proc.returncode}): is the board plugged in and "
+              "running MicroPython? (docs/seat-display.md, Flashing)", file=sys.stderr)
+        return EXIT_NO_VIEW
+    print("xian-table seat-display: done; the board restarts and joins the table")
     return 0

@@ -41,6 +41,7 @@ from table_app.mqtt.messages import (
     status_message,
     table_messages,
 )
+from table_app.mqtt.names import NameBitmaps
 from table_app.mqtt.topics import HA_ONLINE, HA_PREFIX, HA_STATUS, QOS, BrokerURL, Topics
 
 if TYPE_CHECKING:
@@ -81,6 +82,7 @@ class MqttBridge:
         self._republish = False
         self._queue: deque[Any] = deque(maxlen=queue_size)  # Notice or Outgoing
         self._inflight: dict[int, Outgoing] = {}
+        self._names = NameBitmaps()  # the players' names as bitmaps for the seat displays
         self._early: set[int] = set()  # acks that came before publish() returned their mid
         self._sending = 0  # taken from the queue, not yet handed to paho
         self._client: mqtt.Client | None = None
@@ -310,6 +312,7 @@ class MqttBridge:
         if self._republish:
             out.append(status_message(self.topics, online=True))
             self._republish = False
+            self._names.forget()
             self._discovery_dirty = self.ha_prefix is not None
             self._table_dirty = True
         if self._discovery_dirty:
@@ -318,6 +321,7 @@ class MqttBridge:
         if self._table_dirty and self._latest is not None:
             seq, public = self._latest
             out.extend(table_messages(self.topics, public, seq))
+            out.extend(self._names.changed(self.topics, public))
             self._table_dirty = False
         while self._queue and len(out) < room:
             item = self._queue.popleft()

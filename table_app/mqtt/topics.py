@@ -18,6 +18,7 @@ DEFAULT_PREFIX = "xian"
 STATUS = "status"
 STATE = "state"
 SEAT = "seat"
+SEAT_NAME = "name"  # seat/<n>/name: the player's name as bitmaps (table_app/mqtt/names.py)
 EVENT = "event"
 CMD = "cmd"
 CMD_RESULT = "cmd/result"
@@ -54,6 +55,9 @@ class Topics:
 
     def seat(self, n: int) -> str:
         return f"{self.base}/{SEAT}/{n}"
+
+    def seat_name(self, n: int) -> str:
+        return f"{self.base}/{SEAT}/{n}/{SEAT_NAME}"
 
     @property
     def seats(self) -> str:

@@ -101,3 +101,9 @@ def test_a_seat_must_be_0_to_3() -> None:
     for bad in (-1, 4, "1", True):
         with pytest.raises(ValueError, match="seat must be 0–3"):
             seat_view(public, bad)  # type: ignore[arg-type]
+
+
+def test_the_view_names_the_last_winner() -> None:
+    assert seat_view(replay(HAND[:9]).public(), 0)["winner"] is None
+    won = replay(HAND).public()
+    assert [v["winner"] for v in seat_views(won)] == [2, 2, 2, 2]
