@@ -131,8 +131,10 @@ def prompt(public: Mapping[str, Any], seat: int) -> dict[str, str]:
     return {"zh": str(phase), "en": str(phase)}
 
 
-def seat_view(public: Mapping[str, Any], seat: int) -> dict[str, Any]:
-    """What seat ``seat`` (0–3) shows: a JSON object, the payload of MQTT ``seat/<n>``."""
+def seat_view(public: Mapping[str, Any], seat: int, claim_left: float | None = None) -> dict[str, Any]:
+    """What seat ``seat`` (0–3) shows: a JSON object, the payload of MQTT ``seat/<n>``.
+    ``claim_left``: seconds until the table closes the open claim window (the service's
+    figure), shown to a seat that may still claim."""
     if type(seat) is not int or not 0 <= seat < SEATS:
         raise ValueError(f"seat must be 0–3, got {seat!r}")
     players = list(public.get("players") or [""] * SEATS)
@@ -156,6 +158,8 @@ def seat_view(public: Mapping[str, Any], seat: int) -> dict[str, Any]:
         "turn": turn,
         "turn_name": {"zh": turn_zh, "en": turn_en} if turn is not None else None,
         "can_claim": can_claim(public, seat),
+        "claim_left": round(claim_left, 2) if claim_left is not None and can_claim(public, seat) else None,
+        "actions": list((public.get("actions") or [[]] * SEATS)[seat]),
         "score": scores[seat],
         "rank": ranks(scores)[seat],
         "last_delta": deltas[seat] if deltas else None,

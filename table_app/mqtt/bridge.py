@@ -77,6 +77,7 @@ class MqttBridge:
         self.max_inflight = max_inflight
         self._cond = threading.Condition()
         self._latest: tuple[int | None, dict[str, Any]] | None = None
+        self._claim_window: tuple[float, float] | None = None  # (seconds left, time.monotonic() then)
         self._table_dirty = False
         self._discovery_dirty = False
         self._republish = False
@@ -181,6 +182,8 @@ class MqttBridge:
             return
         with self._cond:
             self._latest = (notice.seq, notice.state)
+            left = notice.claim_left
+            self._claim_window = None if left is None else (left, time.monotonic())
             self._table_dirty = True
             self._enqueue(notice)
             self._cond.notify_all()
@@ -320,8 +323,15 @@ class MqttBridge:
             self._discovery_dirty = False
         if self._table_dirty and self._latest is not None:
             seq, public = self._latest
-            out.extend(table_messages(self.topics, public, seq))
-            out.extend(self._names.changed(self.topics, public))
+            left = None
+            if self._claim_window is not None:
+                window, since = self._claim_window
+                left = max(0.0, window - (time.monotonic() - since))
+            out.extend(table_messages(self.topics, public, seq, left))
+            try:
+                out.extend(self._names.changed(self.topics, public))
+            except Exception:  # the names' bitmaps are extra: never let them stop the table's own topics
+                log.exception("mqtt: rendering the players' names failed")
             self._table_dirty = False
         while self._queue and len(out) < room:
             item = self._queue.popleft()

@@ -50,16 +50,20 @@ def state_message(topics: Topics, public: Mapping[str, Any], seq: int | None) ->
     return Outgoing(topics.state, dumps(public), retain=True, seq=seq)
 
 
-def seat_message(topics: Topics, public: Mapping[str, Any], seat: int, seq: int | None) -> Outgoing:
+def seat_message(topics: Topics, public: Mapping[str, Any], seat: int, seq: int | None,
+                 claim_left: float | None = None) -> Outgoing:
     """The seat's view (:func:`table_app.seat_view.seat_view`) plus ``seq``, the journal record."""
-    view = seat_view(public, seat)
+    view = seat_view(public, seat, claim_left)
     view["seq"] = seq
     return Outgoing(topics.seat(seat), dumps(view), retain=True, seq=seq)
 
 
-def table_messages(topics: Topics, public: Mapping[str, Any], seq: int | None) -> list[Outgoing]:
-    """The retained messages for one state: ``state`` and the four seat views."""
-    return [state_message(topics, public, seq), *(seat_message(topics, public, s, seq) for s in range(SEATS))]
+def table_messages(topics: Topics, public: Mapping[str, Any], seq: int | None,
+                   claim_left: float | None = None) -> list[Outgoing]:
+    """The retained messages for one state: ``state`` and the four seat views (with the
+    seconds left in the claim window, if one is open)."""
+    return [state_message(topics, public, seq),
+            *(seat_message(topics, public, s, seq, claim_left) for s in range(SEATS))]
 
 
 def event_message(topics: Topics, *, seq: int, kind: str, event: Mapping[str, Any] | None, at: float,

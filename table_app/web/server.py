@@ -17,6 +17,7 @@ import logging
 import re
 import socket
 import threading
+import time
 from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
@@ -53,6 +54,7 @@ class SeatPages:
         self._cond = threading.Condition()
         self._public: dict[str, Any] = service.public
         self._seq: int = service.seq
+        self._claim_window: tuple[float, float] | None = None  # (seconds left, time.monotonic() then)
         self._version = 0
         self._closing = False
         self._unsubscribe: Callable[[], None] | None = None
@@ -98,6 +100,8 @@ class SeatPages:
             return
         with self._cond:
             self._public, self._seq = notice.state, notice.seq
+            left = notice.claim_left
+            self._claim_window = None if left is None else (left, time.monotonic())
             self._version += 1
             self._cond.notify_all()
 
@@ -107,7 +111,10 @@ class SeatPages:
 
     def view(self, seat: int) -> dict[str, Any]:
         _, seq, public = self.snapshot()
-        return {**seat_view(public, seat), "seq": seq}
+        with self._cond:
+            window = self._claim_window
+        left = None if window is None else max(0.0, window[0] - (time.monotonic() - window[1]))
+        return {**seat_view(public, seat, left), "seq": seq}
 
     def wait_change(self, version: int, timeout: float) -> tuple[bool, int]:
         """Wait for a version after ``version``; (closing, the current version)."""

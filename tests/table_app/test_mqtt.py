@@ -348,3 +348,41 @@ def test_serve_without_a_broker_says_so_once(cli, tmp_path) -> None:
     bad = cli("serve", "--stdin", "--config", str(conf), "--db", str(tmp_path / "j.sqlite3"),
               "--table", "a/b", input="")
     assert bad.returncode == 2 and "--table" in bad.stderr
+
+
+def test_a_press_on_the_command_topic_becomes_its_events(broker, watchers, tmp_path) -> None:
+    """Phones and remote buttons send presses like the wired ones: the service turns them into
+    events; a refused press is answered with the engine's code, and nothing changes. The
+    seat views carry the claim window's countdown; the event stream what the engine did."""
+    from table_app.journal import Journal
+    from table_app.service import ManualClock
+
+    t = Topics("xian", "t11")
+    journal = Journal.open(tmp_path / "press.sqlite3")
+    service = TableService(journal, claim_window_s=3.0, clock=ManualClock()).start()
+    bridge = bridge_for(service, broker, "t11", ha_prefix=None)
+    try:
+        play(service, HAND[:5])  # seat 0 to move
+        remote = watchers(broker.url("remote"), [t.cmd_result, t.seat(1), t.seat(0), t.event])
+        remote.wait_subscribed()
+        assert bridge.wait_idle(WAIT)
+        seq = service.seq
+        remote.publish(t.cmd, json.dumps({"type": "press", "seat": 2, "button": "TURN", "transaction": 1}))
+        assert remote.wait(lambda: len(remote.of(t.cmd_result)) == 1)
+        refused = remote.of(t.cmd_result)[0]
+        assert refused["status"] == "error" and "seat 2 cannot TURN: it is seat 0's turn" in refused["error"]
+        assert service.seq == seq
+        remote.publish(t.cmd, json.dumps({"type": "press", "seat": 0, "button": "TURN", "transaction": 2}))
+        assert remote.wait(lambda: len(remote.of(t.cmd_result)) == 2)
+        assert remote.of(t.cmd_result)[1]["status"] == "ok" and service.public["phase"] == "claims"
+        view = remote.wait_json(t.seat(1), lambda v: v["seq"] == seq + 1)
+        assert view["can_claim"] and 0 < view["claim_left"] <= 3.0  # the service's own window
+        assert view["actions"] == ["claim:win", "claim:kong", "claim:pong", "claim:chow", "pass"]
+        assert remote.wait_json(t.seat(0), lambda v: v["seq"] == seq + 1)["claim_left"] is None  # the discarder
+        event = remote.wait_json(t.event, lambda e: e["seq"] == seq + 1)
+        assert event["event"] == {"type": "discard", "seat": 0} and event["source"] == "mqtt press 0:TURN"
+        assert event["effects"] == [{"what": "claims_open", "seat": 0, "data": "discard"}]
+    finally:
+        bridge.stop()
+        service.stop()
+        journal.close()

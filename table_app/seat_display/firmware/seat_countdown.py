@@ -1,10 +1,9 @@
 # The claim countdown: how long this seat has left to claim the discarded tile.
 #
-# The seat view has no deadline yet, so the window starts when the display sees
-# ``can_claim`` turn true and lasts ``claim_left`` seconds when the view carries that field
-# (the table's own figure; each new view restarts the count from it), else the configured
-# default (the table's ``claim_window_s``, 3 s). Wiring the table's real field in is a
-# change to ``update`` alone.
+# The seat view carries ``claim_left``: the seconds until the table's service closes the
+# claim window, as the table published it (each new view restarts the count from it). A
+# view without it (an older table) counts the configured default (the table's
+# ``claim_window_s``, 3 s) from when the display saw ``can_claim`` turn true.
 from seat_time import ticks_add, ticks_diff
 
 FIELD = "claim_left"
