@@ -41,6 +41,18 @@ ACTIONS: Final[tuple[Action, ...]] = get_args(Action)
 
 Counts = bytes | bytearray | Sequence[int]
 
+# Events are plain, immutable values: every move of every seat is built once, here, and
+# handed out as it is (building and checking one per move would cost more than the move).
+_ANY: Final = NUM_KINDS  # the index of "no tile named" (tracked mode)
+_DISCARD: Final = tuple(tuple(Discard(seat, t) for t in (*range(NUM_KINDS), None)) for seat in range(SEATS))
+_KONG: Final = tuple({kind: tuple(Kong(seat, kind, t) for t in (*range(NUM_KINDS), None))
+                      for kind in ("concealed", "added")} for seat in range(SEATS))
+_WIN: Final = tuple(Win(seat) for seat in range(SEATS))
+_PASS: Final = tuple(Pass(seat) for seat in range(SEATS))
+_CLAIM: Final = tuple({call: Claim(seat, call) for call in ("win", "kong", "pong", "chow")} for seat in range(SEATS))
+_CHOW: Final = tuple(tuple(tuple(Claim(seat, "chow", pair) for pair in CHOW_PAIRS[t]) for t in range(NUM_KINDS))
+                     for seat in range(SEATS))
+
 
 def roller(s: TableState) -> int | None:
     """The seat due to roll (phases ``betting`` and ``rolling``): the dealer, then the wall
@@ -94,7 +106,7 @@ def claimants(s: TableState) -> list[int]:
     c = s.claims
     if s.phase != "claims" or c is None:
         return []
-    return [seat for seat in OTHERS[c["from"]] if any(not isinstance(m, Pass) for m in _claims(s, seat))]
+    return [seat for seat in OTHERS[c["from"]] if len(_claims(s, seat)) > 1]  # (a pass is always among them)
 
 
 # --- the player to move --------------------------------------------------------------------
@@ -112,21 +124,23 @@ def turn_moves(seat: int, conc: Counts | None, count: int, melds: int, pongs: Se
     """The moves of the player to move, from what that player knows: its concealed counts
     (None in tracked mode) or their number, how many melds it has and the tiles of its pongs
     (None where not known), whether it began the turn with a draw, the tiles left in the wall."""
-    moves: list[Event] = [Discard(seat)] if conc is None else [Discard(seat, t) for t in range(NUM_KINDS) if conc[t]]
+    discards = _DISCARD[seat]
+    moves: list[Event] = [discards[_ANY]] if conc is None else [discards[t] for t in range(NUM_KINDS) if conc[t]]
     if not drawn:  # RULES §17: after a pong or chow nothing was drawn: discard only
         return moves
     if wall_remaining > 0:  # a kong needs its replacement tile
+        kongs = _KONG[seat]
         if conc is None:  # tracked: the engine counts tiles, it cannot tell which
             if count >= 4:
-                moves.append(Kong(seat, "concealed"))
+                moves.append(kongs["concealed"][_ANY])
             if pongs and rules.added_kong and count >= 1:
-                moves.append(Kong(seat, "added"))
+                moves.append(kongs["added"][_ANY])
         else:
-            moves += [Kong(seat, "concealed", t) for t in range(NUM_KINDS) if conc[t] == 4]
+            moves += [kongs["concealed"][t] for t in range(NUM_KINDS) if conc[t] == 4]
             if rules.added_kong:
-                moves += [Kong(seat, "added", t) for t in pongs if t is not None and conc[t]]
+                moves += [kongs["added"][t] for t in pongs if t is not None and conc[t]]
     if conc is None or is_complete(conc, melds, rules.seven_pairs):
-        moves.append(Win(seat))
+        moves.append(_WIN[seat])
     return moves
 
 
@@ -148,29 +162,35 @@ def claim_moves(seat: int, conc: Counts | None, count: int, melds: int, kind: st
     if seat == frm:
         return []
     moves: list[Event] = []
+    claim = _CLAIM[seat]
     # tracked mode: the players' word, checked when the win is confirmed
     if conc is None or tile is None or _wins_with(conc, melds, tile, rules.seven_pairs):
-        moves.append(Claim(seat, "win"))
+        moves.append(claim["win"])
     if kind == "discard":
         held = count if conc is None or tile is None else conc[tile]
         if held >= 2:
-            moves.append(Claim(seat, "pong"))
+            moves.append(claim["pong"])
         if held >= 3 and wall_remaining > 0:
-            moves.append(Claim(seat, "kong"))
+            moves.append(claim["kong"])
         if seat == OTHERS[frm][0] and count >= 2:  # only the discarder's 下家 may chow (§8)
             if conc is None or tile is None:
                 if tile is None or CHOW_PAIRS[tile]:
-                    moves.append(Claim(seat, "chow"))
+                    moves.append(claim["chow"])
             else:
-                moves += [Claim(seat, "chow", (a, b)) for a, b in CHOW_PAIRS[tile] if conc[a] and conc[b]]
-    moves.append(Pass(seat))
+                moves += [ev for (a, b), ev in zip(CHOW_PAIRS[tile], _CHOW[seat][tile], strict=True)
+                          if conc[a] and conc[b]]
+    moves.append(_PASS[seat])
     return moves
 
 
 def _wins_with(conc: Counts, melds: int, tile: Tile, seven_pairs: bool) -> bool:
     """Whether the hand wins with one more ``tile`` (the hand itself is not changed)."""
-    if not conc[tile] and not any(conc[a] and conc[b] for a, b in CHOW_PAIRS[tile]):
-        return False  # the tile would stand alone: a win needs it in a pair, a pong or a chow
+    if not conc[tile]:  # the tile would stand alone unless it makes a sequence: a win needs it in a meld or the pair
+        for a, b in CHOW_PAIRS[tile]:
+            if conc[a] and conc[b]:
+                break
+        else:
+            return False
     hand = bytearray(conc)
     hand[tile] += 1
     return is_complete(hand, melds, seven_pairs)
