@@ -459,7 +459,8 @@ class MqttBridge:
         if answer.ok:
             msg = result_message(self.topics, transaction=transaction, data={"seq": answer.seq, "state": answer.state})
         else:
-            msg = result_message(self.topics, transaction=transaction, error=answer.error)
+            msg = result_message(self.topics, transaction=transaction, error=answer.error, code=answer.code,
+                                 params=answer.params)
         self._answer(msg)
 
     def _answer(self, msg: Outgoing) -> None:

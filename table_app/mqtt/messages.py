@@ -107,11 +107,16 @@ def parse_command(payload: bytes) -> Command:
     return Command(data, transaction)
 
 
-def result_message(topics: Topics, *, transaction: Any, data: Any = None, error: str | None = None) -> Outgoing:
-    """The answer on ``cmd/result``: ``{status, data|error, transaction}`` (zigbee2mqtt's shape)."""
+def result_message(topics: Topics, *, transaction: Any, data: Any = None, error: str | None = None,
+                   code: str = "", params: Mapping[str, Any] | None = None) -> Outgoing:
+    """The answer on ``cmd/result``: ``{status, data|error, transaction}`` (zigbee2mqtt's shape);
+    a refusal with the engine's ``code`` and ``params`` also carries them (for a display that
+    words it in its own language)."""
     body: dict[str, Any] = {"status": "error" if error is not None else "ok"}
     if error is not None:
         body["error"] = error
+        if code:
+            body["code"], body["params"] = code, dict(params or {})
     else:
         body["data"] = data
     body["transaction"] = transaction

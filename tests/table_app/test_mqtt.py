@@ -371,6 +371,7 @@ def test_a_press_on_the_command_topic_becomes_its_events(broker, watchers, tmp_p
         assert remote.wait(lambda: len(remote.of(t.cmd_result)) == 1)
         refused = remote.of(t.cmd_result)[0]
         assert refused["status"] == "error" and "seat 2 cannot TURN: it is seat 0's turn" in refused["error"]
+        assert refused["code"] == "press.not_turn" and refused["params"]["turn"] == 0 and refused["transaction"] == 1
         assert service.seq == seq
         remote.publish(t.cmd, json.dumps({"type": "press", "seat": 0, "button": "TURN", "transaction": 2}))
         assert remote.wait(lambda: len(remote.of(t.cmd_result)) == 2)
