@@ -40,7 +40,7 @@ engine.errors.IllegalEventError: claims: seat 1 cannot take its turn: seat 3's p
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final
 
@@ -136,10 +136,14 @@ class Undo:
 UNDO: Final = Undo()
 
 
-def press_events(s: TableState, press: Press, dice: tuple[int, int] | None = None) -> list[Event] | Undo:
+Dice = tuple[int, int] | Callable[[], tuple[int, int]]
+
+
+def press_events(s: TableState, press: Press, dice: Dice | None = None) -> list[Event] | Undo:
     """The events ``press`` becomes in state ``s`` (checked: ``s`` would accept them in turn),
     :data:`UNDO`, or a :class:`RuleError` saying why not. ``dice``: the roll for a DICE press
-    that carries none (the service's random source). ``s`` is not changed."""
+    that carries none — two dice, or the service's random source, asked only when a roll is
+    made. ``s`` is not changed."""
     if press.held and press.button == "TURN":
         return UNDO
     events = _meaning(s, press, dice)
@@ -153,15 +157,15 @@ def _refuse(s: TableState, press: Press, why: str, code: str, **params: Any) -> 
                              phase=s.phase, **params)
 
 
-def _meaning(s: TableState, press: Press, dice: tuple[int, int] | None) -> list[Event]:
+def _meaning(s: TableState, press: Press, dice: Dice | None) -> list[Event]:
     phase, seat, button = s.phase, press.seat, press.button
     if button == "DICE":
-        roll = press.dice or dice
         if phase == "seating":
-            return []  # the seating form takes these dice (method A's roll, B's next seat)
+            return []  # the seating form takes the dice (method A's roll, B's next seat)
         due = roller(s)
         if due is None:
             raise _refuse(s, press, "cannot roll the dice now: they are rolled only before the deal", "phase")
+        roll = press.dice or (dice() if callable(dice) else dice)
         if roll is None:
             raise InvalidEventError("press: a DICE press needs its dice (the panel's, or the table's roll)")
         return [Roll(roll, due)]

@@ -340,9 +340,8 @@ class TableService:
             press = parse_press(dict(command))
         except RuleError as e:
             return Answer(False, error=str(e), code=e.code, params=e.params)
-        dice = self.dice() if press.button == "DICE" and press.dice is None else press.dice
         try:
-            meant = press_events(self._state, press, dice)
+            meant = press_events(self._state, press, self.dice)  # (the dice are asked for only for a roll)
         except RuleError as e:
             self._notify(Notice(self.seq, "refused", None, self._public, source, time.time(), press=press.to_json(),
                                 error=str(e), code=e.code, params=e.params))
@@ -351,6 +350,7 @@ class TableService:
         if isinstance(meant, Undo):
             return self._undo(None, tag, press.to_json())
         if not meant:  # the dice button while the seats are chosen: the dice go to the seating form
+            dice = press.dice or self.dice()
             self._notify(Notice(self.seq, "dice", None, self._public, source, time.time(), press=press.to_json(),
                                 dice=dice))
             return Answer(True, self.seq, self._public, dice=dice)
