@@ -30,37 +30,78 @@ def on_claim(s: TableState, ev: Claim) -> Effects:
     frm, tile, seat = c["from"], c["tile"], ev.seat
     if seat == frm:
         what = "its own discard" if c["kind"] == "discard" else "its own kong"
-        raise refuse(s, seat, f"cannot claim {ev.call} on {what}")
+        raise refuse(s, seat, f"cannot claim {ev.call} on {what}", "claim.own", call=ev.call)
     st = s.seats[seat]
     if c["kind"] == "rob" and ev.call != "win":
-        raise refuse(s, seat, f"cannot {ev.call}: an added kong's tile may only be robbed with a win (抢杠)")
+        raise refuse(
+            s,
+            seat,
+            f"cannot {ev.call}: an added kong's tile may only be robbed with a win (抢杠)",
+            "claim.rob_only_win",
+            call=ev.call,
+        )
     chosen: tuple[Tile, ...] | None = None
     if ev.call == "win":
         if st.concealed is not None and tile is not None:
             hand = bytearray(st.concealed)
             hand[tile] += 1
             if not is_complete(hand, len(st.melds), s.rules.seven_pairs):
-                raise refuse(s, seat, f"cannot win on {tile_text(tile)}: its hand {hand_text(st)} does not win with it")
+                raise refuse(
+                    s,
+                    seat,
+                    f"cannot win on {tile_text(tile)}: its hand {hand_text(st)} does not win with it",
+                    "claim.not_winning",
+                    tile=tile_text(tile),
+                )
     elif ev.call in ("pong", "kong"):
         need = 2 if ev.call == "pong" else 3
         if st.count < need:
-            raise refuse(s, seat, f"cannot {ev.call}: it holds only {st.count} concealed tiles")
+            raise refuse(
+                s,
+                seat,
+                f"cannot {ev.call}: it holds only {st.count} concealed tiles",
+                "claim.too_few",
+                call=ev.call,
+                held=st.count,
+            )
         if st.concealed is not None and tile is not None and st.concealed[tile] < need:
             raise refuse(
                 s,
                 seat,
                 f"cannot {ev.call} {tile_text(tile)}: it holds {st.concealed[tile]} of them, {ev.call} needs {need}",
+                "claim.not_held",
+                call=ev.call,
+                tile=tile_text(tile),
+                held=st.concealed[tile],
+                need=need,
             )
         if ev.call == "kong" and s.wall.remaining == 0:
-            raise refuse(s, seat, "cannot kong: no tile is left for its replacement draw")
+            raise refuse(
+                s, seat, "cannot kong: no tile is left for its replacement draw", "claim.wall_empty", call="kong"
+            )
     else:  # chow
         nxt = (frm + 1) % SEATS
         if seat != nxt:
-            raise refuse(s, seat, f"cannot chow: only seat {nxt}, the discarder's 下家, may chow")
+            raise refuse(
+                s, seat, f"cannot chow: only seat {nxt}, the discarder's 下家, may chow", "chow.not_next", next=nxt
+            )
         if st.count < 2:
-            raise refuse(s, seat, f"cannot chow: it holds only {st.count} concealed tiles")
+            raise refuse(
+                s,
+                seat,
+                f"cannot chow: it holds only {st.count} concealed tiles",
+                "claim.too_few",
+                call="chow",
+                held=st.count,
+            )
         if tile is not None and not CHOW_PAIRS[tile]:
-            raise refuse(s, seat, f"cannot chow {tile_text(tile)}: honours make no sequences")
+            raise refuse(
+                s,
+                seat,
+                f"cannot chow {tile_text(tile)}: honours make no sequences",
+                "chow.honour",
+                tile=tile_text(tile),
+            )
         chosen = chow_tiles(s, st, seat, tile, ev.tiles)
     c["answers"][seat] = ev.call
     c["tiles"][seat] = chosen
@@ -79,12 +120,14 @@ def chow_tiles(
                     s,
                     seat,
                     f"cannot chow {format_tiles(given)}: the discard was not named, give the two tiles from the hand",
+                    "chow.bad_tiles",
                 )
             if tile not in given:
                 raise refuse(
                     s,
                     seat,
                     f"cannot chow {format_tiles(given)}: the sequence must include the discard {tile_text(tile)}",
+                    "chow.bad_tiles",
                 )
             rest = list(given)
             rest.remove(tile)
@@ -93,25 +136,51 @@ def chow_tiles(
             pair = given
         if tile is not None:
             if tuple(sorted(pair)) not in CHOW_PAIRS[tile]:
-                raise refuse(s, seat, f"cannot chow {tile_text(tile)} with {format_tiles(pair)}: they make no sequence")
+                raise refuse(
+                    s,
+                    seat,
+                    f"cannot chow {tile_text(tile)} with {format_tiles(pair)}: they make no sequence",
+                    "chow.bad_tiles",
+                )
         else:
             a, b = sorted(pair)
             if a >= 27 or b >= 27 or a // 9 != b // 9 or b - a not in (1, 2):
-                raise refuse(s, seat, f"cannot chow with {format_tiles(pair)}: no tile makes a sequence with them")
+                raise refuse(
+                    s,
+                    seat,
+                    f"cannot chow with {format_tiles(pair)}: no tile makes a sequence with them",
+                    "chow.bad_tiles",
+                )
     if st.concealed is not None and tile is not None:
         conc = st.concealed
         held = [o for o in CHOW_PAIRS[tile] if conc[o[0]] and conc[o[1]]]  # (two different tiles)
         if pair is None:
             if not held:
                 raise refuse(
-                    s, seat, f"cannot chow {tile_text(tile)}: its hand {hand_text(st)} has no two tiles for it"
+                    s,
+                    seat,
+                    f"cannot chow {tile_text(tile)}: its hand {hand_text(st)} has no two tiles for it",
+                    "chow.not_held",
+                    tile=tile_text(tile),
                 )
             if len(held) > 1:
                 opts = " or ".join(format_tiles(o) for o in held)
-                raise refuse(s, seat, f"cannot chow {tile_text(tile)} without saying which tiles: {opts}")
+                raise refuse(
+                    s,
+                    seat,
+                    f"cannot chow {tile_text(tile)} without saying which tiles: {opts}",
+                    "chow.which",
+                    options=[format_tiles(o) for o in held],
+                )
             pair = held[0]
         elif tuple(sorted(pair)) not in held:
-            raise refuse(s, seat, f"cannot chow with {format_tiles(pair)}: its hand {hand_text(st)} does not hold them")
+            raise refuse(
+                s,
+                seat,
+                f"cannot chow with {format_tiles(pair)}: its hand {hand_text(st)} does not hold them",
+                "chow.not_held",
+                tile=tile_text(tile),
+            )
     return None if pair is None else tuple(sorted(pair))
 
 
@@ -119,7 +188,7 @@ def on_pass(s: TableState, ev: Pass) -> Effects:
     c = s.claims
     assert c is not None
     if ev.seat == c["from"]:
-        raise refuse(s, ev.seat, "cannot pass: it is the seat that opened these claims")
+        raise refuse(s, ev.seat, "cannot pass: it is the seat that opened these claims", "pass.own")
     c["answers"][ev.seat] = "pass"
     c["tiles"][ev.seat] = None
     return resolve_if_answered(s)

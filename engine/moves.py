@@ -58,9 +58,12 @@ CLAIM_TAKEN: Final = {call: _every_effect("claim_taken", call) for call in ("cho
 TO_DISCARD: Final = tuple(Effect("to_move", seat, data="discard") for seat in range(SEATS))
 
 
-def refuse(s: TableState, seat: int | None, what: str) -> IllegalEventError:
+def refuse(s: TableState, seat: int | None, what: str, code: str, **params: Any) -> IllegalEventError:
+    """The refusal of an event the rules forbid now: the message names the phase, the seat and
+    what stands in the way; ``code`` and ``params`` say the same for a screen that words it
+    in its own language (every code is listed in ``engine.errors.CODES``)."""
     who = f"seat {seat} " if seat is not None else ""
-    return IllegalEventError(f"{s.phase}: {who}{what}")
+    return IllegalEventError(f"{s.phase}: {who}{what}", code, seat=seat, phase=s.phase, **params)
 
 
 def settle_now(s: TableState, transfers: list[Transfer]) -> None:
@@ -90,12 +93,18 @@ def draw(s: TableState, seat: int, layer: int | None) -> Effect:
 
 def need_tile(s: TableState, seat: int, tile: Tile | None, what: str) -> None:
     if s.full and tile is None:
-        raise refuse(s, seat, f"cannot {what} without naming the tile: full-tile mode checks every tile")
+        raise refuse(
+            s,
+            seat,
+            f"cannot {what} without naming the tile: full-tile mode checks every tile",
+            "tile.needed",
+            action=what,
+        )
 
 
 def check_turn(s: TableState, seat: int, what: str) -> SeatState:
     if seat != s.turn:
-        raise refuse(s, seat, f"cannot {what}: it is seat {s.turn}'s turn")
+        raise refuse(s, seat, f"cannot {what}: it is seat {s.turn}'s turn", "not_turn", turn=s.turn)
     return s.seats[seat]
 
 
@@ -108,9 +117,15 @@ def pong_for(s: TableState, st: SeatState, seat: int, tile: Tile | None) -> int:
         pongs = known or unknown
     if not pongs:
         of = f" of {tile_text(tile)}" if tile is not None else ""
-        raise refuse(s, seat, f"cannot declare an added kong: it has no pong{of} to add to")
+        raise refuse(
+            s,
+            seat,
+            f"cannot declare an added kong: it has no pong{of} to add to",
+            "kong.no_pong",
+            tile=tile_text(tile) if tile is not None else None,
+        )
     if st.count < 1:
-        raise refuse(s, seat, "cannot declare an added kong: it holds no concealed tile to add")
+        raise refuse(s, seat, "cannot declare an added kong: it holds no concealed tile to add", "kong.nothing_to_add")
     return pongs[0]
 
 

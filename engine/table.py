@@ -112,7 +112,13 @@ def _handler(state: TableState, ev: Event) -> Handler:
     if handler is None:
         who = f"seat {ev.seat_of} cannot {ev.TYPE}" if ev.seat_of is not None else f"cannot {ev.TYPE}"
         accepted = ", ".join(t for (p, t) in TRANSITIONS if p == state.phase)
-        raise IllegalEventError(f"{state.phase}: {who} now (this phase accepts: {accepted})")
+        raise IllegalEventError(
+            f"{state.phase}: {who} now (this phase accepts: {accepted})",
+            "phase",
+            seat=ev.seat_of,
+            phase=state.phase,
+            event=ev.TYPE,
+        )
     return handler
 
 
@@ -149,7 +155,13 @@ def on_seating(s: TableState, ev: Seating) -> Effects:
             for seat in tied:
                 groups.setdefault(sums[seat], []).append(seat)
             text = "; ".join(f"seats {', '.join(map(str, g))} all rolled {v}" for v, g in sorted(groups.items()))
-            raise refuse(s, None, f"seating by method B has ties ({text}): the tied seats roll again among themselves")
+            raise refuse(
+                s,
+                None,
+                f"seating by method B has ties ({text}): the tied seats roll again among themselves",
+                "seating.ties",
+                tied=tied,
+            )
         order = sorted(range(SEATS), key=lambda x: -sums[x])  # East, South, West, North
         east = order[0]
         # The highest roller keeps its place, which becomes East; the others take the places
@@ -167,7 +179,9 @@ def on_seating(s: TableState, ev: Seating) -> Effects:
 
 def on_bets(s: TableState, ev: Bets) -> Effects:
     if s.dice_dealer is not None:
-        raise refuse(s, None, "bets come before the hand's first roll; the dealer has already rolled")
+        raise refuse(
+            s, None, "bets come before the hand's first roll; the dealer has already rolled", "bets.after_roll"
+        )
     s.bets = list(ev.bets)
     s.phase = "rolling"
     return []
@@ -177,7 +191,13 @@ def on_roll(s: TableState, ev: Roll) -> Effects:
     assert s.dealer is not None
     if s.dice_dealer is None:
         if ev.seat is not None and ev.seat != s.dealer:
-            raise refuse(s, ev.seat, f"cannot roll first: the dealer, seat {s.dealer}, rolls to choose the wall")
+            raise refuse(
+                s,
+                ev.seat,
+                f"cannot roll first: the dealer, seat {s.dealer}, rolls to choose the wall",
+                "roll.not_dealer",
+                dealer=s.dealer,
+            )
         s.dice_dealer = ev.dice
         s.phase = "rolling"
         return [Effect("to_move", seat_counting(s.dealer, sum(ev.dice)), data="roll")]
@@ -187,6 +207,8 @@ def on_roll(s: TableState, ev: Roll) -> Effects:
             s,
             ev.seat,
             f"cannot roll now: the dealer rolled {sum(s.dice_dealer)}, so the wall owner, seat {owner}, rolls next",
+            "roll.not_owner",
+            owner=owner,
         )
     s.dice_owner = ev.dice
     return deal(s)
@@ -244,7 +266,13 @@ def on_discard(s: TableState, ev: Discard) -> Effects:
             raise AssertionError("unreachable")
         if conc[tile] == 0:
             held = format_tiles(t for t in range(34) for _ in range(conc[t]))
-            raise refuse(s, seat, f"cannot discard {tile_text(tile)}: its hand is {held}")
+            raise refuse(
+                s,
+                seat,
+                f"cannot discard {tile_text(tile)}: its hand is {held}",
+                "discard.not_held",
+                tile=tile_text(tile),
+            )
         conc[tile] -= 1
     st.count -= 1
     st.discards.append(tile)
@@ -267,20 +295,33 @@ def on_kong(s: TableState, ev: Kong) -> Effects:
     st = check_turn(s, ev.seat, f"declare a {ev.kind} kong")
     if s.drawn is None:  # RULES §17: a kong only after a draw
         raise refuse(
-            s, ev.seat, f"cannot declare a {ev.kind} kong: it took this turn with a pong or chow and drew nothing"
+            s,
+            ev.seat,
+            f"cannot declare a {ev.kind} kong: it took this turn with a pong or chow and drew nothing",
+            "kong.nothing_drawn",
+            kind=ev.kind,
         )
     need_tile(s, ev.seat, ev.tile, f"declare a {ev.kind} kong")
     if s.wall.remaining == 0:
-        raise refuse(s, ev.seat, "cannot declare a kong: no tile is left for its replacement draw")
+        raise refuse(s, ev.seat, "cannot declare a kong: no tile is left for its replacement draw", "kong.wall_empty")
     tile = ev.tile
     if ev.kind == "concealed":
         if st.count < 4:
-            raise refuse(s, ev.seat, f"cannot declare a concealed kong: it holds only {st.count} concealed tiles")
+            raise refuse(
+                s,
+                ev.seat,
+                f"cannot declare a concealed kong: it holds only {st.count} concealed tiles",
+                "kong.too_few",
+                held=st.count,
+            )
         if st.concealed is not None and tile is not None and st.concealed[tile] != 4:
             raise refuse(
                 s,
                 ev.seat,
                 f"cannot declare a concealed kong of {tile_text(tile)}: it holds {st.concealed[tile]} of them",
+                "kong.not_four",
+                tile=tile_text(tile),
+                held=st.concealed[tile],
             )
         paid = kong_transfers(ev.seat, "concealed", base=s.base, rules=s.rules)
         st.count -= 4
@@ -292,10 +333,16 @@ def on_kong(s: TableState, ev: Kong) -> Effects:
         return [Effect("kong", ev.seat, tile, "concealed"), draw(s, ev.seat, LOWER)]
     # added kong (加杠): others may rob it before the replacement draw
     if not s.rules.added_kong:
-        raise refuse(s, ev.seat, "cannot declare an added kong: the rule option added_kong is off")
+        raise refuse(s, ev.seat, "cannot declare an added kong: the rule option added_kong is off", "kong.added_off")
     pong_for(s, st, ev.seat, tile)
     if st.concealed is not None and tile is not None and st.concealed[tile] == 0:
-        raise refuse(s, ev.seat, f"cannot add {tile_text(tile)} to its pong: it does not hold that tile")
+        raise refuse(
+            s,
+            ev.seat,
+            f"cannot add {tile_text(tile)} to its pong: it does not hold that tile",
+            "kong.not_held",
+            tile=tile_text(tile),
+        )
     s.claims = {"kind": "rob", "from": ev.seat, "tile": tile, "answers": [None] * SEATS, "tiles": [None] * SEATS}
     s.phase = "claims"
     return [CLAIMS_OPEN["rob"][ev.seat][UNKNOWN if tile is None else tile]]

@@ -25,10 +25,13 @@ def on_win(s: TableState, ev: Win) -> Effects:
     st = check_turn(s, ev.seat, "declare a self-drawn win")
     if s.drawn is None:  # RULES §17
         raise refuse(
-            s, ev.seat, "cannot declare a self-drawn win: it took this turn with a pong or chow and drew nothing"
+            s,
+            ev.seat,
+            "cannot declare a self-drawn win: it took this turn with a pong or chow and drew nothing",
+            "win.nothing_drawn",
         )
     if st.concealed is not None and not is_complete(st.concealed, len(st.melds), s.rules.seven_pairs):
-        raise refuse(s, ev.seat, f"cannot win: its hand {hand_text(st)} does not win")
+        raise refuse(s, ev.seat, f"cannot win: its hand {hand_text(st)} does not win", "win.not_winning")
     kind = win_kind(s, ev.seat)
     s.pending = {"seat": ev.seat, "kind": kind, "tile": s.last_drawn, "from": None, "prior": "turn"}
     s.phase = "win_pending"
@@ -94,24 +97,43 @@ def judge_wait(
             hand[add] += 1
         a = analyse_win(hand, tile, st.meld_tiles(), s.rules)
         if not a.winning or a.wait is None:
-            raise refuse(s, seat, f"cannot confirm the win: its hand {hand_text(st)} does not win")
+            raise refuse(
+                s, seat, f"cannot confirm the win: its hand {hand_text(st)} does not win", "confirm.not_winning"
+            )
         if ev.hand is not None and (hand_counts(ev.hand) != hand or ev.win_tile != tile):
             held = format_tiles(t for t in range(34) for _ in range(hand[t]))
             raise refuse(
                 s,
                 seat,
                 f"cannot confirm the win with hand {ev.hand!r}: the table holds {held} winning on {tile_text(tile)}",
+                "confirm.hand_differs",
             )
         if ev.wait is not None and ev.wait != a.wait:
-            raise refuse(s, seat, f"cannot confirm a {ev.wait} wait: the hand reads as {a.wait} on {tile_text(tile)}")
+            raise refuse(
+                s,
+                seat,
+                f"cannot confirm a {ev.wait} wait: the hand reads as {a.wait} on {tile_text(tile)}",
+                "confirm.wait_differs",
+                wait=ev.wait,
+                reads=a.wait,
+            )
         return a.wait, a.bonus
     if ev.wait is not None:
         return ev.wait, ev.wait in ("closed", "single") or (ev.wait == "edge" and s.rules.edge_wait_bonus)
     if ev.hand is None or ev.win_tile is None:
-        raise refuse(s, seat, "cannot confirm the win without its 'wait' or its 'hand' and 'win_tile' (tracked mode)")
+        raise refuse(
+            s,
+            seat,
+            "cannot confirm the win without its 'wait' or its 'hand' and 'win_tile' (tracked mode)",
+            "confirm.needs_wait",
+        )
     if tile is not None and ev.win_tile != tile:
         raise refuse(
-            s, seat, f"cannot confirm a win on {tile_text(ev.win_tile)}: the winning tile was {tile_text(tile)}"
+            s,
+            seat,
+            f"cannot confirm a win on {tile_text(ev.win_tile)}: the winning tile was {tile_text(tile)}",
+            "confirm.tile_differs",
+            tile=tile_text(tile),
         )
     try:
         melds = [parse_meld(m) for m in ev.melds] if ev.melds is not None else None
@@ -122,22 +144,30 @@ def judge_wait(
                     seat,
                     f"cannot check the hand: give its {len(st.melds)} melds ('melds');"
                     " the table does not know their tiles",
+                    "confirm.melds_needed",
+                    melds=len(st.melds),
                 )
             melds = st.meld_tiles()
         if len(melds) != len(st.melds):
             raise refuse(
-                s, seat, f"cannot confirm the win with {len(melds)} melds: seat {seat} has {len(st.melds)} on the table"
+                s,
+                seat,
+                f"cannot confirm the win with {len(melds)} melds: seat {seat} has {len(st.melds)} on the table",
+                "confirm.melds_count",
+                given=len(melds),
+                melds=len(st.melds),
             )
         check_melds(s, st, seat, melds, list(ev.melds or ()))
         a = analyse_win(ev.hand, ev.win_tile, melds, s.rules)
     except (HandError, TileError) as e:
-        raise refuse(s, seat, f"cannot confirm the win: {e}") from None
+        raise refuse(s, seat, f"cannot confirm the win: {e}", "confirm.bad_hand") from None
     if not a.winning or a.wait is None:
         raise refuse(
             s,
             seat,
             f"cannot confirm the win: {ev.hand} with {tile_text(ev.win_tile)} is not a winning hand"
             " (reject_win takes it back)",
+            "confirm.not_winning",
         )
     return a.wait, a.bonus
 
@@ -156,6 +186,8 @@ def check_melds(s: TableState, st: SeatState, seat: int, melds: list[tuple[Tile,
             s,
             seat,
             f"cannot confirm the win with melds {given}: seat {seat} exposed {', '.join(shown) or 'no melds'}",
+            "confirm.melds_kind",
+            exposed=shown,
         )
     left = [tuple(sorted(m)) for m in melds]
     for m in st.melds:
@@ -164,8 +196,9 @@ def check_melds(s: TableState, st: SeatState, seat: int, melds: list[tuple[Tile,
                 raise refuse(
                     s,
                     seat,
-                    f"cannot confirm the win with melds {given}: the table shows {format_tiles(m.tiles)}"
-                    f" ({m.kind})",
+                    f"cannot confirm the win with melds {given}: the table shows {format_tiles(m.tiles)} ({m.kind})",
+                    "confirm.melds_tiles",
+                    shown=format_tiles(m.tiles),
                 )
             left.remove(m.tiles)
 

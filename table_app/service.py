@@ -94,8 +94,11 @@ class ManualClock:
 
 @dataclass(frozen=True)
 class Answer:
-    """What the sender of a command gets back. A refusal carries the engine's ``code`` and
-    ``params`` where it has them (a screen words them in the player's language)."""
+    """What the sender of a command gets back. A refusal carries a ``code`` and its ``params``
+    (a screen words them in the player's language): the engine's (``engine.errors.CODES``)
+    or the service's own — ``invalid``, ``undo.nothing``, ``undo.bad_target``,
+    ``redo.nothing``, ``redo.refused``, ``journal.failed``, ``service.stopped``,
+    ``service.internal``."""
 
     ok: bool
     seq: int | None = None
@@ -218,7 +221,7 @@ class TableService:
         fut: Future[Answer] = Future()
         with self._submit_lock:
             if self._stopped:
-                fut.set_result(Answer(False, error="the table service has stopped"))
+                fut.set_result(Answer(False, error="the table service has stopped", code="service.stopped"))
             else:
                 self._queue.put(_Item(command, source, fut))
         return fut
@@ -292,7 +295,7 @@ class TableService:
                     answer = self._handle(item.command, item.source)
                 except Exception as e:  # a bug must not kill the only writer
                     log.exception("command %r failed", item.command)
-                    answer = Answer(False, error=f"internal error: {e}")
+                    answer = Answer(False, error=f"internal error: {e}", code="service.internal")
                 item.future.set_result(answer)
             self._maybe_snapshot()
 
@@ -303,7 +306,7 @@ class TableService:
             except queue.Empty:
                 return
             if isinstance(item, _Item) and item.future.set_running_or_notify_cancel():
-                item.future.set_result(Answer(False, error="the table service has stopped"))
+                item.future.set_result(Answer(False, error="the table service has stopped", code="service.stopped"))
 
     def _wait_time(self) -> float | None:
         w = self._window
@@ -317,16 +320,17 @@ class TableService:
 
     def _handle(self, command: Any, source: str) -> Answer:
         if not isinstance(command, Mapping):
-            return Answer(False, error=f"a command must be a JSON object, got {command!r}")
+            return Answer(False, error=f"a command must be a JSON object, got {command!r}", code="invalid")
         kind = command.get("type")
         if kind == "undo":
             extra = set(command) - {"type", "to"}
             if extra:
-                return Answer(False, error=f"undo takes only 'to', not {sorted(extra)} in {dict(command)!r}")
+                return Answer(False, error=f"undo takes only 'to', not {sorted(extra)} in {dict(command)!r}",
+                              code="invalid")
             return self._undo(command.get("to"), source)
         if kind == "redo":
             if set(command) != {"type"}:
-                return Answer(False, error=f"redo takes no fields, got {dict(command)!r}")
+                return Answer(False, error=f"redo takes no fields, got {dict(command)!r}", code="invalid")
             return self._redo(source)
         if kind == "state":
             return Answer(True, self.seq, self._public)
@@ -386,18 +390,19 @@ class TableService:
     def _undo(self, to: Any, source: str, press: dict[str, Any] | None = None) -> Answer:
         active = self._timeline.active
         if not active:
-            return Answer(False, error="nothing to undo: no event is in effect")
+            return Answer(False, error="nothing to undo: no event is in effect", code="undo.nothing")
         if to is None:
             target = active[-2] if len(active) > 1 else 0
         else:
             if type(to) is not int or to < 0:
                 return Answer(False, error=f"undo: 'to' must be an event's sequence number (0: an empty table), "
-                                           f"got {to!r}")
+                                           f"got {to!r}", code="invalid")
             if to >= active[-1]:
-                return Answer(False, error=f"undo: event {to} is not before the last event in effect ({active[-1]})")
+                return Answer(False, error=f"undo: event {to} is not before the last event in effect ({active[-1]})",
+                              code="undo.bad_target")
             if to != 0 and to not in set(active):
                 return Answer(False, error=f"undo: record {to} is not an event in effect; events in effect end "
-                                           f"with {active[-5:]}")
+                                           f"with {active[-5:]}", code="undo.bad_target")
             target = to
         cut = self._timeline.cut_index(target)
         undone = tuple(active[cut:])
@@ -418,13 +423,14 @@ class TableService:
 
     def _redo(self, source: str) -> Answer:
         if not self._timeline.redo:
-            return Answer(False, error="nothing to redo: no undone event (a new event clears the redo list)")
+            return Answer(False, error="nothing to redo: no undone event (a new event clears the redo list)",
+                          code="redo.nothing")
         target = self._timeline.redo[0]
         data = self._journal.event(target)
         try:
             state, effects = apply(self._state, data)
         except RuleError as e:  # cannot happen with a deterministic engine; say so if it does
-            return Answer(False, error=f"redo of event {target} was refused: {e}")
+            return Answer(False, error=f"redo of event {target} was refused: {e}", code="redo.refused")
         session = self._journal.record_sessions([target]).get(target)
         try:
             seq = self._journal.append_redo(target, session, source=source)
@@ -446,7 +452,7 @@ class TableService:
             self._restore()
         except Exception:
             log.exception("re-reading the journal after a failed write failed too")
-        return Answer(False, error=f"journal write failed, the event was not recorded: {e}")
+        return Answer(False, error=f"journal write failed, the event was not recorded: {e}", code="journal.failed")
 
     def _notify(self, notice: Notice) -> None:
         with self._observers_lock:

@@ -273,7 +273,8 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
         def answered(f: Any) -> None:
             ans = f.result()
             if not ans.ok:
-                Clock.schedule_once(lambda *_: self.refused(ans.error), 0)
+                params = ans.params or {}
+                Clock.schedule_once(lambda *_: self.show_refusal(ans.code, params, ans.error, params.get("seat")), 0)
 
         fut.add_done_callback(answered)
 

@@ -235,3 +235,20 @@ def test_a_dice_press_needs_its_dice() -> None:
 def test_the_round_script_is_still_legal() -> None:
     # (the tables the presses are tried on are real: the scripted round replays)
     assert replay(START + PONG + ROUND).turn == 2
+
+
+def test_every_refusal_code_in_the_engine_is_listed() -> None:
+    """Screens word refusals by their code: the engine uses only the codes it lists."""
+    import re
+    from pathlib import Path
+
+    from engine.errors import CODES
+
+    used = set()
+    for path in Path("engine").glob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        used |= set(re.findall(r'"((?:press|claim|chow|kong|win|confirm|roll|bets|seating|discard|pass|tile)'
+                               r'\.[a-z_]+)"', text))
+        used |= {f"press.{c}" for c in re.findall(r'_refuse\([^"]*"[^"]*",\s*"([a-z_]+)"', text, re.S)}
+    assert used - set(CODES) == set(), used - set(CODES)
+    assert {"press.not_turn", "press.claim_pending", "kong.nothing_drawn", "chow.not_next"} <= used

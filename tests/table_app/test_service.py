@@ -88,7 +88,10 @@ def test_a_refused_event_is_answered_with_the_engine_error_and_leaves_nothing(jo
     assert all(not a.ok and a.error for a in answers)
     assert "turn" in (answers[0].error or "")
     assert "seat" in (answers[1].error or "") and "7" in (answers[1].error or "")
-    assert answers[0].to_json() == {"ok": False, "error": answers[0].error}
+    assert answers[0].to_json() == {"ok": False, "error": answers[0].error, "code": "not_turn",
+                                    "params": {"seat": 2, "phase": "turn", "turn": 0}}
+    assert [a.code for a in answers[1:]] == ["invalid", "invalid", "phase", "invalid", "undo.bad_target",
+                                            "redo.nothing"]
     assert (svc.public, svc.seq, len(notices)) == before
     assert Journal.open(path, readonly=True).last_seq() == len(START)
 
