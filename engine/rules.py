@@ -16,20 +16,25 @@ import dataclasses
 import difflib
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, get_args
+
+from engine.records import WaitKind
 
 
 class RulesError(ValueError):
     """An unknown rule option or a bad value for one."""
 
 
+WallDirection = Literal["counterclockwise", "clockwise"]
 WaitBonus = Literal["any_split", "only_wait"]
+DiscardWinPayers = Literal["discarder", "all"]
+ExposedKongPayers = Literal["all", "discarder"]
 
 _CHOICES: Final[dict[str, tuple[str, ...]]] = {
-    "wall_direction": ("counterclockwise", "clockwise"),
-    "wait_bonus": ("any_split", "only_wait"),
-    "discard_win_payers": ("discarder", "all"),
-    "exposed_kong_payers": ("all", "discarder"),
+    "wall_direction": get_args(WallDirection),
+    "wait_bonus": get_args(WaitBonus),
+    "discard_win_payers": get_args(DiscardWinPayers),
+    "exposed_kong_payers": get_args(ExposedKongPayers),
 }
 
 
@@ -37,15 +42,15 @@ _CHOICES: Final[dict[str, tuple[str, ...]]] = {
 class Rules:
     """Every rule option of RULES.md with its default (the ``xian`` preset)."""
 
-    wall_direction: str = "counterclockwise"  # §5
+    wall_direction: WallDirection = "counterclockwise"  # §5
     added_kong: bool = True  # §8
     kong_reserve: tuple[int, ...] = (13, 7, 8, 13)  # §10: R(0), R(1), R(2), R(k>=3)
     kong_paid_on_draw: bool = True  # §10
     seven_pairs: bool = False  # §11
-    wait_bonus: str = "any_split"  # §13
+    wait_bonus: WaitBonus = "any_split"  # §13
     edge_wait_bonus: bool = False  # §13
-    discard_win_payers: str = "discarder"  # §14
-    exposed_kong_payers: str = "all"  # §14
+    discard_win_payers: DiscardWinPayers = "discarder"  # §14
+    exposed_kong_payers: ExposedKongPayers = "all"  # §14
     bet_unit: int | None = None  # §15: None means the base b
     multipliers_on_bets: bool = False  # §15
 
@@ -78,6 +83,15 @@ class Rules:
     def reserve_stacks(self, kongs: int) -> int:
         """R(k): stacks kept back after ``kongs`` kongs (RULES §10)."""
         return self.kong_reserve[kongs if kongs < 3 else 3]  # (not min(): the draws ask it each time)
+
+    def earns_bonus(self, wait: WaitKind) -> bool:
+        """Whether a win with this wait earns the wait bonus (RULES §13): 夹张 closed and 单调
+        single do; 边张 edge only with ``edge_wait_bonus``.
+
+        >>> XIAN.earns_bonus("single"), XIAN.earns_bonus("edge"), Rules(edge_wait_bonus=True).earns_bonus("edge")
+        (True, False, True)
+        """
+        return wait in ("closed", "single") or (wait == "edge" and self.edge_wait_bonus)
 
     @classmethod
     def from_overrides(cls, overrides: Mapping[str, Any] | None = None, base: Rules | None = None) -> Rules:
