@@ -4,7 +4,7 @@ PYTHON ?= $(shell test -x /usr/bin/python3 && echo /usr/bin/python3 || command -
 VENV := .venv
 ARGS ?=
 
-.PHONY: run test setup bench clean
+.PHONY: run test setup bench tables clean
 
 run: setup
 	$(VENV)/bin/xian-table run --sim $(ARGS)
@@ -18,6 +18,10 @@ setup:
 
 bench: setup
 	$(VENV)/bin/xian-table bench $(ARGS)
+
+# the hand table engine/suit_tables.bin, after a change to engine/suit_tables.py (a test checks it)
+tables: setup
+	$(VENV)/bin/python -c "from engine import suit_tables; suit_tables.write()"
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 
 from engine.hand import is_winning_hand
-from engine.tiles import NUM_KINDS
+from engine.tiles import HONOURS, NUM_KINDS, RANKS, SEQUENCES_FROM, rank_of
 
 
 def _random_winner(rng: random.Random) -> list[int]:
@@ -20,10 +20,9 @@ def _random_winner(rng: random.Random) -> list[int]:
         counts[pair] = 2
         ok = True
         for _ in range(4):
-            if rng.random() < 0.5:
-                t = rng.randrange(27)
-                start = t - t % 9 + min(t % 9, 6)
-                tiles = (start, start + 1, start + 2)
+            if rng.random() < 0.5:  # the sequence of a random suited tile's suit nearest it
+                t = rng.randrange(HONOURS)
+                tiles = SEQUENCES_FROM[t - rank_of(t) + min(rank_of(t), RANKS - 3)][0]
             else:
                 t = rng.randrange(NUM_KINDS)
                 tiles = (t, t, t)

@@ -17,31 +17,53 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Final, Literal
+from typing import Final
 
-from engine._tables import COMPLETE, PAIR_MARK, WAIT_MELDS, WAIT_PAIR
+from engine.memo import Memo
+from engine.records import WAIT_KINDS, WaitKind
 from engine.rules import XIAN, Rules
+from engine.suit_tables import PAIR_MARK, load
 from engine.tiles import (
+    ALL_TILES,
     COPIES,
+    HONOURS,
+    MAN,
     NUM_KINDS,
+    PIN,
+    SEQUENCE_WAITS,
+    SEQUENCES,
+    SEQUENCES_FROM,
+    SOU,
+    SUIT_STARTS,
     Tile,
     TileError,
     format_tiles,
+    is_tile,
     parse_tile,
     parse_tiles,
     tile_text,
 )
 
-WaitKind = Literal["closed", "single", "edge", "plain"]
-WAIT_KINDS: Final[tuple[WaitKind, ...]] = ("closed", "single", "edge", "plain")  # most favourable first
+COMPLETE: Final = load()
+"""The hand table (``engine.suit_tables``): each complete suit pattern's value."""
 
-_MISSING: Final = -10_000
-_WIN_TOTAL: Final = 14 + PAIR_MARK
-_EMPTY: Final[tuple[int, ...]] = ()
-_GET: Final = COMPLETE.get
-_SMALL_COUNTS: Final = bytes(range(COPIES + 1))  # deleting these leaves only counts over 4
-# With every count under 255, int.from_bytes(b) % 255 is the sum of the counts (256 = 1 mod 255),
-# at half the cost of sum(b).
+
+def _waits_of(pattern: bytes) -> tuple[int, ...]:
+    """The ranks whose tile, added, makes a suit ``pattern`` complete (in ``COMPLETE``)."""
+    ranks = []
+    for r, n in enumerate(pattern):
+        if n < COPIES and pattern[:r] + _ONE_MORE[n] + pattern[r + 1 :] in COMPLETE:
+            ranks.append(r)
+    return tuple(ranks)
+
+
+_ONE_MORE: Final = tuple(bytes((n + 1,)) for n in range(COPIES))
+WAITS: Final = Memo(_waits_of, limit=50_000)
+"""The waits of each suit pattern seen, worked out once (``engine.memo``)."""
+WINNING_VALUE: Final = 14 + PAIR_MARK
+"""What the four parts of a winning hand's concealed counts add up to in ``COMPLETE``, plus
+three for each meld set aside: 14 tiles, one pair."""
+_COUNTS_OVER_4: Final = bytes(range(COPIES + 1))  # bytes.translate deletes these: what is left is over 4
 
 HandLike = str | Sequence[int] | bytes
 MeldLike = str | Sequence[int]
@@ -65,11 +87,9 @@ def parse_meld(meld: MeldLike) -> tuple[Tile, ...]:
     engine.hand.HandError: not a meld: '135m' (melds are a sequence, a triplet or a kong)
     """
     tiles = tuple(sorted(parse_tiles(meld) if isinstance(meld, str) else _as_tiles(meld, "meld")))
-    n = len(tiles)
-    if n in (3, 4) and len(set(tiles)) == 1:
+    if len(tiles) in (3, 4) and len(set(tiles)) == 1:
         return tiles
-    first = tiles[0]
-    if n == 3 and first < 27 and first % 9 <= 6 and tiles[1] == first + 1 and tiles[2] == first + 2:
+    if tiles in SEQUENCES:
         return tiles
     raise HandError(f"not a meld: {meld!r} (melds are a sequence, a triplet or a kong)")
 
@@ -77,7 +97,7 @@ def parse_meld(meld: MeldLike) -> tuple[Tile, ...]:
 def _as_tiles(values: Iterable[int], what: str) -> list[Tile]:
     tiles = list(values)
     for t in tiles:
-        if type(t) is not int or not 0 <= t < NUM_KINDS:
+        if not is_tile(t):
             raise HandError(f"not a tile in {what} {tiles!r}: {t!r} (tiles are ints 0..33)")
     return tiles
 
@@ -162,54 +182,28 @@ def _fast_counts(hand: HandLike) -> bytes | None:
         raise
 
 
-def _seven_pairs(counts: Sequence[int]) -> bool:
+def _holds(b: bytes, tiles: int) -> bool:
+    """Whether count vector ``b`` is a hand of ``tiles`` tiles, none more than 4 times.
+    (With every count under 255, ``int.from_bytes(b) % 255`` is their sum, as 256 is 1 mod
+    255: half the cost of ``sum(b)``.)"""
+    return not b.translate(None, _COUNTS_OVER_4) and int.from_bytes(b, "little") % 255 == tiles
+
+
+def is_seven_pairs(counts: Sequence[int]) -> bool:
+    """Seven pairs (七对, RULES §11 option ``seven_pairs``): 14 tiles in pairs, four alike
+    counting as two pairs."""
     return sum(counts) == 14 and all(n in (0, 2, 4) for n in counts)
-
-
-def is_winning_hand(hand: HandLike, melds: Iterable[MeldLike] = (), *, seven_pairs: bool = False) -> bool:
-    """Whether the hand is complete: one pair and four melds, exposed ``melds`` set aside.
-
-    Fast path: a 34-long count vector (list, tuple or bytes) with no melds is judged with
-    four table lookups. Anything impossible (a count over 4, the wrong number of tiles)
-    raises :class:`HandError` rather than answering ``False``.
-
-    >>> is_winning_hand("11122233344455z")
-    True
-    >>> is_winning_hand("12345m", melds=["777z", "888p", "999s"])
-    False
-    >>> is_winning_hand("11123m", melds=["777z", "888p", "999s"])
-    True
-    """
-    if not melds and not seven_pairs:
-        # bytes vectors skip even the helper call: this is the hottest path of the engine
-        b = hand if type(hand) is bytes and len(hand) == NUM_KINDS else _fast_counts(hand)
-        if b is not None:
-            get = _GET
-            # Early exits keep near-misses cheap; only a failed lookup pays for the checks.
-            v = get(b[0:9])
-            if v is not None:
-                w = get(b[9:18])
-                if w is not None:
-                    x = get(b[18:27])
-                    if x is not None:
-                        y = get(b[27:])
-                        if y is not None and v + w + x + y == _WIN_TOTAL:
-                            return True
-            if b.translate(None, _SMALL_COUNTS) or int.from_bytes(b, "little") % 255 != 14:
-                _prepare(hand, (), 14)  # raises the clear error for an impossible hand
-            return False
-    counts, meld_list = _prepare(hand, melds, 14)
-    if seven_pairs and not meld_list and _seven_pairs(counts):
-        return True
-    return _complete_value(bytes(counts)) == _WIN_TOTAL - 3 * len(meld_list)
 
 
 def is_complete(counts: bytes | bytearray | Sequence[int], melds: int, seven_pairs: bool = False) -> bool:
     """Whether concealed ``counts`` (34 of them) with ``melds`` melds set aside make a winning
-    hand: the one test of "is this complete" that the table, its legal moves and the bots ask.
+    hand (RULES §11): the one test of "is this complete" that the table, its legal moves, the
+    bots and :func:`is_winning_hand` ask.
 
-    No checks: ``counts`` must be a hand the table holds (0..4 each, ``14 - 3 * melds`` in all);
-    :func:`is_winning_hand` is the checked form for hands typed in.
+    The hand's four suits are looked up in ``COMPLETE``: it wins when all four are there and
+    their values add up to one pair and ``14 - 3 * melds`` tiles; or, with ``seven_pairs``
+    and no melds, when it is seven pairs. No checks: ``counts`` must be a hand the table
+    holds (0..4 each); :func:`is_winning_hand` is the checked form for hands typed in.
 
     >>> from engine.tiles import to_counts
     >>> is_complete(bytes(to_counts(parse_tiles("11123m"))), 3)
@@ -218,22 +212,42 @@ def is_complete(counts: bytes | bytearray | Sequence[int], melds: int, seven_pai
     True
     """
     b = counts if type(counts) is bytes else bytes(counts)
-    get = _GET
-    v = get(b[0:9])  # most hands fail on the first suit that is not melds and a pair
-    if v is not None:
-        w = get(b[9:18])
-        if w is not None:
-            x = get(b[18:27])
-            if x is not None:
-                y = get(b[27:34])
-                if y is not None and v + w + x + y == _WIN_TOTAL - 3 * melds:
-                    return True
-    return seven_pairs and melds == 0 and _seven_pairs(b)
-
-
-def _complete_value(b: bytes) -> int:
     get = COMPLETE.get
-    return get(b[0:9], _MISSING) + get(b[9:18], _MISSING) + get(b[18:27], _MISSING) + get(b[27:], _MISSING)
+    v = get(b[MAN:PIN])  # most hands fail on the first suit that is not melds and a pair
+    if v is not None:
+        w = get(b[PIN:SOU])
+        if w is not None:
+            x = get(b[SOU:HONOURS])
+            if x is not None:
+                y = get(b[HONOURS:])
+                if y is not None and v + w + x + y == WINNING_VALUE - 3 * melds:
+                    return True
+    return seven_pairs and melds == 0 and is_seven_pairs(b)
+
+
+def is_winning_hand(hand: HandLike, melds: Iterable[MeldLike] = (), *, seven_pairs: bool = False) -> bool:
+    """Whether the hand is complete (:func:`is_complete`), exposed ``melds`` set aside.
+
+    Anything impossible (a count over 4, the wrong number of tiles) raises
+    :class:`HandError` rather than answering ``False``.
+
+    >>> is_winning_hand("11122233344455z")
+    True
+    >>> is_winning_hand("12345m", melds=["777z", "888p", "999s"])
+    False
+    >>> is_winning_hand("11123m", melds=["777z", "888p", "999s"])
+    True
+    """
+    if not melds:
+        b = _fast_counts(hand)
+        if b is not None:  # a count vector: judged first, checked only if it does not win
+            if is_complete(b, 0, seven_pairs):
+                return True  # (found in the tables, or seven pairs: at most 4 of a kind, 14 tiles)
+            if not _holds(b, 14):
+                _prepare(hand, (), 14)  # raises the clear error for an impossible hand
+            return False
+    counts, meld_list = _prepare(hand, melds, 14)
+    return is_complete(counts, len(meld_list), seven_pairs)
 
 
 def winning_tiles(hand13: HandLike, melds: Iterable[MeldLike] = (), *, seven_pairs: bool = False) -> list[Tile]:
@@ -245,49 +259,54 @@ def winning_tiles(hand13: HandLike, melds: Iterable[MeldLike] = (), *, seven_pai
     '23m'
     >>> winning_tiles("1111m", melds=["777z", "888p", "999s"])
     []
+    >>> format_tiles(winning_tiles("1133557799m115p", seven_pairs=True))
+    '5p'
     """
     if not melds and not seven_pairs:
         b = _fast_counts(hand13)
         if b is not None:
-            if b.translate(None, _SMALL_COUNTS) or int.from_bytes(b, "little") % 255 != 13:
-                _prepare(hand13, (), 13)
+            if not _holds(b, 13):
+                _prepare(hand13, (), 13)  # raises
             return _waits(b)
     counts, meld_list = _prepare(hand13, melds, 13)
-    waits = _waits(bytes(counts))
-    if meld_list:
-        held = held_counts(counts, meld_list)
-        waits = [t for t in waits if held[t] < COPIES]
-    if seven_pairs and not meld_list:
-        singles = [t for t, n in enumerate(counts) if n % 2]
-        if len(singles) == 1 and counts[singles[0]] < COPIES:
-            waits = sorted(set(waits) | set(singles))
-    return waits
+    if seven_pairs and not meld_list:  # rare: every tile is tried with the one test
+        after = bytearray(counts)
+        waits = []
+        for t in ALL_TILES:
+            if counts[t] < COPIES:
+                after[t] += 1
+                if is_complete(after, 0, seven_pairs=True):
+                    waits.append(t)
+                after[t] -= 1
+        return waits
+    held = held_counts(counts, meld_list)
+    return [t for t in _waits(bytes(counts)) if held[t] < COPIES]
 
 
 def _waits(b: bytes) -> list[Tile]:
-    """Waits of a hand with ``13 - 3k`` tiles given as bytes counts (checked by the caller)."""
+    """Waits of a hand with ``13 - 3k`` tiles given as bytes counts (checked by the caller).
+
+    The tile must complete the one suit that is not complete; when all four are (two of them
+    with a pair), it completes one of the two with a pair. ``WAITS`` has what completes a
+    suit's pattern; the tile count of the pattern decides whether it gains a meld or a pair
+    (with 13 - 3k tiles in all, one short of a meld where the others hold the pair, one short
+    of the pair where they hold none).
+    """
     get = COMPLETE.get
-    keys = (b[0:9], b[9:18], b[18:27], b[27:])
-    values = [get(keys[0]), get(keys[1]), get(keys[2]), get(keys[3])]
+    keys = (b[MAN:PIN], b[PIN:SOU], b[SOU:HONOURS], b[HONOURS:])
+    values = [get(key) for key in keys]
     missing = values.count(None)
     if missing > 1:
         return []
     pairs = sum(1 for v in values if v is not None and v >= PAIR_MARK)
     out: list[Tile] = []
-    for suit in range(4):
-        v = values[suit]
+    for suit, v in enumerate(values):
         if missing and v is not None:
             continue  # the one incomplete suit must take the tile
-        others = pairs - (1 if v is not None and v >= PAIR_MARK else 0)
-        if others == 0:
-            ranks = WAIT_PAIR.get(keys[suit], _EMPTY)
-        elif others == 1:
-            ranks = WAIT_MELDS.get(keys[suit], _EMPTY)
-        else:
-            continue
-        if ranks:
-            first = suit * 9
-            out.extend(first + r for r in ranks)
+        if pairs - (1 if v is not None and v >= PAIR_MARK else 0) > 1:
+            continue  # two pairs elsewhere: no tile here completes the hand
+        first = SUIT_STARTS[suit]
+        out.extend(first + r for r in WAITS[keys[suit]])
     return out
 
 
@@ -347,7 +366,7 @@ def splits(counts: Sequence[int], *, seven_pairs: bool = False) -> list[Split]:
             for melds in _meld_splits(work, 0):
                 found.append(Split(pair, tuple(melds)))
             work[pair] += 2
-    if seven_pairs and _seven_pairs(counts):
+    if seven_pairs and is_seven_pairs(counts):
         pairs = tuple((t, t) for t, n in enumerate(counts) for _ in range(n // 2))
         found.append(Split(pairs[0][0], pairs, seven_pairs=True))
     return found
@@ -364,12 +383,13 @@ def _meld_splits(work: list[int], start: int) -> list[list[tuple[Tile, ...]]]:
         work[t] -= 3
         out.extend([(t, t, t), *rest] for rest in _meld_splits(work, t))
         work[t] += 3
-    if t < 27 and t % 9 <= 6 and work[t + 1] and work[t + 2]:
-        for u in (t, t + 1, t + 2):
-            work[u] -= 1
-        out.extend([(t, t + 1, t + 2), *rest] for rest in _meld_splits(work, t))
-        for u in (t, t + 1, t + 2):
-            work[u] += 1
+    for seq in SEQUENCES_FROM[t]:
+        if all(work[u] for u in seq):
+            for u in seq:
+                work[u] -= 1
+            out.extend([seq, *rest] for rest in _meld_splits(work, t))
+            for u in seq:
+                work[u] += 1
     return out
 
 
@@ -386,11 +406,10 @@ def _kinds_in(split: Split, win: Tile) -> set[WaitKind]:
         if m[0] == m[1]:
             kinds.add("plain")  # completes a triplet: a two-pair (shanpon) wait
         elif win == m[1]:
-            kinds.add("closed")
-        elif (win == m[2] and m[0] % 9 == 0) or (win == m[0] and m[0] % 9 == 6):
-            kinds.add("edge")
+            kinds.add("closed")  # the middle tile of the sequence
         else:
-            kinds.add("plain")
+            a, b = (t for t in m if t != win)
+            kinds.add("edge" if len(SEQUENCE_WAITS[a, b]) == 1 else "plain")  # 12 waiting on 3 alone
     return kinds
 
 
@@ -413,7 +432,7 @@ def analyse_win(
     'plain'
     """
     win = parse_tile(win_tile) if isinstance(win_tile, str) else win_tile
-    if type(win) is not int or not 0 <= win < NUM_KINDS:
+    if not is_tile(win):
         raise HandError(f"not a winning tile: {win_tile!r}")
     counts, meld_list = _prepare(hand14, melds, 14)
     if counts[win] == 0:
@@ -429,5 +448,4 @@ def analyse_win(
     wait: WaitKind = next(k for k in WAIT_KINDS if k in kinds)
     if rules.wait_bonus == "only_wait" and len(waits) > 1:
         wait = "plain"
-    bonus = wait in ("closed", "single") or (wait == "edge" and rules.edge_wait_bonus)
-    return WinAnalysis(True, win, tuple(found), readings, wait, bonus, waits, tuple(meld_list))
+    return WinAnalysis(True, win, tuple(found), readings, wait, rules.earns_bonus(wait), waits, tuple(meld_list))

@@ -108,6 +108,7 @@ def test_bench_reports_both_measures(cli):
     assert names == [
         "is_winning_hand (bytes counts)",
         "is_winning_hand (list counts)",
+        "winning_tiles (bytes, patterns new)",
         "winning_tiles (bytes counts)",
         "winning_tiles (list counts)",
     ]
