@@ -38,6 +38,7 @@ from typing import Final, Protocol
 
 from engine.events import Claim, Discard, Event, Kong, Win
 from engine.legal import claim_moves, turn_moves
+from engine.records import ClaimKind
 from engine.rules import XIAN, Rules
 from engine.shanten import (
     Masks,
@@ -111,7 +112,7 @@ class View:
         pongs: tuple[Tile, ...] = (),
         drawn: bool = False,
         last_drawn: Tile | None = None,
-        claim_kind: str | None = None,
+        claim_kind: ClaimKind | None = None,
         claim_from: int | None = None,
         claim_tile: Tile | None = None,
         table: Table | Callable[[], Table] = _EMPTY_TABLE,

@@ -4,23 +4,16 @@ the hand is drawn (§10)."""
 
 from __future__ import annotations
 
+from typing import Final
+
 from engine.events import Claim, Pass, Resolve
 from engine.hand import is_complete
-from engine.moves import (
-    CLAIM_TAKEN,
-    TO_DISCARD,
-    UNKNOWN,
-    Effect,
-    Effects,
-    draw,
-    hand_text,
-    pong_for,
-    refuse,
-    settle_now,
-)
-from engine.scoring import Transfer, deltas, kong_transfers
-from engine.state import OTHERS, SEATS, Meld, SeatState, TableState
-from engine.tiles import CHOW_PAIRS, Tile, format_tiles, tile_text
+from engine.moves import Effect, Effects, draw, hand_text, pong_for, refuse, settle_now
+from engine.records import Answer, Call, Claims, WinKind
+from engine.scoring import Transfer, kong_transfers, settlement
+from engine.seats import OTHERS, next_seat
+from engine.state import Meld, SeatState, TableState
+from engine.tiles import CHOW_PAIRS, SEQUENCE_WAITS, Tile, format_tiles, tile_text
 from engine.wall import UPPER
 
 
@@ -80,7 +73,7 @@ def on_claim(s: TableState, ev: Claim) -> Effects:
                 s, seat, "cannot kong: no tile is left for its replacement draw", "claim.wall_empty", call="kong"
             )
     else:  # chow
-        nxt = (frm + 1) % SEATS
+        nxt = next_seat(frm)
         if seat != nxt:
             raise refuse(
                 s, seat, f"cannot chow: only seat {nxt}, the discarder's 下家, may chow", "chow.not_next", next=nxt
@@ -142,15 +135,13 @@ def chow_tiles(
                     f"cannot chow {tile_text(tile)} with {format_tiles(pair)}: they make no sequence",
                     "chow.bad_tiles",
                 )
-        else:
-            a, b = sorted(pair)
-            if a >= 27 or b >= 27 or a // 9 != b // 9 or b - a not in (1, 2):
-                raise refuse(
-                    s,
-                    seat,
-                    f"cannot chow with {format_tiles(pair)}: no tile makes a sequence with them",
-                    "chow.bad_tiles",
-                )
+        elif tuple(sorted(pair)) not in SEQUENCE_WAITS:  # tracked mode: some tile must make a sequence with them
+            raise refuse(
+                s,
+                seat,
+                f"cannot chow with {format_tiles(pair)}: no tile makes a sequence with them",
+                "chow.bad_tiles",
+            )
     if st.concealed is not None and tile is not None:
         conc = st.concealed
         held = [o for o in CHOW_PAIRS[tile] if conc[o[0]] and conc[o[1]]]  # (two different tiles)
@@ -202,38 +193,38 @@ def resolve_if_answered(s: TableState) -> Effects:
     return []
 
 
+CLAIM_RANK: Final[dict[Answer | None, int]] = {"win": 0, "kong": 1, "pong": 1, "chow": 2}
+"""RULES §8: win > kong = pong > chow."""
+
+
+def prevailing_claim(c: Claims) -> tuple[int, Call] | None:
+    """The claim that takes effect when the claims close: the highest call (``CLAIM_RANK``),
+    on a tie the seat nearest the discarder counter-clockwise (§8, §17); None if nobody claimed."""
+    claimed = [(seat, a) for seat in OTHERS[c["from"]] if (a := c["answers"][seat]) is not None and a != "pass"]
+    return min(claimed, key=lambda claim: CLAIM_RANK[claim[1]]) if claimed else None  # (min keeps the nearest)
+
+
 def resolve_claims(s: TableState, ev: Resolve | None = None) -> Effects:
-    """The highest claim takes effect (§8): win (nearest to the discarder) > kong = pong > chow."""
+    """The prevailing claim takes effect (§8); with none, the next seat draws or the hand is drawn (§10)."""
     c = s.claims
     assert c is not None
-    answers = c["answers"]
-    idle = answers.count(None)  # (the discarder's answer is always None)
-    if c["kind"] == "discard" and (idle == SEATS or idle + answers.count("pass") == SEATS):
-        # nobody claimed (most discards): the next seat draws, or the hand is drawn
-        s.claims = None
-        if s.drawable == 0:
-            return exhaustive_draw(s)
-        return [draw(s, OTHERS[c["from"]][0], None)]
     frm, tile = c["from"], c["tile"]
-    order = OTHERS[frm]  # nearest first, counter-clockwise
-    winner = next((x for x in order if answers[x] == "win"), None) if "win" in answers else None
-    if winner is not None:
-        kind = "discard" if c["kind"] == "discard" else "robbed_kong"
+    taken = prevailing_claim(c)
+    if taken is not None and taken[1] == "win":
+        winner = taken[0]
+        kind: WinKind = "discard" if c["kind"] == "discard" else "robbed_kong"
         s.pending = {"seat": winner, "kind": kind, "tile": tile, "from": frm, "prior": "claims"}
         s.phase = "win_pending"
         return [Effect("win_declared", winner, tile, kind)]
-    if c["kind"] == "rob":
+    if c["kind"] == "rob":  # nobody robbed the added kong: it stands
         return complete_added_kong(s)
-    taker = next((x for x in order if answers[x] in ("kong", "pong")), None)
-    if taker is None and answers[order[0]] == "chow":
-        taker = order[0]
     s.claims = None
-    if taker is None:
-        nxt = order[0]
+    if taken is None:
         if s.drawable == 0:
             return exhaustive_draw(s)
-        return [draw(s, nxt, None)]
-    call = answers[taker]
+        return [draw(s, next_seat(frm), None)]
+    taker, call = taken
+    assert call != "win"  # (taken above)
     st = s.seats[taker]
     s.seats[frm].discards.pop()
     if call == "chow":
@@ -252,7 +243,7 @@ def resolve_claims(s: TableState, ev: Resolve | None = None) -> Effects:
         st.melds.append(
             Meld(call, None if tile is None else (tile,) * (n + 1), "exposed" if call == "kong" else None, frm)
         )
-    effects = [CLAIM_TAKEN[call][taker][UNKNOWN if tile is None else tile]]
+    effects = [Effect("claim_taken", taker, tile, call)]
     if call == "kong":
         s.kongs += 1
         settle_now(s, kong_transfers(taker, "exposed", base=s.base, rules=s.rules, discarder=frm))
@@ -260,7 +251,7 @@ def resolve_claims(s: TableState, ev: Resolve | None = None) -> Effects:
         effects.append(draw(s, taker, UPPER))
     else:
         s.turn, s.drawn, s.last_drawn, s.phase = taker, None, None, "turn"
-        effects.append(TO_DISCARD[taker])
+        effects.append(Effect("to_move", taker, data="discard"))
     return effects
 
 
@@ -287,16 +278,7 @@ def exhaustive_draw(s: TableState) -> Effects:
     if not s.rules.kong_paid_on_draw:
         back = [Transfer(t.to, t.frm, t.amount, t.reason) for t in s.hand_transfers]
         settle_now(s, back)
-    s.last_settlement = {
-        "result": "draw",
-        "winner": None,
-        "kind": None,
-        "wait": None,
-        "transfers": [t.to_json() for t in s.hand_transfers],
-        "deltas": deltas(s.hand_transfers),
-        "dealer": s.dealer,
-        "hand": s.hand,
-    }
+    s.last_settlement = settlement(s.hand_transfers, dealer=s.dealer, hand=s.hand)
     s.turn, s.drawn, s.last_drawn, s.claims, s.phase = None, None, None, None, "hand_over"
     return [Effect("hand_over", None, None, s.last_settlement)]
 

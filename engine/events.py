@@ -19,20 +19,21 @@ engine.errors.InvalidEventError: discard: 'seat' must be a seat 0..3, got 4 in {
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, Final
+from typing import Any, ClassVar, Final, Literal, get_args
 
 from engine.errors import InvalidEventError
 from engine.hand import HandError, parse_meld
+from engine.records import CALLS, WAIT_KINDS, Call, WaitKind
 from engine.rules import Rules, RulesError
-from engine.tiles import TileError, format_tiles, parse_tile, parse_tiles, tile_text
+from engine.seats import SEATS
+from engine.tiles import TileError, format_tiles, is_tile, parse_tile, parse_tiles, tile_text
 
-SEATS: Final = 4
-CALLS: Final = ("win", "kong", "pong", "chow")
-KONG_KINDS: Final = ("concealed", "added")
-WAITS: Final = ("closed", "single", "edge", "plain")
-SEATING_METHODS: Final = ("A", "B", "C")
+OwnKong = Literal["concealed", "added"]
+KONG_KINDS: Final[tuple[OwnKong, ...]] = get_args(OwnKong)
+SeatingMethod = Literal["A", "B", "C"]
+SEATING_METHODS: Final[tuple[SeatingMethod, ...]] = get_args(SeatingMethod)
 
 
 def _where(obj: object) -> str:
@@ -57,7 +58,7 @@ def _dice(value: object, name: str, etype: str, src: object = None) -> tuple[int
 
 def _tile(value: object, name: str, etype: str, src: object = None) -> int:
     """A tile from its mpsz text (JSON) or an int 0..33 (Python)."""
-    if type(value) is int and 0 <= value < 34:
+    if is_tile(value):
         return value
     if isinstance(value, str):
         try:
@@ -132,7 +133,7 @@ class Seating(Event):
     """定位: method A (``roller`` rolls ``dice``), B (every seat's ``rolls``) or C (``east`` given)."""
 
     TYPE: ClassVar[str] = "seating"
-    method: str
+    method: SeatingMethod
     roller: int | None = None
     dice: tuple[int, int] | None = None
     rolls: tuple[tuple[int, int], ...] | None = None
@@ -239,7 +240,7 @@ class Claim(Event):
 
     TYPE: ClassVar[str] = "claim"
     seat: int
-    call: str
+    call: Call
     tiles: tuple[int, ...] | None = None
 
     def __post_init__(self) -> None:
@@ -293,7 +294,7 @@ class Kong(Event):
 
     TYPE: ClassVar[str] = "kong"
     seat: int
-    kind: str
+    kind: OwnKong
     tile: int | None = None
 
     def __post_init__(self) -> None:
@@ -333,14 +334,14 @@ class ConfirmWin(Event):
     ``win_tile`` for the analyser to check; in full-tile mode with nothing (the engine knows)."""
 
     TYPE: ClassVar[str] = "confirm_win"
-    wait: str | None = None
+    wait: WaitKind | None = None
     hand: str | None = None
     win_tile: int | None = None
     melds: tuple[str, ...] | None = None
 
     def __post_init__(self) -> None:
-        if self.wait is not None and self.wait not in WAITS:
-            raise InvalidEventError(f"confirm_win: 'wait' must be one of {', '.join(WAITS)}, got {self.wait!r}")
+        if self.wait is not None and self.wait not in WAIT_KINDS:
+            raise InvalidEventError(f"confirm_win: 'wait' must be one of {', '.join(WAIT_KINDS)}, got {self.wait!r}")
         if self.wait is not None and (self.hand is not None or self.win_tile is not None or self.melds is not None):
             raise InvalidEventError("confirm_win: give either 'wait' or 'hand' + 'win_tile' (+ 'melds'), not both")
         if (self.hand is None) != (self.win_tile is None):
@@ -407,56 +408,26 @@ class EndSession(Event):
 
 # --- reading JSON --------------------------------------------------------------------
 
-_Field = tuple[str, bool, Callable[[Any], Any] | None]  # name, required, JSON -> value
-
-
-def _same(v: Any) -> Any:
-    return v
-
-
-def _text_tile(v: Any) -> Any:
-    if not isinstance(v, str):
-        raise InvalidEventError(f"a tile in JSON is mpsz text like '5p', got {v!r}")
-    return v
-
-
-def _chow_tiles(v: Any) -> Any:
-    if not isinstance(v, str):
-        raise InvalidEventError(f"'tiles' in JSON are mpsz text like '34m', got {v!r}")
-    return v
-
-
-_SCHEMA: Final[dict[str, tuple[type[Event], tuple[_Field, ...]]]] = {
-    "new_session": (
-        NewSession,
-        (("players", True, None), ("base", True, None), ("rules", False, None), ("wall_seed", False, None)),
-    ),
-    "seating": (
-        Seating,
-        (
-            ("method", True, None),
-            ("roller", False, None),
-            ("dice", False, None),
-            ("rolls", False, None),
-            ("east", False, None),
-        ),
-    ),
-    "bets": (Bets, (("bets", True, None),)),
-    "roll": (Roll, (("dice", True, None), ("seat", False, None))),
-    "discard": (Discard, (("seat", True, None), ("tile", False, _text_tile))),
-    "claim": (Claim, (("seat", True, None), ("call", True, None), ("tiles", False, _chow_tiles))),
-    "pass": (Pass, (("seat", True, None),)),
-    "resolve": (Resolve, ()),
-    "kong": (Kong, (("seat", True, None), ("kind", True, None), ("tile", False, _text_tile))),
-    "win": (Win, (("seat", True, None),)),
-    "confirm_win": (
-        ConfirmWin,
-        (("wait", False, None), ("hand", False, None), ("win_tile", False, _text_tile), ("melds", False, None)),
-    ),
-    "reject_win": (RejectWin, ()),
-    "next_hand": (NextHand, ()),
-    "end_session": (EndSession, ()),
+_SCHEMA: Final[dict[str, tuple[type[Event], tuple[str, ...], tuple[str, ...]]]] = {
+    # type: (class, required fields, optional fields)
+    "new_session": (NewSession, ("players", "base"), ("rules", "wall_seed")),
+    "seating": (Seating, ("method",), ("roller", "dice", "rolls", "east")),
+    "bets": (Bets, ("bets",), ()),
+    "roll": (Roll, ("dice",), ("seat",)),
+    "discard": (Discard, ("seat",), ("tile",)),
+    "claim": (Claim, ("seat", "call"), ("tiles",)),
+    "pass": (Pass, ("seat",), ()),
+    "resolve": (Resolve, (), ()),
+    "kong": (Kong, ("seat", "kind"), ("tile",)),
+    "win": (Win, ("seat",), ()),
+    "confirm_win": (ConfirmWin, (), ("wait", "hand", "win_tile", "melds")),
+    "reject_win": (RejectWin, (), ()),
+    "next_hand": (NextHand, (), ()),
+    "end_session": (EndSession, (), ()),
 }
+_TEXT: Final = {"tile": "a tile in JSON is mpsz text like '5p'", "win_tile": "a tile in JSON is mpsz text like '5p'",
+                "tiles": "'tiles' in JSON are mpsz text like '34m'"}
+"""Fields whose JSON is mpsz text (the Python events also take tile ints)."""
 EVENT_TYPES: Final = tuple(_SCHEMA)
 EVENT_CLASSES: Final[dict[str, type[Event]]] = {k: v[0] for k, v in _SCHEMA.items()}
 
@@ -480,22 +451,20 @@ def parse_event(obj: object) -> Event:
     etype = obj.get("type")
     if not isinstance(etype, str) or etype not in _SCHEMA:
         raise InvalidEventError(f"unknown event type {etype!r} (types: {', '.join(_SCHEMA)}) in {dict(obj)!r}")
-    cls, fields = _SCHEMA[etype]
-    names = {f[0] for f in fields}
+    cls, required, optional = _SCHEMA[etype]
     for key in obj:
-        if key != "type" and key not in names:
-            allowed = ", ".join(f[0] for f in fields) or "none"
+        if key != "type" and key not in required + optional:
+            allowed = ", ".join(required + optional) or "none"
             raise InvalidEventError(f"{etype}: unknown field {key!r} (fields: {allowed}) in {dict(obj)!r}")
     kwargs: dict[str, Any] = {}
-    for name, required, conv in fields:
+    for name in required + optional:
         if name not in obj or obj[name] is None:
-            if required:
+            if name in required:
                 raise InvalidEventError(f"{etype}: missing field {name!r} in {dict(obj)!r}")
             continue
-        try:
-            kwargs[name] = (conv or _same)(obj[name])
-        except InvalidEventError as e:
-            raise InvalidEventError(f"{etype}: {name!r}: {e} in {dict(obj)!r}") from None
+        if name in _TEXT and not isinstance(obj[name], str):
+            raise InvalidEventError(f"{etype}: {name!r}: {_TEXT[name]}, got {obj[name]!r} in {dict(obj)!r}")
+        kwargs[name] = obj[name]
     try:
         return cls(**kwargs)
     except InvalidEventError as e:
@@ -505,24 +474,6 @@ def parse_event(obj: object) -> Event:
         raise InvalidEventError(f"{etype}: {e} in {dict(obj)!r}") from None
 
 
-__all__ = [
-    "EVENT_CLASSES",
-    "EVENT_TYPES",
-    "Bets",
-    "Claim",
-    "ConfirmWin",
-    "Discard",
-    "EndSession",
-    "Event",
-    "InvalidEventError",
-    "Kong",
-    "NewSession",
-    "NextHand",
-    "Pass",
-    "RejectWin",
-    "Resolve",
-    "Roll",
-    "Seating",
-    "Win",
-    "parse_event",
-]
+__all__ = ["EVENT_CLASSES", "EVENT_TYPES", "Bets", "Claim", "ConfirmWin", "Discard", "EndSession", "Event",
+           "InvalidEventError", "Kong", "NewSession", "NextHand", "Pass", "RejectWin", "Resolve", "Roll", "Seating",
+           "Win", "parse_event"]

@@ -26,32 +26,32 @@ refused).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final, Literal, get_args
+from typing import Final
 
 from engine.events import Claim, Discard, Event, Kong, Pass, Win
 from engine.hand import is_complete
+from engine.records import ACTIONS, CALLS, Action, ClaimKind
 from engine.rules import Rules
-from engine.state import OTHERS, SEATS, TableState
-from engine.tiles import CHOW_PAIRS, NUM_KINDS, Tile
-from engine.wall import seat_counting
+from engine.seats import OTHERS, SEAT_RANGE, SEATS, seat_counting
+from engine.state import TableState
+from engine.tiles import ALL_TILES, CHOW_PAIRS, COPIES, NUM_KINDS, Tile
 
-Action = Literal["discard", "kong", "win", "claim:win", "claim:kong", "claim:pong", "claim:chow", "pass", "roll"]
-ACTIONS: Final[tuple[Action, ...]] = get_args(Action)
-"""Every action, in the order :func:`actions` lists them."""
+__all__ = ["ACTIONS", "Action", "action_of", "actions", "claim_moves", "claimants", "legal_moves", "roller",
+           "turn_moves"]
 
 Counts = bytes | bytearray | Sequence[int]
 
 # Events are plain, immutable values: every move of every seat is built once, here, and
 # handed out as it is (building and checking one per move would cost more than the move).
 _ANY: Final = NUM_KINDS  # the index of "no tile named" (tracked mode)
-_DISCARD: Final = tuple(tuple(Discard(seat, t) for t in (*range(NUM_KINDS), None)) for seat in range(SEATS))
-_KONG: Final = tuple({kind: tuple(Kong(seat, kind, t) for t in (*range(NUM_KINDS), None))
-                      for kind in ("concealed", "added")} for seat in range(SEATS))
-_WIN: Final = tuple(Win(seat) for seat in range(SEATS))
-_PASS: Final = tuple(Pass(seat) for seat in range(SEATS))
-_CLAIM: Final = tuple({call: Claim(seat, call) for call in ("win", "kong", "pong", "chow")} for seat in range(SEATS))
-_CHOW: Final = tuple(tuple(tuple(Claim(seat, "chow", pair) for pair in CHOW_PAIRS[t]) for t in range(NUM_KINDS))
-                     for seat in range(SEATS))
+_DISCARD: Final = tuple(tuple(Discard(seat, t) for t in (*ALL_TILES, None)) for seat in SEAT_RANGE)
+_KONG: Final = tuple({kind: tuple(Kong(seat, kind, t) for t in (*ALL_TILES, None))
+                      for kind in ("concealed", "added")} for seat in SEAT_RANGE)
+_WIN: Final = tuple(Win(seat) for seat in SEAT_RANGE)
+_PASS: Final = tuple(Pass(seat) for seat in SEAT_RANGE)
+_CLAIM: Final = tuple({call: Claim(seat, call) for call in CALLS} for seat in SEAT_RANGE)
+_CHOW: Final = tuple(tuple(tuple(Claim(seat, "chow", pair) for pair in CHOW_PAIRS[t]) for t in ALL_TILES)
+                     for seat in SEAT_RANGE)
 
 
 def roller(s: TableState) -> int | None:
@@ -84,7 +84,7 @@ def legal_moves(s: TableState, seat: int) -> list[Event]:
 def actions(s: TableState) -> list[list[Action]]:
     """For each seat, the kinds of what it may do now (DESIGN.md ``actions``), in ``ACTIONS`` order."""
     out: list[list[Action]] = [[] for _ in range(SEATS)]
-    for seat in range(SEATS):
+    for seat in SEAT_RANGE:
         kinds = {action_of(m) for m in legal_moves(s, seat)}
         if roller(s) == seat:
             kinds.add("roll")
@@ -125,18 +125,18 @@ def turn_moves(seat: int, conc: Counts | None, count: int, melds: int, pongs: Se
     (None in tracked mode) or their number, how many melds it has and the tiles of its pongs
     (None where not known), whether it began the turn with a draw, the tiles left in the wall."""
     discards = _DISCARD[seat]
-    moves: list[Event] = [discards[_ANY]] if conc is None else [discards[t] for t in range(NUM_KINDS) if conc[t]]
+    moves: list[Event] = [discards[_ANY]] if conc is None else [discards[t] for t in ALL_TILES if conc[t]]
     if not drawn:  # RULES §17: after a pong or chow nothing was drawn: discard only
         return moves
     if wall_remaining > 0:  # a kong needs its replacement tile
         kongs = _KONG[seat]
         if conc is None:  # tracked: the engine counts tiles, it cannot tell which
-            if count >= 4:
+            if count >= COPIES:
                 moves.append(kongs["concealed"][_ANY])
             if pongs and rules.added_kong and count >= 1:
                 moves.append(kongs["added"][_ANY])
         else:
-            moves += [kongs["concealed"][t] for t in range(NUM_KINDS) if conc[t] == 4]
+            moves += [kongs["concealed"][t] for t in ALL_TILES if conc[t] == COPIES]
             if rules.added_kong:
                 moves += [kongs["added"][t] for t in pongs if t is not None and conc[t]]
     if conc is None or is_complete(conc, melds, rules.seven_pairs):
@@ -155,7 +155,7 @@ def _claims(s: TableState, seat: int) -> list[Event]:
                        s.wall.remaining, s.rules)
 
 
-def claim_moves(seat: int, conc: Counts | None, count: int, melds: int, kind: str, frm: int, tile: Tile | None,
+def claim_moves(seat: int, conc: Counts | None, count: int, melds: int, kind: ClaimKind, frm: int, tile: Tile | None,
                 wall_remaining: int, rules: Rules) -> list[Event]:
     """A seat's answers to open claims (``kind`` discard or rob, ``frm`` the seat they are on,
     ``tile`` if known), from what that seat knows; a pass is always among them."""

@@ -3,27 +3,33 @@ tile, paying at once. Used by ``engine.table``, ``engine.claims`` and ``engine.w
 
 from __future__ import annotations
 
-from typing import Any, Final, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 from engine.errors import IllegalEventError
+from engine.records import Drawn
 from engine.scoring import Transfer, deltas
-from engine.state import SEATS, SeatState, TableState
-from engine.tiles import NUM_KINDS, Tile, format_tiles, tile_text
+from engine.state import SeatState, TableState
+from engine.tiles import ALL_TILES, Tile, format_tiles, tile_text
 
 # --- effects -------------------------------------------------------------------------
 
 
-class Effect(NamedTuple):
-    """Something outputs may want to show. ``what`` names it; ``seat``/``tile``/``data`` as relevant.
-    (A named tuple: a handler makes one or two per event, and a tuple is the cheapest value.)
+EffectKind = Literal[
+    "dealt", "drew", "claims_open", "claim_taken", "kong", "win_declared", "win_withdrawn", "hand_over", "to_move",
+    "session_ended",
+]
 
-    ``what`` is one of: ``dealt``, ``drew`` (data: ``head``/``tail``), ``claims_open``
+
+class Effect(NamedTuple):
+    """Something outputs may want to show. ``what`` names it; ``seat``/``tile``/``data`` as relevant:
+    ``dealt`` (data: the break point), ``drew`` (data: ``head``/``tail``), ``claims_open``
     (data: ``discard``/``rob``), ``claim_taken`` (data: the call), ``kong`` (data: kind),
     ``win_declared`` (data: kind), ``win_withdrawn``, ``hand_over`` (data: the settlement),
-    ``to_move`` (the seat to play), ``session_ended``.
+    ``to_move`` (the seat to play; data: ``discard`` or ``roll``), ``session_ended``.
+    (A named tuple: a handler makes one or two per event, and a tuple is the cheapest value.)
     """
 
-    what: str
+    what: EffectKind
     seat: int | None = None
     tile: Tile | None = None
     data: Any = None
@@ -40,22 +46,6 @@ class Effect(NamedTuple):
 
 
 Effects = list[Effect]
-
-UNKNOWN: Final = NUM_KINDS
-"""Where an unknown tile (tracked mode) sits in :func:`_every_effect`'s tables."""
-
-
-def _every_effect(what: str, data: str) -> tuple[tuple[Effect, ...], ...]:
-    """``Effect(what, seat, tile, data)`` for every seat and tile (index ``UNKNOWN``: no tile).
-    Every turn reports a draw and opens claims, many a claim is taken: those effects are
-    built once, here, and shared (an effect is an immutable value)."""
-    return tuple(tuple(Effect(what, seat, t, data) for t in (*range(NUM_KINDS), None)) for seat in range(SEATS))
-
-
-DREW: Final = {"head": _every_effect("drew", "head"), "tail": _every_effect("drew", "tail")}
-CLAIMS_OPEN: Final = {"discard": _every_effect("claims_open", "discard"), "rob": _every_effect("claims_open", "rob")}
-CLAIM_TAKEN: Final = {call: _every_effect("claim_taken", call) for call in ("chow", "pong", "kong")}
-TO_DISCARD: Final = tuple(Effect("to_move", seat, data="discard") for seat in range(SEATS))
 
 
 def refuse(s: TableState, seat: int | None, what: str, code: str, **params: Any) -> IllegalEventError:
@@ -74,21 +64,15 @@ def settle_now(s: TableState, transfers: list[Transfer]) -> None:
 
 def draw(s: TableState, seat: int, layer: int | None) -> Effect:
     """Draw for ``seat``: from the head (``layer`` None) or a replacement in ``layer``."""
-    if layer is None:
-        slot, how = s.wall.take_head(), "head"
-    else:
-        slot, how = s.wall.take_tail(layer), "tail"
+    how: Drawn = "head" if layer is None else "tail"
+    slot = s.wall.take_head() if layer is None else s.wall.take_tail(layer)
     st = s.seats[seat]
     st.count += 1
-    conc = st.concealed
-    if conc is None:  # tracked mode: the tile is not known
-        s.turn, s.drawn, s.last_drawn, s.phase = seat, how, None, "turn"
-        return DREW[how][seat][UNKNOWN]
-    order = s.wall.tiles  # full-tile mode: the wall's tiles by slot (laid out at the deal)
-    tile = order[slot] if order is not None else s.wall_tile(slot)
-    conc[tile] += 1
+    tile = None if s.wall.tiles is None else s.wall.tiles[slot]  # (tracked mode: the tile is not known)
+    if tile is not None and st.concealed is not None:
+        st.concealed[tile] += 1
     s.turn, s.drawn, s.last_drawn, s.phase = seat, how, tile, "turn"
-    return DREW[how][seat][tile]
+    return Effect("drew", seat, tile, how)
 
 
 def need_tile(s: TableState, seat: int, tile: Tile | None, what: str) -> None:
@@ -132,6 +116,6 @@ def pong_for(s: TableState, st: SeatState, seat: int, tile: Tile | None) -> int:
 def hand_text(st: SeatState) -> str:
     if st.concealed is None:
         return f"{st.count} tiles"
-    hand = format_tiles(t for t in range(34) for _ in range(st.concealed[t]))
+    hand = format_tiles(t for t in ALL_TILES for _ in range(st.concealed[t]))
     melds = " ".join(format_tiles(m) for m in st.meld_tiles())
     return f"{hand} {melds}".strip()

@@ -44,17 +44,19 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final
 
+from engine.claims import prevailing_claim
 from engine.errors import IllegalEventError, InvalidEventError, RuleError
 from engine.events import Claim, Discard, Event, Kong, Pass, Resolve, Roll, Win, dice_pair
 from engine.legal import action_of, legal_moves, roller
-from engine.state import OTHERS, TableState
+from engine.records import Call
+from engine.seats import OTHERS
+from engine.state import TableState
 from engine.table import apply, push
 
 SEAT_BUTTONS: Final = ("TURN", "CHI", "PENG", "GANG", "HU")
 BUTTONS: Final = (*SEAT_BUTTONS, "DICE")
-CALLS: Final = {"CHI": "chow", "PENG": "pong", "GANG": "kong", "HU": "win"}
+CALLS: Final[dict[str, Call]] = {"CHI": "chow", "PENG": "pong", "GANG": "kong", "HU": "win"}
 CALL_NAMES: Final = {"win": "win (胡)", "kong": "kong (杠)", "pong": "pong (碰)", "chow": "chow (吃)"}
-PRIORITY: Final = ("win", "kong", "pong", "chow")  # RULES §8: win > kong = pong > chow
 
 
 @dataclass(frozen=True)
@@ -230,10 +232,9 @@ def _next_seat_turn(s: TableState, press: Press, seat: int) -> list[Event]:
     """The 下家's TURN during claims on a discard: it has drawn and discarded (nobody claimed)."""
     c = s.claims
     assert c is not None
-    pending = [(PRIORITY.index(a), i, x, a) for i, x in enumerate(OTHERS[c["from"]])
-               if (a := c["answers"][x]) not in (None, "pass")]
-    if pending:
-        _, _, who, call = min(pending)
+    pending = prevailing_claim(c)
+    if pending is not None:
+        who, call = pending
         mine = "its own" if who == seat else f"seat {who}'s"
         raise _refuse(s, press, f"cannot take its turn: {mine} {CALL_NAMES[call]} is pending", "claim_pending",
                       claimant=who, call=call)

@@ -37,14 +37,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, Literal, get_args
 
+from engine.records import KongKind, Reason, Settlement, TransferJSON, WaitKind, WinKind
 from engine.rules import Rules
+from engine.seats import SEAT_RANGE, SEATS
 
-SEATS: Final = 4
-REASONS: Final[tuple[str, ...]] = ("win", "kong", "bet")
-WIN_HOWS: Final[tuple[str, ...]] = ("self_drawn", "discard", "robbed_kong")
-KONG_KINDS: Final[tuple[str, ...]] = ("concealed", "exposed", "added")
+REASONS: Final[tuple[Reason, ...]] = get_args(Reason)
+WinHow = Literal["self_drawn", "discard", "robbed_kong"]
+WIN_HOWS: Final[tuple[WinHow, ...]] = get_args(WinHow)
+KONG_KINDS: Final[tuple[KongKind, ...]] = get_args(KongKind)
 
 AFTER_KONG_MULTIPLIER: Final = 2  # 杠后开花
 HEAVENLY_MULTIPLIER: Final = 3  # 天胡
@@ -61,14 +63,15 @@ def _check_seat(seat: object, what: str) -> int:
     return seat
 
 
+def _others(seat: int) -> list[int]:
+    """The other three seats, in seat order (the order a settlement lists their payments)."""
+    return [s for s in SEAT_RANGE if s != seat]
+
+
 def _check_base(base: object) -> int:
     if type(base) is not int or base < 1:
         raise ScoringError(f"the base must be a whole number >= 1; got {base!r}")
     return base
-
-
-def _others(seat: int) -> list[int]:
-    return [s for s in range(SEATS) if s != seat]
 
 
 @dataclass(frozen=True)
@@ -88,7 +91,7 @@ class Transfer:
     frm: int
     to: int
     amount: int
-    reason: str
+    reason: Reason
 
     def __post_init__(self) -> None:
         _check_seat(self.frm, "a transfer's payer ('from')")
@@ -100,7 +103,7 @@ class Transfer:
         if self.reason not in REASONS:
             raise ScoringError(f"a transfer's reason must be one of {', '.join(REASONS)}; got {self.reason!r}")
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> TransferJSON:
         return {"from": self.frm, "to": self.to, "amount": self.amount, "reason": self.reason}
 
     @classmethod
@@ -261,6 +264,40 @@ def deltas(transfers: Iterable[Transfer]) -> list[int]:
         out[t.frm] -= t.amount
         out[t.to] += t.amount
     return out
+
+
+def settlement(
+    transfers: Iterable[Transfer],
+    *,
+    dealer: int | None,
+    hand: int,
+    winner: int | None = None,
+    kind: WinKind | None = None,
+    wait: WaitKind | None = None,
+    bonus: bool = False,
+    frm: int | None = None,
+) -> Settlement:
+    """How a hand ended and what it paid (the table's ``last_settlement``): the one builder,
+    for a win (``winner`` given, with its ``kind``, ``wait``, wait ``bonus`` and the seat
+    ``frm`` whose discard or kong it took) and for a drawn hand (no winner).
+
+    >>> s = settlement([Transfer(0, 1, 2, "kong")], dealer=0, hand=3)
+    >>> s["result"], s["deltas"], s["bonus"], s["from"]
+    ('draw', [-2, 2, 0, 0], False, None)
+    """
+    paid = list(transfers)
+    return {
+        "result": "draw" if winner is None else "win",
+        "winner": winner,
+        "kind": kind,
+        "wait": wait,
+        "bonus": bonus,
+        "from": frm,
+        "transfers": [t.to_json() for t in paid],
+        "deltas": deltas(paid),
+        "dealer": dealer,
+        "hand": hand,
+    }
 
 
 def settle_up(scores: Sequence[int]) -> list[dict[str, int]]:

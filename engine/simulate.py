@@ -1,5 +1,5 @@
-"""Full-tile self-play: four bots play whole hands through ``engine.apply`` alone, and after
-every hand the simulator checks the table's invariants.
+"""Full-tile self-play: four bots play whole hands through the table's own handlers
+(``engine.table.push``), and after every hand the simulator checks the table's invariants.
 
 The simulator is the table around the bots: it rolls the dice (from its seeded RNG), asks
 each bot in turn (:mod:`engine.bots`, which see only a player's view), closes each claim
@@ -7,8 +7,8 @@ window with ``resolve`` when nobody claims, confirms wins (full-tile mode: the e
 the wait) and deals the next hand. Every event it applies can be written to a journal
 (JSONL in the DESIGN vocabulary) that ``xian-table play`` replays to the same state.
 
-Invariants, checked as play goes and after every hand; the first violation stops the run
-with :class:`InvariantViolation` naming the seed and the hand:
+Invariants (``engine.invariants``), checked as play goes and after every hand; the first
+violation stops the run with :class:`InvariantViolation` naming the seed and the hand:
 
 - tile conservation: every tile is in a hand, a meld, a river or the wall, four of each,
   and each seat holds 13 (a kong counted as three; the winner 14);
@@ -29,26 +29,20 @@ import json
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from functools import cache
-from itertools import compress
-from typing import Any, Final, cast
+from typing import Any, Final, NoReturn
 
+from engine import invariants
 from engine.bots import STRENGTHS, Bot, make_bot, view_of
 from engine.errors import RuleError
 from engine.events import Bets, ConfirmWin, Event, NewSession, NextHand, Resolve, Roll, Seating
 from engine.legal import claimants
+from engine.records import WIN_KINDS, Settlement
 from engine.rules import Rules
-from engine.scoring import deltas as transfer_deltas
+from engine.scoring import KONG_KINDS
+from engine.seats import SEAT_RANGE, SEATS, seat_counting
 from engine.state import TableState
-from engine.table import Effect, new_table, push
-from engine.tiles import NUM_KINDS
-from engine.wall import TILES
+from engine.table import new_table, push
 
-SEATS: Final = 4
-_NOT_TAKEN: Final = bytes.maketrans(b"\x00\x01", b"\x01\x00")  # WallState.taken: 1 = taken
-_FOUR_EACH: Final = [4] * NUM_KINDS  # what a conserved table holds
-WIN_KINDS: Final = ("self_drawn", "discard", "kong_bloom", "heavenly", "robbed_kong")
-KONG_KINDS: Final = ("concealed", "exposed", "added")
 DEFAULT_BOTS: Final = ("greedy", "greedy", "greedy", "greedy")
 # events without fields are plain values: one of each serves every hand
 RESOLVE: Final = Resolve()
@@ -167,7 +161,7 @@ class Summary:
 
 Journal = Callable[[dict[str, Any]], None]
 Progress = Callable[[int, int, float], None]
-OnHand = Callable[[int, dict[str, Any]], None]
+OnHand = Callable[[int, Settlement], None]
 
 
 class _Run:
@@ -187,20 +181,25 @@ class _Run:
 
     # --- applying events ----------------------------------------------------------------
 
-    def apply(self, ev: Event) -> list[Effect]:
+    def apply(self, ev: Event) -> None:
         """Push ``ev`` onto the table in place (``engine.table.push``: the handlers ``apply``
-        runs, without a copy of the state per event)."""
+        runs, without a copy of the state per event), count it and record it in the journal.
+        Every event of the run goes through here."""
         try:
-            effects = push(self.state, ev)
+            push(self.state, ev)
         except RuleError as e:
             self.fail(f"the engine refused {ev.to_json()}: {e}")
         self.events += 1
         if self.journal is not None:
             self.journal(ev.to_json())
-        return effects
 
-    def fail(self, what: str) -> None:
+    def fail(self, what: str) -> NoReturn:
         raise InvariantViolation(self.config.seed, self.hand_no + 1, what)
+
+    def check(self, problem: str | None) -> None:
+        """Stop the run if an invariant (``engine.invariants``) found a problem."""
+        if problem is not None:
+            self.fail(problem)
 
     def dice(self) -> tuple[int, int]:
         return (self.rng.randint(1, 6), self.rng.randint(1, 6))
@@ -216,207 +215,84 @@ class _Run:
         self.session_start_scores = list(self.summary.final_scores)
 
     def play_hand(self) -> None:
-        c = self.config
-        s = self.state
+        """Bets, the two rolls (the deal), then the bots until the hand is over."""
+        c, s = self.config, self.state  # (every event changes the state in place)
         assert s.dealer is not None
         if c.bets:
-            self.apply(Bets(tuple(self.rng.choice((0, 0, 0, 1, 2)) for _ in range(SEATS))))  # type: ignore[arg-type]
+            self.apply(Bets(tuple(self.rng.choice((0, 0, 0, 1, 2)) for _ in SEAT_RANGE)))  # type: ignore[arg-type]
         first = self.dice()
-        self.apply(_roll(first, s.dealer))
-        self.apply(_roll(self.dice(), (s.dealer + sum(first) - 1) % SEATS))
-        bots, apply, journal = self.bots, self.apply, self.journal
-        s = self.state  # every event changes it in place
-        wall = s.wall  # this hand's (a new one comes with the next deal)
-        # a head draw with more than this many tiles left cannot touch the reserve, whatever
-        # the kongs: check_head_draw asks the rules only nearer the end
-        far = 2 * max(s.rules.kong_reserve) + 1
-        events = 0  # applied here, added to self.events when the hand is over
-        while True:
-            phase = s.phase
-            if phase == "turn":
-                seat = s.turn
-                assert seat is not None
-                ev = bots[seat].act(view_of(s, seat))
-                try:  # what self.apply does, inline for the commonest events
-                    push(s, ev)
-                except RuleError as e:
-                    self.fail(f"the engine refused {ev.to_json()}: {e}")
-                events += 1
-                if journal is not None:
-                    journal(ev.to_json())
-                phase = s.phase  # claims after a discard (or an added kong): on at once
-            if phase == "claims":
-                c_ = s.claims
-                assert c_ is not None
-                kind = c_["kind"]
-                asked = claimants(s)  # a seat with nothing to claim is not asked
-                if not asked:  # most discards
-                    head, tail = wall.head_taken, wall.tail_taken
-                    try:
-                        push(s, RESOLVE)
-                    except RuleError as e:
-                        self.fail(f"the engine refused {RESOLVE.to_json()}: {e}")
-                    events += 1
-                    if journal is not None:
-                        journal(RESOLVE.to_json())
-                    if kind == "discard" and (
-                        s.drawn != "head"
-                        or wall.head_taken != head + 1
-                        or wall.tail_taken != tail
-                        or TILES - head - tail <= far
-                    ):
-                        self.check_head_draw(head, tail)  # the whole check, and what is wrong
-                    continue
-                claims = [answer for seat in asked if (answer := bots[seat].claim(view_of(s, seat)))]
-                for ev in claims:
-                    if s.phase != "claims":
-                        break
-                    apply(ev)
-                if s.phase == "claims":
-                    if claims:
-                        apply(RESOLVE)
-                    else:  # every seat asked passed
-                        head, tail = wall.head_taken, wall.tail_taken
-                        apply(RESOLVE)
-                        if kind == "discard":
-                            self.check_head_draw(head, tail)
-            elif phase == "win_pending":
-                apply(CONFIRM_WIN)
-            elif phase == "hand_over":
-                self.events += events
-                return
-            elif phase != "turn":
-                self.fail(f"unexpected phase {phase!r} during a hand")
+        self.apply(Roll(first, seat=s.dealer))
+        self.apply(Roll(self.dice(), seat=seat_counting(s.dealer, sum(first))))
+        while s.phase != "hand_over":
+            if s.phase == "turn":
+                assert s.turn is not None
+                self.apply(self.bots[s.turn].act(view_of(s, s.turn)))
+            elif s.phase == "claims":
+                self.close_claims()
+            elif s.phase == "win_pending":
+                self.apply(CONFIRM_WIN)  # full-tile mode: the engine reads the wait itself
+            else:
+                self.fail(f"unexpected phase {s.phase!r} during a hand")
 
-    def check_head_draw(self, head: int, tail: int) -> None:
-        """After a claim window on a discard closed with no claim (the wall's ``head`` and
-        ``tail`` counters before): the next seat drew exactly one tile from the head if any
-        was drawable, and only then is the hand drawn. The head never gives a tile from the
-        reserve, and the exhaustive draw comes exactly at it."""
+    def close_claims(self) -> None:
+        """Ask each seat that may claim (a seat with nothing to claim is not asked, as a person
+        would not press a button), apply the claims, and close the window with ``resolve``.
+        When nobody claimed a discard, check the draw that follows against the reserve."""
         s = self.state
-        w = s.wall
-        left = TILES - head - tail  # before the draw
-        if s.phase == "turn":
-            if s.drawn != "head" or w.head_taken != head + 1 or w.tail_taken != tail:
-                self.fail(
-                    f"closing the claims with {left} tiles left did not draw one head tile "
-                    f"(phase {s.phase}, drawn {s.drawn}, {w.remaining} left)"
-                )
-            if left - 1 < 2 * s.reserve_stacks:  # the tile came from the reserve
-                self.fail(
-                    f"the head gave a tile past the reserve: {left} tiles left, "
-                    f"reserve {s.reserve_stacks} stacks after {s.kongs} kong(s), and play went on"
-                )
-        elif s.phase != "hand_over" or w.head_taken != head or w.tail_taken != tail:
-            self.fail(f"closing the claims with {left} tiles left went to phase {s.phase} and took tiles")
-        elif s.drawable > 0:
-            self.fail(f"the hand ended drawn with {s.drawable} head tile(s) still drawable")
+        assert s.claims is not None
+        kind, head, tail = s.claims["kind"], s.wall.head_taken, s.wall.tail_taken
+        claims = [answer for seat in claimants(s) if (answer := self.bots[seat].claim(view_of(s, seat)))]
+        for ev in claims:
+            if s.phase == "claims":  # (the last seat to answer closes the window itself)
+                self.apply(ev)
+        if s.phase == "claims":
+            self.apply(RESOLVE)
+            if kind == "discard" and not claims:
+                self.check(invariants.head_draw(s, head, tail))
 
-    # --- invariants -------------------------------------------------------------------------
+    # --- after a hand -----------------------------------------------------------------------
 
     def check_hand(self) -> None:
+        """Every invariant of a finished hand (``engine.invariants``), then the summary's counts."""
         s = self.state
         last = s.last_settlement
         if last is None:
             self.fail("the hand is over but there is no settlement")
-            return
-        # zero-sum settlement
-        transfers = last["transfers"]
-        if any(t["amount"] <= 0 or t["from"] == t["to"] for t in transfers):
-            self.fail(f"a transfer is not a positive payment between two seats: {transfers}")
-        d = last["deltas"]
-        if sum(d) != 0:
-            self.fail(f"the settlement does not sum to zero: deltas {d}")
-        per_seat = [0] * SEATS
-        for t in transfers:
-            per_seat[t["from"]] -= t["amount"]
-            per_seat[t["to"]] += t["amount"]
-        if per_seat != d or transfer_deltas(s.hand_transfers) != d:
-            self.fail(f"the deltas {d} are not the sum of the transfers {per_seat}")
-        # scores = sum of deltas
-        expected = [self.summary.session_scores[i] + d[i] for i in range(SEATS)]
-        if s.scores != expected:
-            self.fail(f"scores {s.scores} are not the sum of the hands' deltas {expected}")
-        self.summary.session_scores = expected
-        self.summary.final_scores = [self.session_start_scores[i] + expected[i] for i in range(SEATS)]
-        # tile conservation and hand sizes
-        self.check_tiles(last)
-        self.summary.discards += s.discards_made
+        winner = last["winner"]
+        self.check(invariants.settlement_adds_up(last, s.hand_transfers))
+        self.check(invariants.scores_add_up(s.scores, self.summary.session_scores, last["deltas"]))
+        self.check(invariants.hand_sizes(s, winner))
+        self.check(invariants.tiles_conserved(s))
+        if winner is None:
+            self.check(invariants.drawn_at_reserve(s))
+        self.summary.invariant_checks += 1
+        self.count(last)
+
+    def count(self, last: Settlement) -> None:
+        """Add the hand to the summary."""
+        s, summary = self.state, self.summary
+        summary.session_scores = list(s.scores)
+        summary.final_scores = [self.session_start_scores[i] + s.scores[i] for i in SEAT_RANGE]
+        summary.discards += s.discards_made
         for st in s.seats:
             for m in st.melds:
                 if m.kong is not None:
-                    self.summary.kongs_by_kind[m.kong] += 1
-        # the exhaustive draw exactly at the reserve
-        if last["result"] == "draw":
-            if s.drawable != 0 or s.wall.remaining > 2 * s.reserve_stacks:
-                self.fail(f"drawn with {s.wall.remaining} tiles left, reserve {s.reserve_stacks} stacks")
-            self.summary.draws += 1
-            if any(t["reason"] != "kong" for t in transfers):
-                self.fail(f"a drawn hand paid something other than kongs: {transfers}")
+                    summary.kongs_by_kind[m.kong] += 1
+        winner, kind = last["winner"], last["kind"]
+        if winner is None or kind is None:
+            summary.draws += 1
         else:
-            winner = last["winner"]
-            self.summary.wins_by_seat[winner] += 1
-            self.summary.wins_by_kind[last["kind"]] += 1
-            if last.get("bonus"):
-                self.summary.wait_bonus_wins += 1
-            if not any(t["reason"] == "win" and t["to"] == winner for t in transfers):
-                self.fail(f"seat {winner} won but was paid nothing for it: {transfers}")
-        self.summary.invariant_checks += 1
-
-    def check_tiles(self, last: Mapping[str, Any]) -> None:
-        s = self.state
-        bp = s.breakpoint
-        if s.wall_tiles is None or bp is None:
-            self.fail("full-tile mode lost its wall")
-            return
-        tiles = list(compress(s.draw_order(), s.wall.taken.translate(_NOT_TAKEN)))  # the wall's tiles still there
-        if len(tiles) != s.wall.remaining:
-            self.fail(f"the wall holds {len(tiles)} tiles but counts {s.wall.remaining} remaining")
-        winner = last["winner"]
-        held = 0  # the concealed counts of all four seats, a byte per tile kind
-        for seat, st in enumerate(s.seats):
-            conc = st.concealed
-            if conc is None:
-                self.fail(f"seat {seat}'s tiles are unknown in full-tile mode")
-                return
-            if sum(conc) != st.count:
-                self.fail(f"seat {seat} counts {st.count} concealed tiles but holds {sum(conc)}")
-            want = 14 if seat == winner else 13
-            if st.size != want:
-                self.fail(f"seat {seat} holds {st.size} tiles (a kong as three), not {want}")
-            held += int.from_bytes(conc, "little")  # (a byte per kind: 14 tiles at most, checked above, no carries)
-            for m in st.melds:
-                if m.tiles is None:
-                    self.fail(f"seat {seat} has a meld of unknown tiles in full-tile mode")
-                    return
-                tiles += m.tiles
-            if None in st.discards:
-                self.fail(f"seat {seat} discarded an unknown tile in full-tile mode")
-                return
-            tiles += cast(list[int], st.discards)  # (no unknown tile: checked just above)
-        counts = list(held.to_bytes(NUM_KINDS, "little"))
-        for t in tiles:
-            counts[t] += 1
-        if counts != _FOUR_EACH:
-            bad = ", ".join(f"{counts[t]} of tile {t}" for t in range(NUM_KINDS) if counts[t] != 4)
-            self.fail(f"tiles not conserved: {bad} (want 4 each)")
+            summary.wins_by_seat[winner] += 1
+            summary.wins_by_kind[kind] += 1
+            if last["bonus"]:
+                summary.wait_bonus_wins += 1
 
     def next_hand(self) -> None:
         s = self.state
-        dealer, streak, passes = s.dealer, s.dealer_streak, s.passes
-        assert dealer is not None and s.last_settlement is not None
-        winner = s.last_settlement["winner"]
+        assert s.dealer is not None and s.last_settlement is not None
+        dealer, streak, passes, winner = s.dealer, s.dealer_streak, s.passes, s.last_settlement["winner"]
         self.apply(NEXT_HAND)
-        n = self.state
-        if winner is None or winner == dealer:
-            ok = n.dealer == dealer and n.dealer_streak == streak + 1 and n.passes == passes
-        else:
-            ok = n.dealer == (dealer + 1) % SEATS and n.dealer_streak == 0 and n.passes == passes + 1
-        if not ok:
-            self.fail(
-                f"dealer rotation: dealer {dealer} (streak {streak}), winner {winner} -> "
-                f"dealer {n.dealer} (streak {n.dealer_streak}, passes {n.passes})"
-            )
+        self.check(invariants.dealer_rotation(dealer, streak, passes, winner, s))
 
     def run(self, progress: Progress | None, every: int, clock: Callable[[], float] | None) -> Summary:
         c = self.config
@@ -443,12 +319,6 @@ class _Run:
         self.summary.seconds = now() - start
         self.summary.events = self.events
         return self.summary
-
-
-@cache
-def _roll(dice: tuple[int, int], seat: int) -> Roll:
-    """The roll of ``dice`` by ``seat``: events are values, one of each serves every hand."""
-    return Roll(dice, seat=seat)
 
 
 def simulate(

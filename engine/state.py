@@ -9,19 +9,16 @@ concealed tiles only counted — it is published to every seat).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, Final, cast
 
+from engine.records import Claims, Drawn, KongKind, MeldKind, PendingWin, Phase, Settlement, settlement_from_json
 from engine.rules import XIAN, Rules
 from engine.scoring import Transfer, settle_up
-from engine.tiles import Tile, format_tiles, parse_tiles, tile_text
+from engine.seats import SEAT_RANGE, SEATS, WINDS, next_seat
+from engine.tiles import NUM_KINDS, Tile, format_tiles, parse_tiles, tile_text
 from engine.wall import TILES, BreakPoint, WallState, break_point
 
 SCHEMA: Final = 1
-SEATS: Final = 4
-WINDS: Final = "ESWN"
-OTHERS: Final = tuple(tuple((seat + i) % SEATS for i in (1, 2, 3)) for seat in range(SEATS))
-"""For each seat, the other three in turn order (counter-clockwise): its 下家 first."""
-PHASES: Final = ("idle", "seating", "betting", "rolling", "turn", "claims", "win_pending", "hand_over", "ended")
 
 
 @dataclass(frozen=True)
@@ -29,9 +26,9 @@ class Meld:
     """An exposed (or concealed-kong) meld: ``kind`` chow/pong/kong, ``tiles`` sorted or None
     when unknown (tracked mode), ``kong`` concealed/exposed/added, ``frm`` the claimed seat."""
 
-    kind: str
+    kind: MeldKind
     tiles: tuple[Tile, ...] | None = None
-    kong: str | None = None
+    kong: KongKind | None = None
     frm: int | None = None
 
     def to_json(self) -> dict[str, Any]:
@@ -59,7 +56,7 @@ class SeatState:
     __slots__ = ("concealed", "count", "discards", "melds")
 
     def __init__(self, full: bool = False) -> None:
-        self.concealed: bytearray | None = bytearray(34) if full else None
+        self.concealed: bytearray | None = bytearray(NUM_KINDS) if full else None
         self.count = 0
         self.melds: list[Meld] = []
         self.discards: list[Tile | None] = []
@@ -113,15 +110,16 @@ class TableState:
     """Everything the table knows. Build with ``engine.table.new_table()``; change only
     through ``engine.table.apply``. Phase ``idle`` is the table before any ``new_session``.
 
-    ``drawn`` says how the player to move got to 14 tiles: ``"deal"`` (the dealer's first
-    turn), ``"head"``, ``"tail"`` (a kong replacement) or ``None`` (a pong or chow).
-    ``claims`` (phase ``claims``): ``kind`` ``discard`` or ``rob`` (an added kong's tile),
-    ``from``, ``tile``, each seat's ``answers`` (call, ``"pass"`` or None) and chow ``tiles``.
-    ``pending`` (phase ``win_pending``): ``seat``, ``kind``, ``tile``, ``from``, ``prior``.
-    ``passes``: how often the deal has moved on; ``round == passes // 4 + 1``.
+    ``breakpoint``: where this hand's wall is broken, set when the wall's owner rolls.
+    ``wall_tiles``: full-tile mode, this hand's wall in physical order (``wall.tiles`` has
+    them by draw slot). ``drawn`` says how the player to move got to 14 tiles
+    (``engine.records.Drawn``). ``claims`` (phase ``claims``) and ``pending`` (phase
+    ``win_pending``): ``engine.records.Claims`` and ``PendingWin``; ``last_settlement``: the
+    last hand's ``engine.records.Settlement``. ``passes``: how often the deal has moved on;
+    ``round == passes // 4 + 1``.
     """
 
-    phase: str = "idle"
+    phase: Phase = "idle"
     players: list[str] = field(default_factory=lambda: ["", "", "", ""])
     base: int = 1
     rules: Rules = XIAN
@@ -134,19 +132,20 @@ class TableState:
     bets: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
     dice_dealer: tuple[int, int] | None = None
     dice_owner: tuple[int, int] | None = None
+    breakpoint: BreakPoint | None = None
     wall: WallState = field(default_factory=WallState)
     wall_tiles: list[Tile] | None = None
     kongs: int = 0
     seats: list[SeatState] = field(default_factory=lambda: [SeatState() for _ in range(SEATS)])
     turn: int | None = None
-    drawn: str | None = None
+    drawn: Drawn | None = None
     last_drawn: Tile | None = None
     discards_made: int = 0
-    claims: dict[str, Any] | None = None
-    pending: dict[str, Any] | None = None
+    claims: Claims | None = None
+    pending: PendingWin | None = None
     hand_transfers: list[Transfer] = field(default_factory=list)
     scores: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
-    last_settlement: dict[str, Any] | None = None
+    last_settlement: Settlement | None = None
 
     # --- derived ---------------------------------------------------------------------
 
@@ -158,33 +157,6 @@ class TableState:
     @property
     def round(self) -> int:
         return self.passes // 4 + 1
-
-    @property
-    def breakpoint(self) -> BreakPoint | None:
-        if self.dealer is None or self.dice_dealer is None or self.dice_owner is None:
-            return None
-        # kept while the dealer, the dice and the direction stay (all of a hand): a draw
-        # reads it every time (``physical`` is worked out once per break point)
-        key = (self.dealer, self.dice_dealer, self.dice_owner, self.rules.wall_direction)
-        cached: tuple[tuple[object, ...], BreakPoint] | None = self.__dict__.get("_breakpoint")
-        if cached is not None and cached[0] == key:
-            return cached[1]
-        bp = break_point(self.dealer, self.dice_dealer, self.dice_owner, self.rules.wall_direction)
-        self.__dict__["_breakpoint"] = (key, bp)
-        return bp
-
-    def wall_tile(self, slot: int) -> Tile:
-        """Full-tile mode: the tile at draw-order ``slot`` (the wall must be broken)."""
-        order = self.wall.tiles
-        if order is None:  # the first draw from this hand's wall: lay its tiles out by slot
-            order = self.wall.tiles = self.draw_order()
-        return order[slot]
-
-    def draw_order(self) -> tuple[Tile, ...]:
-        """Full-tile mode: the wall's tiles by slot (draw order; the wall must be broken)."""
-        bp = self.breakpoint
-        assert bp is not None and self.wall_tiles is not None
-        return bp.in_draw_order(self.wall_tiles)
 
     @property
     def reserve_stacks(self) -> int:
@@ -207,7 +179,7 @@ class TableState:
     def winds(self) -> list[str | None]:
         if self.east is None:
             return [None] * SEATS
-        return [WINDS[(s - self.east) % SEATS] for s in range(SEATS)]
+        return [WINDS[(s - self.east) % SEATS] for s in SEAT_RANGE]
 
     # --- copies and JSON -------------------------------------------------------------
 
@@ -222,8 +194,8 @@ class TableState:
         if self.claims is not None:
             c.claims = {**self.claims, "answers": list(self.claims["answers"]), "tiles": list(self.claims["tiles"])}
         if self.pending is not None:
-            c.pending = dict(self.pending)
-        # wall_tiles is never changed in place, last_settlement is replaced, never edited
+            c.pending = {**self.pending}
+        # wall_tiles and breakpoint are never changed in place, last_settlement is replaced, never edited
         return c
 
     def to_json(self) -> dict[str, Any]:
@@ -258,7 +230,7 @@ class TableState:
                 "answers": list(self.claims["answers"]),
                 "tiles": [None if t is None else list(t) for t in self.claims["tiles"]],
             },
-            "pending": None if self.pending is None else dict(self.pending),
+            "pending": None if self.pending is None else {**self.pending},
             "hand_transfers": [t.to_json() for t in self.hand_transfers],
             "scores": list(self.scores),
             "last_settlement": self.last_settlement,
@@ -275,11 +247,18 @@ class TableState:
                 "answers": list(claims["answers"]),
                 "tiles": [None if t is None else tuple(t) for t in claims["tiles"]],
             }
+        rules = Rules.from_overrides(d["rules"])
+        bp = None
+        if d["dealer"] is not None and d["dice_dealer"] is not None and d["dice_owner"] is not None:
+            bp = break_point(d["dealer"], d["dice_dealer"], d["dice_owner"], rules.wall_direction)
+        wall_tiles = None if d["wall_tiles"] is None else list(d["wall_tiles"])
+        laid_out = None if wall_tiles is None or bp is None else bp.in_draw_order(wall_tiles)
+        last = d["last_settlement"]
         return cls(
             phase=d["phase"],
             players=list(d["players"]),
             base=d["base"],
-            rules=Rules.from_overrides(d["rules"]),
+            rules=rules,
             wall_seed=d["wall_seed"],
             east=d["east"],
             dealer=d["dealer"],
@@ -289,8 +268,9 @@ class TableState:
             bets=list(d["bets"]),
             dice_dealer=None if d["dice_dealer"] is None else (d["dice_dealer"][0], d["dice_dealer"][1]),
             dice_owner=None if d["dice_owner"] is None else (d["dice_owner"][0], d["dice_owner"][1]),
-            wall=WallState.from_json(d["wall"]),
-            wall_tiles=None if d["wall_tiles"] is None else list(d["wall_tiles"]),
+            breakpoint=bp,
+            wall=WallState.from_json(d["wall"], laid_out),
+            wall_tiles=wall_tiles,
             kongs=d["kongs"],
             seats=[SeatState.from_json(s) for s in d["seats"]],
             turn=d["turn"],
@@ -298,10 +278,10 @@ class TableState:
             last_drawn=d["last_drawn"],
             discards_made=d["discards_made"],
             claims=claims,
-            pending=None if d["pending"] is None else dict(d["pending"]),
+            pending=None if d["pending"] is None else cast(PendingWin, {**d["pending"]}),
             hand_transfers=[Transfer.from_json(t) for t in d["hand_transfers"]],
             scores=list(d["scores"]),
-            last_settlement=d["last_settlement"],
+            last_settlement=None if last is None else settlement_from_json(last),
         )
 
     def public(self) -> dict[str, Any]:
@@ -352,14 +332,14 @@ class TableState:
         }
         if self.phase == "hand_over" and self.last_settlement is not None and self.dealer is not None:
             winner = self.last_settlement["winner"]
-            out["next_dealer"] = self.dealer if winner in (None, self.dealer) else (self.dealer + 1) % SEATS
+            out["next_dealer"] = self.dealer if winner in (None, self.dealer) else next_seat(self.dealer)
         if self.claims is not None and self.phase == "claims":
             c = self.claims
             out["claims"] = {
                 "kind": c["kind"],
                 "from": c["from"],
                 "tile": None if c["tile"] is None else tile_text(c["tile"]),
-                "waiting": [s for s in range(SEATS) if s != c["from"] and c["answers"][s] is None],
+                "waiting": [s for s in SEAT_RANGE if s != c["from"] and c["answers"][s] is None],
                 "answers": list(c["answers"]),
             }
         if self.pending is not None and self.phase == "win_pending":

@@ -31,7 +31,7 @@ engine.errors.IllegalEventError: turn: seat 2 cannot discard: it is seat 0's tur
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from operator import itemgetter
+from dataclasses import fields
 from typing import Any, Final
 
 from engine.claims import on_claim, on_pass, on_resolve
@@ -48,22 +48,13 @@ from engine.events import (
     Seating,
     parse_event,
 )
-from engine.moves import (
-    CLAIMS_OPEN,
-    UNKNOWN,
-    Effect,
-    Effects,
-    check_turn,
-    draw,
-    need_tile,
-    pong_for,
-    refuse,
-    settle_now,
-)
+from engine.moves import Effect, Effects, check_turn, draw, need_tile, pong_for, refuse, settle_now
+from engine.records import PHASES, ClaimKind, Claims
 from engine.scoring import kong_transfers
-from engine.state import PHASES, SEATS, Meld, SeatState, TableState
-from engine.tiles import format_tiles, tile_text
-from engine.wall import DEALT, LOWER, WallState, deal_slots, seat_counting, shuffled_wall
+from engine.seats import SEAT_RANGE, SEATS, next_seat, seat_counting
+from engine.state import Meld, SeatState, TableState
+from engine.tiles import ALL_TILES, Tile, format_tiles, tile_text
+from engine.wall import DEALT, LOWER, WallState, break_point, deal_slots, shuffled_wall
 from engine.wins import on_confirm_win, on_reject_win, on_win
 
 __all__ = ["Effect", "TableState", "apply", "new_table", "push", "replay"]
@@ -135,10 +126,12 @@ def replay(events: Iterable[Event | Mapping[str, Any]], state: TableState | None
 
 
 def on_new_session(s: TableState, ev: NewSession) -> Effects:
+    """Start over: every field as a new table's, but the session's own."""
     fresh = TableState(
         phase="seating", players=list(ev.players), base=ev.base, rules=ev.rule_set, wall_seed=ev.wall_seed, hand=1
     )
-    s.__dict__.update(fresh.__dict__)
+    for f in fields(TableState):
+        setattr(s, f.name, getattr(fresh, f.name))
     return []
 
 
@@ -149,7 +142,7 @@ def on_seating(s: TableState, ev: Seating) -> Effects:
     elif ev.method == "B":
         assert ev.rolls is not None
         sums = [sum(r) for r in ev.rolls]
-        tied = sorted({s_ for s_ in range(SEATS) if sums.count(sums[s_]) > 1})
+        tied = sorted({s_ for s_ in SEAT_RANGE if sums.count(sums[s_]) > 1})
         if tied:
             groups: dict[int, list[int]] = {}
             for seat in tied:
@@ -162,7 +155,7 @@ def on_seating(s: TableState, ev: Seating) -> Effects:
                 "seating.ties",
                 tied=tied,
             )
-        order = sorted(range(SEATS), key=lambda x: -sums[x])  # East, South, West, North
+        order = sorted(SEAT_RANGE, key=lambda x: -sums[x])  # East, South, West, North
         east = order[0]
         # The highest roller keeps its place, which becomes East; the others take the places
         # counter-clockwise from it by descending sum, so winds follow the seat order (§2).
@@ -211,44 +204,35 @@ def on_roll(s: TableState, ev: Roll) -> Effects:
             owner=owner,
         )
     s.dice_owner = ev.dice
+    s.breakpoint = break_point(s.dealer, s.dice_dealer, ev.dice, s.rules.wall_direction)
     return deal(s)
 
 
 def deal(s: TableState) -> Effects:
-    assert s.dealer is not None
-    s.wall = WallState()
-    full = s.wall_seed is not None
-    s.seats = [SeatState(full) for _ in range(SEATS)]
+    """The deal (RULES §7): a new wall broken at the break point, laid out once by draw slot
+    in full-tile mode; 53 tiles from its head, 14 to the dealer, 13 to each other seat."""
+    bp = s.breakpoint
+    assert s.dealer is not None and bp is not None
     s.wall_tiles = shuffled_wall(s.wall_seed, s.hand) if s.wall_seed is not None else None
-    wall, seats = s.wall, s.seats
+    s.wall = wall = WallState(None if s.wall_tiles is None else bp.in_draw_order(s.wall_tiles))
+    s.seats = seats = [SeatState(full=wall.tiles is not None) for _ in SEAT_RANGE]
     wall.take_first(DEALT)  # the deal takes the first 53 slots (§7; deal_slots gives the order)
-    for seat, n in enumerate(_DEALT_TO[s.dealer]):
-        seats[seat].count = n
-    if full:
-        order = wall.tiles = s.draw_order()
-        for seat, dealt in enumerate(_DEALT_TILES[s.dealer]):
-            conc = seats[seat].concealed
-            assert conc is not None
-            for t in dealt(order):
-                conc[t] += 1
-        s.last_drawn = order[50]  # the dealer's 14th
-    else:
-        s.last_drawn = None
+    for seat, slot in _DEAL_ORDER[s.dealer]:
+        seats[seat].count += 1
+        conc = seats[seat].concealed
+        if conc is not None and wall.tiles is not None:
+            conc[wall.tiles[slot]] += 1
+    s.last_drawn = None if wall.tiles is None else wall.tiles[_DEALERS_14TH]
     s.turn, s.drawn, s.phase = s.dealer, "deal", "turn"
     s.kongs, s.discards_made, s.claims, s.pending, s.hand_transfers = 0, 0, None, None, []
-    bp = s.breakpoint
-    assert bp is not None
     return [Effect("dealt", s.dealer, data=bp.to_json()), Effect("to_move", s.dealer, data="discard")]
 
 
-assert all(sorted(slot for _, slot in deal_slots(d)) == list(range(DEALT)) for d in range(SEATS))  # take_first's
-_DEALT_TILES: Final = tuple(
-    tuple(itemgetter(*[slot for s, slot in deal_slots(d) if s == seat]) for seat in range(SEATS)) for d in range(SEATS)
-)
-"""For each dealer, each seat's dealt tiles out of the draw order (an ``itemgetter`` of its slots)."""
-_DEALT_TO: Final = tuple(
-    tuple(sum(1 for s, _ in deal_slots(d) if s == seat) for seat in range(SEATS)) for d in range(SEATS)
-)
+_DEAL_ORDER: Final = tuple(tuple(deal_slots(dealer)) for dealer in SEAT_RANGE)
+"""For each dealer, who takes which slot in the deal: the first 53 slots (``take_first``)."""
+assert all(sorted(slot for _, slot in order) == list(range(DEALT)) for order in _DEAL_ORDER)
+_DEALERS_14TH: Final = [slot for seat, slot in deal_slots(0) if seat == 0][-1]
+"""The dealer's last dealt tile, the jump tile: a 天胡's winning tile (RULES §17)."""
 
 
 # --- the player to move: discard, kong -----------------------------------------------------
@@ -265,7 +249,7 @@ def on_discard(s: TableState, ev: Discard) -> Effects:
             need_tile(s, seat, tile, "discard")  # raises
             raise AssertionError("unreachable")
         if conc[tile] == 0:
-            held = format_tiles(t for t in range(34) for _ in range(conc[t]))
+            held = format_tiles(t for t in ALL_TILES for _ in range(conc[t]))
             raise refuse(
                 s,
                 seat,
@@ -277,18 +261,14 @@ def on_discard(s: TableState, ev: Discard) -> Effects:
     st.count -= 1
     st.discards.append(tile)
     s.discards_made += 1
-    s.claims = {
-        "kind": "discard",
-        "from": seat,
-        "tile": tile,
-        "answers": [None, None, None, None],  # one per seat
-        "tiles": [None, None, None, None],
-    }
+    s.claims = open_claims("discard", seat, tile)
     s.turn, s.drawn, s.last_drawn, s.phase = None, None, None, "claims"
-    return [_OPEN_ON_DISCARD[seat][UNKNOWN if tile is None else tile]]
+    return [Effect("claims_open", seat, tile, "discard")]
 
 
-_OPEN_ON_DISCARD: Final = CLAIMS_OPEN["discard"]
+def open_claims(kind: ClaimKind, frm: int, tile: Tile | None) -> Claims:
+    """Claims open on ``frm``'s discard, or its added kong's tile: nobody has answered yet."""
+    return {"kind": kind, "from": frm, "tile": tile, "answers": [None] * SEATS, "tiles": [None] * SEATS}
 
 
 def on_kong(s: TableState, ev: Kong) -> Effects:
@@ -343,9 +323,9 @@ def on_kong(s: TableState, ev: Kong) -> Effects:
             "kong.not_held",
             tile=tile_text(tile),
         )
-    s.claims = {"kind": "rob", "from": ev.seat, "tile": tile, "answers": [None] * SEATS, "tiles": [None] * SEATS}
+    s.claims = open_claims("rob", ev.seat, tile)
     s.phase = "claims"
-    return [CLAIMS_OPEN["rob"][ev.seat][UNKNOWN if tile is None else tile]]
+    return [Effect("claims_open", ev.seat, tile, "rob")]
 
 
 # --- the next hand, the end ---------------------------------------------------------------
@@ -358,15 +338,15 @@ def on_next_hand(s: TableState, ev: NextHand) -> Effects:
     if last is None or last["winner"] is None or last["winner"] == s.dealer:
         s.dealer_streak += 1
     else:
-        s.dealer = (s.dealer + 1) % SEATS
+        s.dealer = next_seat(s.dealer)
         s.passes += 1
         s.dealer_streak = 0
     s.hand += 1
     s.bets = [0, 0, 0, 0]
-    s.dice_dealer = s.dice_owner = None
+    s.dice_dealer = s.dice_owner = s.breakpoint = None
     s.wall = WallState()
     s.wall_tiles = None
-    s.seats = [SeatState() for _ in range(SEATS)]
+    s.seats = [SeatState() for _ in SEAT_RANGE]
     s.kongs, s.discards_made, s.hand_transfers = 0, 0, []
     s.turn = s.drawn = s.last_drawn = s.claims = s.pending = None
     s.phase = "betting"

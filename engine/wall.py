@@ -25,34 +25,46 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import cached_property
 from operator import itemgetter
-from typing import Any, Final
+from typing import Any, Final, get_args
 
-from engine.tiles import NUM_KINDS, Tile
+from engine.memo import Memo
+from engine.rules import WallDirection
+from engine.seats import SEATS, seat_counting
+from engine.tiles import COPIES, NUM_KINDS, Tile
 
-SEATS: Final = 4
 PER_WALL: Final = 17
-STACKS: Final = 68
-TILES: Final = 136
+STACKS: Final = SEATS * PER_WALL
+TILES: Final = 2 * STACKS
 UPPER: Final = 0
 LOWER: Final = 1
 DEALT: Final = 53
-DIRECTIONS: Final = ("counterclockwise", "clockwise")
-
-
-def seat_counting(start: int, k: int) -> int:
-    """The seat reached counting ``k`` places counter-clockwise from ``start``, ``start`` being 1 (§2).
-
-    >>> seat_counting(0, 10)   # the dealer's 下家
-    1
-    """
-    return (start + k - 1) % SEATS
-
+DIRECTIONS: Final[tuple[WallDirection, ...]] = get_args(WallDirection)
 
 def next_wall(wall: int, direction: str = "counterclockwise") -> int:
     """The wall the count runs on into after ``wall``'s 17th stack."""
     return (wall + 1) % SEATS if direction == "counterclockwise" else (wall - 1) % SEATS
+
+
+def _stack_at(owner: int, count: int, direction: str, p: int) -> tuple[int, int]:
+    r = (count + p) % STACKS  # ring index from the owner's stack 1
+    wall = owner
+    for _ in range(r // PER_WALL):
+        wall = next_wall(wall, direction)
+    return wall, r % PER_WALL + 1
+
+
+def _draw_order(key: tuple[int, int, str]) -> Callable[[Sequence[Tile]], tuple[Tile, ...]]:
+    """For a wall broken at ``(owner, count, direction)``: a wall's tiles in physical order ->
+    the same tiles by draw slot (an ``itemgetter`` of each slot's physical index)."""
+    physical = []
+    for slot in range(TILES):
+        wall, stack = _stack_at(*key, slot // 2)
+        physical.append(2 * (wall * PER_WALL + stack - 1) + slot % 2)
+    return itemgetter(*physical)
+
+
+_DRAW_ORDERS: Final = Memo(_draw_order, limit=SEATS * 21 * len(DIRECTIONS))  # k = 4..24: every one fits
 
 
 @dataclass(frozen=True)
@@ -92,42 +104,19 @@ class BreakPoint:
 
     def stack_at(self, p: int) -> tuple[int, int]:
         """(wall, stack number) of draw position ``p`` (0 = head, 67 = tail)."""
-        r = (self.count + p) % STACKS  # ring index from the owner's stack 1
-        wall = self.owner
-        for _ in range(r // PER_WALL):
-            wall = next_wall(wall, self.direction)
-        return wall, r % PER_WALL + 1
+        return _stack_at(self.owner, self.count, self.direction, p)
 
     def physical_slot(self, slot: int) -> int:
         """Index into a wall built in physical order (``2 * (wall * 17 + stack - 1) + layer``)."""
         wall, stack = self.stack_at(slot // 2)
         return 2 * (wall * PER_WALL + stack - 1) + slot % 2
 
-    @cached_property
-    def _layout(self) -> tuple[tuple[int, ...], Callable[[Sequence[Tile]], tuple[Tile, ...]]]:
-        """(:attr:`physical`, :attr:`in_draw_order`): one pair per owner, k and direction, 192 in all."""
-        key = (self.owner, self.count, self.direction)
-        layout = _LAYOUTS.get(key)
-        if layout is None:
-            table = tuple(self.physical_slot(slot) for slot in range(TILES))
-            layout = _LAYOUTS[key] = (table, itemgetter(*table))
-        return layout
-
-    @property
-    def physical(self) -> tuple[int, ...]:
-        """:meth:`physical_slot` of every slot."""
-        return self._layout[0]
-
-    @property
-    def in_draw_order(self) -> Callable[[Sequence[Tile]], tuple[Tile, ...]]:
+    def in_draw_order(self, wall: Sequence[Tile]) -> tuple[Tile, ...]:
         """A wall's tiles in physical order -> the same tiles in draw order (by slot)."""
-        return self._layout[1]
+        return _DRAW_ORDERS[self.owner, self.count, self.direction](wall)
 
     def to_json(self) -> dict[str, int]:
         return {"owner": self.owner, "count": self.count, "wall": self.wall, "stack": self.stack}
-
-
-_LAYOUTS: Final[dict[tuple[int, int, str], tuple[tuple[int, ...], Callable[[Sequence[Tile]], tuple[Tile, ...]]]]] = {}
 
 
 def break_point(
@@ -155,11 +144,12 @@ def deal_slots(dealer: int) -> list[tuple[int, int]]:
     for _ in range(3):
         for i in range(SEATS):
             seat = (dealer + i) % SEATS
-            out.extend((seat, slot + j) for j in range(4))
+            out.extend((seat, slot + j) for j in range(4))  # two whole stacks
             slot += 4
     # then the dealer takes the upper tiles of the next two stacks (p = 24, 25), the others
     # take the lower of the first, the lower of the second and the upper of the third
-    out += [(dealer, 48), (dealer, 50), ((dealer + 1) % 4, 49), ((dealer + 2) % 4, 51), ((dealer + 3) % 4, 52)]
+    out += [(dealer, 48), (dealer, 50), ((dealer + 1) % SEATS, 49), ((dealer + 2) % SEATS, 51),
+            ((dealer + 3) % SEATS, 52)]
     return out
 
 
@@ -177,23 +167,16 @@ def shuffled_wall(seed: int, hand: int = 1) -> list[Tile]:
     if type(seed) is not int or type(hand) is not int or hand < 1:
         raise ValueError(f"a wall needs a whole-number seed and hand >= 1, got {seed!r}, {hand!r}")
     tiles = list(_NEW_WALL)
-    # random.Random.shuffle's own algorithm, written out (every deal runs it: the stdlib's
-    # costs a method call per tile); tests check the two give the same walls
-    getrandbits = random.Random(f"xian-table wall {seed} {hand}").getrandbits
-    for i, n, k in _SHUFFLE_STEPS:
-        j = getrandbits(k)
-        while j >= n:
-            j = getrandbits(k)
-        tiles[i], tiles[j] = tiles[j], tiles[i]
+    random.Random(f"xian-table wall {seed} {hand}").shuffle(tiles)
     return tiles
 
 
-_NEW_WALL: Final = tuple(t for t in range(NUM_KINDS) for _ in range(4))
-_SHUFFLE_STEPS: Final = tuple((i, i + 1, (i + 1).bit_length()) for i in range(TILES - 1, 0, -1))
+_NEW_WALL: Final = tuple(t for t in range(NUM_KINDS) for _ in range(COPIES))
 
 
 class WallState:
-    """Which slots (draw order) have been taken, and the head/tail counters.
+    """Which slots (draw order) have been taken, and the head/tail counters; in full-tile mode
+    also ``tiles``, the wall's tiles by slot, laid out once when the wall is dealt.
 
     >>> w = WallState()
     >>> [w.take_head() for _ in range(3)], w.take_tail(LOWER), w.take_tail(UPPER), w.take_tail(LOWER)
@@ -204,14 +187,12 @@ class WallState:
 
     __slots__ = ("_head", "head_taken", "tail_taken", "taken", "tiles")
 
-    def __init__(self) -> None:
+    def __init__(self, tiles: tuple[Tile, ...] | None = None) -> None:
         self.taken = bytearray(TILES)
         self.head_taken = 0
         self.tail_taken = 0
         self._head = 0
-        # full-tile mode: the tiles by slot (draw order), filled in by the table when first
-        # needed; a new wall (every hand) starts without them. Never changed in place.
-        self.tiles: tuple[Tile, ...] | None = None
+        self.tiles = tiles  # never changed in place: copies share it
 
     def copy(self) -> WallState:
         w = WallState.__new__(WallState)
@@ -297,14 +278,14 @@ class WallState:
         }
 
     @classmethod
-    def from_json(cls, d: dict[str, Any]) -> WallState:
-        w = cls()
+    def from_json(cls, d: dict[str, Any], tiles: tuple[Tile, ...] | None = None) -> WallState:
+        """The wall of :meth:`to_json` (which keeps no tiles: full-tile mode gives them back)."""
+        w = cls(tiles)
         bits = d["taken"]
         if not isinstance(bits, str) or len(bits) != TILES or set(bits) - {"0", "1"}:
             raise ValueError(f"bad wall 'taken' bits: {bits!r}")
         w.taken = bytearray(bits.translate(_BITS_IN), "ascii")
         w.head_taken, w.tail_taken = int(d["head_taken"]), int(d["tail_taken"])
-        w.tiles = None
         if w.head_taken + w.tail_taken != sum(w.taken):
             raise ValueError("wall counters do not match its taken slots")
         while w._head < TILES and w.taken[w._head]:

@@ -8,12 +8,15 @@ from engine.claims import resolve_if_answered
 from engine.events import ConfirmWin, RejectWin, Win
 from engine.hand import HandError, analyse_win, hand_counts, is_complete, parse_meld
 from engine.moves import Effect, Effects, check_turn, hand_text, refuse, settle_now
-from engine.scoring import deltas, win_transfers
+from engine.records import MeldKind, WaitKind, WinKind
+from engine.scoring import WinHow, settlement, win_transfers
 from engine.state import SeatState, TableState
-from engine.tiles import Tile, TileError, format_tiles, tile_text
+from engine.tiles import ALL_TILES, Tile, TileError, format_tiles, tile_text
 
 
-def win_kind(s: TableState, seat: int) -> str:
+def win_kind(s: TableState, seat: int) -> WinKind:
+    """A self-drawn win's kind (RULES §12): on a kong's replacement 杠后开花, the dealer's
+    dealt tiles before the first discard 天胡, else 自摸."""
     if s.drawn == "tail":
         return "kong_bloom"
     if s.drawn == "deal" and seat == s.dealer and s.discards_made == 0:
@@ -44,7 +47,7 @@ def on_confirm_win(s: TableState, ev: ConfirmWin) -> Effects:
     seat, kind, tile, frm = p["seat"], p["kind"], p["tile"], p["from"]
     st = s.seats[seat]
     wait, bonus = judge_wait(s, st, seat, tile, kind, ev)
-    how = {"discard": "discard", "robbed_kong": "robbed_kong"}.get(kind, "self_drawn")
+    how: WinHow = kind if kind == "discard" or kind == "robbed_kong" else "self_drawn"
     # the payments first: nothing below may fail once the hands change
     wins = win_transfers(
         seat,
@@ -70,25 +73,16 @@ def on_confirm_win(s: TableState, ev: ConfirmWin) -> Effects:
         if st.concealed is not None and tile is not None:
             st.concealed[tile] += 1
     settle_now(s, wins)
-    s.last_settlement = {
-        "result": "win",
-        "winner": seat,
-        "kind": kind,
-        "wait": wait,
-        "bonus": bonus,
-        "from": frm,
-        "transfers": [t.to_json() for t in s.hand_transfers],
-        "deltas": deltas(s.hand_transfers),
-        "dealer": s.dealer,
-        "hand": s.hand,
-    }
+    s.last_settlement = settlement(
+        s.hand_transfers, dealer=s.dealer, hand=s.hand, winner=seat, kind=kind, wait=wait, bonus=bonus, frm=frm
+    )
     s.pending, s.claims, s.turn, s.drawn, s.last_drawn, s.phase = None, None, None, None, None, "hand_over"
     return [Effect("hand_over", seat, tile, s.last_settlement)]
 
 
 def judge_wait(
-    s: TableState, st: SeatState, seat: int, tile: Tile | None, kind: str, ev: ConfirmWin
-) -> tuple[str, bool]:
+    s: TableState, st: SeatState, seat: int, tile: Tile | None, kind: WinKind, ev: ConfirmWin
+) -> tuple[WaitKind, bool]:
     """The confirmed wait and whether it earns the bonus; a false hand is refused."""
     add = tile if kind in ("discard", "robbed_kong") else None
     if st.concealed is not None and tile is not None:  # full-tile mode: the engine knows the hand
@@ -101,7 +95,7 @@ def judge_wait(
                 s, seat, f"cannot confirm the win: its hand {hand_text(st)} does not win", "confirm.not_winning"
             )
         if ev.hand is not None and (hand_counts(ev.hand) != hand or ev.win_tile != tile):
-            held = format_tiles(t for t in range(34) for _ in range(hand[t]))
+            held = format_tiles(t for t in ALL_TILES for _ in range(hand[t]))
             raise refuse(
                 s,
                 seat,
@@ -119,7 +113,7 @@ def judge_wait(
             )
         return a.wait, a.bonus
     if ev.wait is not None:
-        return ev.wait, ev.wait in ("closed", "single") or (ev.wait == "edge" and s.rules.edge_wait_bonus)
+        return ev.wait, s.rules.earns_bonus(ev.wait)
     if ev.hand is None or ev.win_tile is None:
         raise refuse(
             s,
@@ -172,7 +166,7 @@ def judge_wait(
     return a.wait, a.bonus
 
 
-def meld_kind(tiles: tuple[Tile, ...]) -> str:
+def meld_kind(tiles: tuple[Tile, ...]) -> MeldKind:
     """What a checked meld (:func:`~engine.hand.parse_meld`) is: chow, pong or kong."""
     return "kong" if len(tiles) == 4 else "pong" if tiles[0] == tiles[1] else "chow"
 

@@ -20,8 +20,9 @@ from hypothesis import strategies as st
 from engine.errors import RuleError
 from engine.events import Claim, Discard, Event, Kong, Pass, Roll, Win
 from engine.legal import ACTIONS, action_of, actions, claimants, legal_moves, roller
+from engine.seats import OTHERS
 from engine.simulate import SimConfig, journal_line, simulate
-from engine.state import OTHERS, TableState
+from engine.state import TableState
 from engine.table import apply, new_table, push
 from engine.tiles import CHOW_PAIRS
 from tests.engine.test_table_props import PLAYERS, legal_events, pick
