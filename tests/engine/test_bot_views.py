@@ -1,5 +1,4 @@
-"""The fast paths the simulator takes around the bots agree with the plain definitions:
-``view_of`` (slots filled directly, the open table and ``drawable`` read lazily) with a
+"""What the simulator hands the bots agrees with the plain definitions: ``view_of`` with a
 ``View`` built from the state's values, and the engine's legal claims (which rule tiles
 out before they look for a win) with a plain search of every claim."""
 
@@ -8,6 +7,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterator
+from dataclasses import fields
 from typing import Any
 
 from engine.bots import View, table_of, view_of
@@ -48,16 +48,16 @@ def _plain_view(s: TableState, seat: int) -> View:
         None if c is None else c["kind"],
         None if c is None else c["from"],
         None if c is None else c["tile"],
-        table_of(s),
         s.wall.remaining,
         s.drawable,
         s.rules,
+        lambda: table_of(s),
     )
 
 
 def _public(v: View) -> dict[str, Any]:
-    names = [k for k in View.__slots__ if not k.startswith("_")]
-    return {k: getattr(v, k) for k in [*names, "melds", "pongs", "drawable", "table_melds", "discards", "moves"]}
+    names = [f.name for f in fields(View) if f.name != "open_table"]
+    return {k: getattr(v, k) for k in [*names, "table_melds", "discards", "moves"]}
 
 
 def test_view_of_gives_the_view_built_from_the_state() -> None:
