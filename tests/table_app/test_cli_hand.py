@@ -115,3 +115,12 @@ def test_bench_reports_both_measures(cli):
     first = data["results"][0]
     assert first["value"] > 0 and first["target"] == 1_500_000 and isinstance(first["meets_target"], bool)
     assert cli("bench", "--runs", "0").returncode == 2
+
+
+def test_bench_measures_the_engines_import(cli):
+    proc = cli("bench", "--only", "startup", "--runs", "1", "--json", check=True)
+    (time, memory) = json.loads(proc.stdout)["results"]
+    assert time["name"] == "import engine (time)" and time["target_max"] == 60 and 0 < time["value"] < 10_000
+    assert memory["unit"] == "MB" and memory["target_max"] == 15 and 0 < memory["value"] < 200
+    text = cli("bench", "--only", "startup", "--runs", "1", check=True).stdout
+    assert "import engine (time)" in text and "target ≤ 60" in text
