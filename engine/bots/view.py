@@ -34,7 +34,7 @@ def nothing_open() -> Table:
     return ((),) * SEATS, ((),) * SEATS
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class View:
     """What seat ``seat`` can see. ``hand``: its own concealed counts (a copy: the bot may
     change it); ``melds``: its own melds' tiles (a kong as four; concealed kongs included);
@@ -56,7 +56,6 @@ class View:
     claim_from: int | None = None
     claim_tile: Tile | None = None
     wall_remaining: int = TILES
-    drawable: int = 0
     rules: Rules = XIAN
     open_table: Callable[[], Table] = nothing_open
 
@@ -113,19 +112,19 @@ def view_of(state: TableState, seat: int) -> View:
         raise ValueError("bots play in full-tile mode only (new_session with a wall_seed)")
     c = state.claims if state.phase == "claims" else None
     mine = state.turn == seat  # (also while others may rob its added kong)
+    melds = me.melds
     return View(
         seat,
         state.phase,
         me.concealed[:],
-        tuple(m.tiles for m in me.melds if m.tiles is not None),
-        tuple(m.tiles[0] for m in me.melds if m.kind == "pong" and m.tiles is not None),
+        tuple([m.tiles for m in melds if m.tiles is not None]) if melds else (),
+        tuple([m.tiles[0] for m in melds if m.kind == "pong" and m.tiles is not None]) if melds else (),
         mine and state.drawn is not None,
         state.last_drawn if mine else None,
         None if c is None else c["kind"],
         None if c is None else c["from"],
         None if c is None else c["tile"],
         state.wall.remaining,
-        state.drawable,
         state.rules,
         lambda: table_of(state),
     )

@@ -1,6 +1,6 @@
 """What the simulator hands the bots agrees with the plain definitions: ``view_of`` with a
-``View`` built from the state's values, and the engine's legal claims (which rule tiles
-out before they look for a win) with a plain search of every claim."""
+``View`` built from the state's values, and the engine's legal claims with a plain search
+of every claim (the checked win test, the chow shapes written out)."""
 
 from __future__ import annotations
 
@@ -49,7 +49,6 @@ def _plain_view(s: TableState, seat: int) -> View:
         None if c is None else c["from"],
         None if c is None else c["tile"],
         s.wall.remaining,
-        s.drawable,
         s.rules,
         lambda: table_of(s),
     )
