@@ -16,6 +16,10 @@ from engine.state import Meld, SeatState, TableState
 from engine.tiles import CHOW_PAIRS, SEQUENCE_WAITS, Tile, format_tiles, tile_text
 from engine.wall import UPPER
 
+HELD_FOR: Final[dict[Call, int]] = {"pong": 2, "kong": 3, "chow": 2}
+"""What a call needs in the hand (RULES §8): a pong two of the tile, an exposed kong three, a
+chow two tiles (that make a sequence with it)."""
+
 
 def on_claim(s: TableState, ev: Claim) -> Effects:
     c = s.claims
@@ -47,7 +51,7 @@ def on_claim(s: TableState, ev: Claim) -> Effects:
                     tile=tile_text(tile),
                 )
     elif ev.call in ("pong", "kong"):
-        need = 2 if ev.call == "pong" else 3
+        need = HELD_FOR[ev.call]
         if st.count < need:
             raise refuse(
                 s,
@@ -78,7 +82,7 @@ def on_claim(s: TableState, ev: Claim) -> Effects:
             raise refuse(
                 s, seat, f"cannot chow: only seat {nxt}, the discarder's 下家, may chow", "chow.not_next", next=nxt
             )
-        if st.count < 2:
+        if st.count < HELD_FOR["chow"]:
             raise refuse(
                 s,
                 seat,

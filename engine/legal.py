@@ -28,11 +28,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
+from engine.claims import HELD_FOR
 from engine.events import Claim, Discard, Event, Kong, Pass, Win
 from engine.hand import is_complete
 from engine.records import ACTIONS, CALLS, Action, ClaimKind
 from engine.rules import Rules
-from engine.seats import OTHERS, SEAT_RANGE, SEATS, seat_counting
+from engine.seats import OTHERS, SEAT_RANGE, SEATS, next_seat, seat_counting
 from engine.state import TableState
 from engine.tiles import ALL_TILES, CHOW_PAIRS, COPIES, NUM_KINDS, Tile
 
@@ -168,11 +169,11 @@ def claim_moves(seat: int, conc: Counts | None, count: int, melds: int, kind: Cl
         moves.append(claim["win"])
     if kind == "discard":
         held = count if conc is None or tile is None else conc[tile]
-        if held >= 2:
+        if held >= HELD_FOR["pong"]:
             moves.append(claim["pong"])
-        if held >= 3 and wall_remaining > 0:
+        if held >= HELD_FOR["kong"] and wall_remaining > 0:
             moves.append(claim["kong"])
-        if seat == OTHERS[frm][0] and count >= 2:  # only the discarder's 下家 may chow (§8)
+        if seat == next_seat(frm) and count >= HELD_FOR["chow"]:  # only the discarder's 下家 may chow (§8)
             if conc is None or tile is None:
                 if tile is None or CHOW_PAIRS[tile]:
                     moves.append(claim["chow"])
@@ -185,12 +186,6 @@ def claim_moves(seat: int, conc: Counts | None, count: int, melds: int, kind: Cl
 
 def _wins_with(conc: Counts, melds: int, tile: Tile, seven_pairs: bool) -> bool:
     """Whether the hand wins with one more ``tile`` (the hand itself is not changed)."""
-    if not conc[tile]:  # the tile would stand alone unless it makes a sequence: a win needs it in a meld or the pair
-        for a, b in CHOW_PAIRS[tile]:
-            if conc[a] and conc[b]:
-                break
-        else:
-            return False
     hand = bytearray(conc)
     hand[tile] += 1
     return is_complete(hand, melds, seven_pairs)
