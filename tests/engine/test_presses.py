@@ -75,6 +75,18 @@ def test_the_next_seat_waits_for_a_pending_claim() -> None:
     assert "its own chow (吃) is pending" in str(refused(own, Press(1, "TURN")))
 
 
+def test_the_claim_named_pending_is_the_one_that_would_take_the_tile() -> None:
+    """Kong and pong rank alike (RULES §8, §17): a nearer pong takes the tile before a farther
+    kong (tracked mode, where both can be claimed), and the refusal names the pong. (Until
+    issue 19 the button mapping kept its own order, kong before pong, and named the kong.)"""
+    s = replay([{"type": "claim", "seat": 3, "call": "kong"}, {"type": "claim", "seat": 2, "call": "pong"}],
+               STATES["claims"][1])  # seat 0 discarded: seat 2 is nearer than seat 3
+    e = refused(s, Press(1, "TURN"))
+    assert e.params["claimant"] == 2 and e.params["call"] == "pong"
+    taken = replay([{"type": "resolve"}], s)
+    assert taken.turn == 2 and taken.seats[2].melds[-1].kind == "pong"
+
+
 def test_the_next_seat_at_the_end_of_the_wall_closes_the_window_only() -> None:
     """Nothing is left to draw: its TURN closes the claims and the hand is drawn (荒牌)."""
     s = replay(START)
