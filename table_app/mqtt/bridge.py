@@ -446,7 +446,7 @@ class MqttBridge:
         if cmd.error is not None or cmd.event is None:
             self._answer(result_message(self.topics, transaction=cmd.transaction, error=cmd.error))
             return
-        fut = self.service.submit(cmd.event, source=COMMAND_SOURCE)
+        fut = self.service.submit(cmd.event, source=COMMAND_SOURCE, remote=True)  # behind the table's own buttons
         transaction = cmd.transaction
         fut.add_done_callback(lambda f: self._answered(f, transaction))
 
