@@ -271,6 +271,11 @@ class TableService:
         """Commands waiting (for the benchmark and the tests)."""
         return self._queue.qsize()
 
+    @property
+    def remote_waiting(self) -> int:
+        """Remote commands waiting."""
+        return self._remote_waiting
+
     def subscribe(self, observer: Observer) -> Callable[[], None]:
         """Call ``observer(notice)`` after every durable change; returns the unsubscriber."""
         with self._observers_lock:

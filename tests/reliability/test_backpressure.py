@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 from table_app.journal import Journal
-from table_app.service import ManualClock, Notice, TableService
+from table_app.service import ManualClock, TableService
 from tests.table_app.mqtt_helpers import (  # noqa: F401  (the fixtures are used by name)
     WAIT,
     broker_fixture,
@@ -57,11 +57,12 @@ def test_a_flood_on_the_command_topic_does_not_hold_up_the_buttons(broker, watch
     svc = TableService(journal, claim_window_s=3.0, clock=ManualClock(), remote_limit=16).start()
     t = Topics("xian", "flood")
     bridge = MqttBridge(svc, parse_url(broker.url("service")), t, ha_prefix=None, queue_size=5000).start()
-    seen: list[Notice] = []
-    svc.subscribe(seen.append)
     try:
         for ev in START:
             assert svc.call(ev, "touch", timeout=WAIT).ok
+        # each change now takes the service thread 10 ms more (an output as slow as an SD card's
+        # fsync): the flood outruns the table, as it did on the Pi
+        svc.subscribe(lambda n: time.sleep(0.01))
         remote = watchers(broker.url("remote"), [t.cmd_result])
         remote.wait_subscribed()
         assert bridge.wait_idle(WAIT)
@@ -69,7 +70,10 @@ def test_a_flood_on_the_command_topic_does_not_hold_up_the_buttons(broker, watch
         flood = [json.dumps({"type": "bets", "bets": [0, 0, 0, i % 3], "transaction": i}) for i in range(1000)]
         for payload in flood:
             remote.publish(t.cmd, payload)
-        time.sleep(0.2)  # the flood is arriving
+        deadline = time.monotonic() + WAIT
+        while svc.remote_waiting < 5 and time.monotonic() < deadline:  # the flood is queueing up
+            time.sleep(0.001)
+        assert svc.remote_waiting >= 5
         # the dice button while the flood is being answered: taken ahead of it
         answer = svc.call({"type": "press", "seat": None, "button": "DICE", "dice": [3, 4]}, "gpio", timeout=WAIT)
         assert answer.ok and svc.public["dice"]["dealer"] == [3, 4]
@@ -78,14 +82,14 @@ def test_a_flood_on_the_command_topic_does_not_hold_up_the_buttons(broker, watch
             time.sleep(0.05)
         results = remote.of(t.cmd_result)
         assert len(results) == 1000  # every command answered
-        busy = [r for r in results if r.get("code") == "service.busy"]
-        assert busy and svc.busy_refusals == len(busy)
-        assert any(r["status"] == "ok" for r in results)
+        busy = [r for r in results if r.get("code") == "service.busy"]  # (how many depends on the pace)
+        assert svc.busy_refusals == len(busy)
+        assert all(r["status"] == "ok" or r.get("code") in ("service.busy", "bets.after_roll") for r in results)
         sources = [r.source for r in journal.records()]
-        roll = sources.index("gpio press DICE")
-        before = sources[:roll].count("mqtt")  # every bets command taken before the roll was applied
-        assert before > 0  # the flood had started…
-        assert before < 1000 - len(busy)  # …and the button went ahead of the rest (refused after the roll)
+        before = sources[:sources.index("gpio press DICE")].count("mqtt")  # bets applied before the roll
+        # at least the 5 remote commands waiting when the button was pressed were taken after it
+        # (and refused then: bets come before the first roll)
+        assert before <= 1000 - len(busy) - 5
     finally:
         bridge.stop()
         svc.stop()
