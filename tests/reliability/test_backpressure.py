@@ -47,7 +47,7 @@ def test_the_tables_own_inputs_go_first_and_remote_ones_wait_in_a_bounded_lane(t
         journal.close()
 
 
-def test_a_flood_on_the_command_topic_does_not_hold_up_the_buttons(broker, watchers, tmp_path) -> None:  # noqa: F811
+def test_a_flood_on_the_command_topic_does_not_hold_up_the_buttons(broker, watchers, tmp_path) -> None:
     """1,000 commands published as fast as a client can: the answers come (some "busy"), and
     the presses from the table's buttons, sent meanwhile, are taken ahead of the flood."""
     from table_app.mqtt.bridge import MqttBridge
