@@ -82,7 +82,7 @@ def _attach_gpio(controller: TableController, pins: PinMap, say: LinkListener, p
 
 
 def panel_handler(controller: TableController) -> Callable[[Any], None]:
-    """What the panel bridge calls for each BTN / DICE frame (before the frame's ACK goes out)."""
+    """What the panel bridge calls for each BTN / DICE frame (its ACK already sent): a press for the table."""
     from firmware_bridge.protocol import Dice
 
     def on_frame(frame: Any) -> None:

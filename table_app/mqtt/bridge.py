@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
+from paho.mqtt.subscribeoptions import SubscribeOptions
 
 from table_app.mqtt.discovery import discovery_messages
 from table_app.mqtt.messages import (
@@ -389,9 +390,11 @@ class MqttBridge:
             return
         subs = []
         if self.commands:
-            subs.append((self.topics.cmd, QOS))
+            # retain-as-published: a command published *with* retain keeps its flag when it is
+            # delivered live too, so the bridge can refuse it then as well as at a reconnect
+            subs.append((self.topics.cmd, SubscribeOptions(qos=QOS, retainAsPublished=True)))
         if self.ha_prefix is not None:
-            subs.append((f"{self.ha_prefix}/{HA_STATUS}", QOS))
+            subs.append((f"{self.ha_prefix}/{HA_STATUS}", SubscribeOptions(qos=QOS)))
         if subs:
             client.subscribe(subs)
         log.info("mqtt: connected to %s as %r; publishing under %s/", self.url.redacted(), self.url.username,
