@@ -55,10 +55,11 @@ class PanelBridge:
 
     def __init__(self, url: str, on_frame: Callable[[Button | Dice], None], *,
                  clock: Callable[[], float] = time.monotonic, transport: SerialTransport | None = None,
-                 **transport_options: float) -> None:
+                 heartbeat: Callable[[], None] | None = None, **transport_options: float) -> None:
         self.url = url
         self.on_frame = on_frame
         self.clock = clock
+        self.heartbeat = heartbeat  # systemd's watchdog: beaten by the transport thread's every round
         self.conn = Connection(HOST, clock=clock)
         self._lock = threading.RLock()  # the codec is touched by the transport thread and senders
         self._listeners: list[StateListener] = []
@@ -176,6 +177,8 @@ class PanelBridge:
             self.transport.write(self.conn.send(Led(seat, state)))
 
     def _on_idle(self) -> None:
+        if self.heartbeat is not None:
+            self.heartbeat()
         with self._lock:
             out = self.conn.tick()
             self.transport.write(out)

@@ -19,6 +19,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from table_app import sdnotify
+
 if TYPE_CHECKING:
     from table_app.config import Config
     from table_app.journal import Journal
@@ -140,10 +142,12 @@ class Table:
 
             url = parse_url(url_text)
             bridge = MqttBridge(self.service, url, Topics(cfg.mqtt_prefix, tid),
-                                ha_prefix=cfg.mqtt_discovery_prefix or None)
+                                ha_prefix=cfg.mqtt_discovery_prefix or None,
+                                heartbeat=sdnotify.part_heartbeat("mqtt"))
             bridge.add_listener(lambda state, detail: self.link("mqtt", state, detail))
             bridge.start()
-            self._stops.append(bridge.stop)
+            self._stops.append(lambda: sdnotify.part_stopped("mqtt"))
+            self._stops.append(bridge.stop)  # (the stops run newest first: the bridge, then its watch)
         else:
             self.link("mqtt", "off", "no broker set (mqtt.url or --mqtt): the table runs without MQTT")
         listen = web_listen if web_listen is not None else cfg.web_listen

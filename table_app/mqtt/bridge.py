@@ -51,6 +51,13 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 COMMAND_SOURCE = "mqtt"
+BEAT_S = 1.0  # the connection thread wakes at least this often (the watchdog's heartbeat)
+
+
+def _network_alive(client: mqtt.Client) -> bool:
+    """Whether paho's network thread (``loop_start``) still runs."""
+    thread = getattr(client, "_thread", None)
+    return thread is None or thread.is_alive()
 CONNACK_TIMEOUT = 10.0  # seconds to wait for the broker to answer CONNECT
 
 
@@ -64,7 +71,7 @@ class MqttBridge:
     def __init__(self, service: TableService, url: BrokerURL, topics: Topics, *, ha_prefix: str | None = HA_PREFIX,
                  commands: bool = True, client_id: str | None = None, queue_size: int = 1000,
                  max_inflight: int = 100, keepalive: int = 30, min_backoff: float = 0.2,
-                 max_backoff: float = 5.0) -> None:
+                 max_backoff: float = 5.0, heartbeat: Callable[[], None] | None = None) -> None:
         if queue_size < 1 or max_inflight < 1:
             raise ValueError("queue_size and max_inflight must be at least 1")
         self.service = service
@@ -76,6 +83,9 @@ class MqttBridge:
         self.keepalive = keepalive
         self.min_backoff, self.max_backoff = min_backoff, max_backoff
         self.max_inflight = max_inflight
+        # systemd's watchdog: the connection thread beats at least every BEAT_S while it works;
+        # a thread that hangs or dies stops the pings (sdnotify.part_heartbeat)
+        self.heartbeat = heartbeat
         self._cond = threading.Condition()
         self._latest: tuple[int | None, dict[str, Any]] | None = None
         self._claim_window: tuple[float, float] | None = None  # (seconds left, time.monotonic() then)
@@ -264,9 +274,18 @@ class MqttBridge:
 
     def _sleep(self, seconds: float) -> bool:
         """Wait before the next attempt; True when the bridge is closing."""
-        with self._cond:
-            self._cond.wait_for(lambda: self._closing, seconds)
-            return self._closing
+        end = time.monotonic() + seconds
+        while True:
+            self._beat()
+            with self._cond:
+                left = end - time.monotonic()
+                if self._closing or left <= 0:
+                    return self._closing
+                self._cond.wait_for(lambda: self._closing, min(left, BEAT_S))
+
+    def _beat(self) -> None:
+        if self.heartbeat is not None:
+            self.heartbeat()
 
     def _link_down(self, why: str) -> None:
         with self._cond:
@@ -296,8 +315,13 @@ class MqttBridge:
     def _serve(self, client: mqtt.Client) -> None:
         """Publish while the connection lasts (and, when closing, until all is acknowledged)."""
         while True:
+            self._beat()
             with self._cond:
                 while True:
+                    if self._link == "up" and not _network_alive(client):
+                        # paho's network thread died (whatever killed it): a fresh connection
+                        log.error("mqtt: the network thread stopped; connecting again")
+                        self._set_link("lost")
                     if self._link != "up":
                         return
                     if self._closing and (time.monotonic() >= self._deadline
@@ -305,7 +329,8 @@ class MqttBridge:
                         return
                     if self._has_work() and len(self._inflight) < self.max_inflight:
                         break
-                    self._cond.wait(0.5 if self._closing else None)
+                    self._cond.wait(0.5 if self._closing else BEAT_S)
+                    self._beat()
                 batch = self._take(self.max_inflight - len(self._inflight))
                 self._sending = len(batch)
             for msg in batch:
