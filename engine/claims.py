@@ -13,6 +13,7 @@ from engine.moves import (
     Effect,
     Effects,
     draw,
+    hand_result,
     hand_text,
     pong_for,
     refuse,
@@ -297,6 +298,7 @@ def exhaustive_draw(s: TableState) -> Effects:
         "dealer": s.dealer,
         "hand": s.hand,
     }
+    s.results.append(hand_result(s.last_settlement))
     s.turn, s.drawn, s.last_drawn, s.claims, s.phase = None, None, None, None, "hand_over"
     return [Effect("hand_over", None, None, s.last_settlement)]
 

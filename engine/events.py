@@ -405,6 +405,45 @@ class EndSession(Event):
         return {"type": self.TYPE}
 
 
+NAME_MAX: Final = 12
+
+
+def check_name(value: object, field: str = "name", etype: str = "name") -> str:
+    """A player's name as a phone or the screen gives it: 1–12 characters once trimmed, every
+    one printable (no control, format or line characters); any script.
+
+    >>> check_name("  阿强 ")
+    '阿强'
+    >>> check_name("a\u202eb")
+    Traceback (most recent call last):
+    ...
+    engine.errors.InvalidEventError: name: 'name' must be 1-12 printable characters, got 'a\u202eb'
+    """
+    if not isinstance(value, str) or not (name := value.strip()) or len(name) > NAME_MAX \
+            or not name.isprintable():
+        shown = value if isinstance(value, str) and len(value) <= 40 else f"{str(value)[:40]}…"
+        raise InvalidEventError(f"{etype}: {field!r} must be 1-{NAME_MAX} printable characters, got {shown!r}",
+                                "invalid.name")
+    return name
+
+
+@dataclass(frozen=True)
+class Name(Event):
+    """A player names their seat (from a phone, or the screen): before the first hand's deal or
+    between hands. Journaled and undoable like any event."""
+
+    TYPE: ClassVar[str] = "name"
+    seat: int
+    name: str
+
+    def __post_init__(self) -> None:
+        _seat(self.seat, "seat", "name")
+        object.__setattr__(self, "name", check_name(self.name))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.TYPE, "seat": self.seat, "name": self.name}
+
+
 # --- reading JSON --------------------------------------------------------------------
 
 _Field = tuple[str, bool, Callable[[Any], Any] | None]  # name, required, JSON -> value
@@ -456,6 +495,7 @@ _SCHEMA: Final[dict[str, tuple[type[Event], tuple[_Field, ...]]]] = {
     "reject_win": (RejectWin, ()),
     "next_hand": (NextHand, ()),
     "end_session": (EndSession, ()),
+    "name": (Name, (("seat", True, None), ("name", True, None))),
 }
 EVENT_TYPES: Final = tuple(_SCHEMA)
 EVENT_CLASSES: Final[dict[str, type[Event]]] = {k: v[0] for k, v in _SCHEMA.items()}
@@ -516,6 +556,7 @@ __all__ = [
     "Event",
     "InvalidEventError",
     "Kong",
+    "Name",
     "NewSession",
     "NextHand",
     "Pass",

@@ -20,7 +20,7 @@ class Effect(NamedTuple):
     ``what`` is one of: ``dealt``, ``drew`` (data: ``head``/``tail``), ``claims_open``
     (data: ``discard``/``rob``), ``claim_taken`` (data: the call), ``kong`` (data: kind),
     ``win_declared`` (data: kind), ``win_withdrawn``, ``hand_over`` (data: the settlement),
-    ``to_move`` (the seat to play), ``session_ended``.
+    ``to_move`` (the seat to play), ``session_ended``, ``named`` (data: the name).
     """
 
     what: str
@@ -64,6 +64,11 @@ def refuse(s: TableState, seat: int | None, what: str, code: str, **params: Any)
     in its own language (every code is listed in ``engine.errors.CODES``)."""
     who = f"seat {seat} " if seat is not None else ""
     return IllegalEventError(f"{s.phase}: {who}{what}", code, seat=seat, phase=s.phase, **params)
+
+
+def hand_result(settlement: dict[str, Any]) -> dict[str, Any]:
+    """A settled hand as the session's results keep it (``TableState.results``)."""
+    return {key: settlement.get(key) for key in ("hand", "dealer", "result", "winner", "kind", "from", "deltas")}
 
 
 def settle_now(s: TableState, transfers: list[Transfer]) -> None:

@@ -119,6 +119,8 @@ class TableState:
     ``from``, ``tile``, each seat's ``answers`` (call, ``"pass"`` or None) and chow ``tiles``.
     ``pending`` (phase ``win_pending``): ``seat``, ``kind``, ``tile``, ``from``, ``prior``.
     ``passes``: how often the deal has moved on; ``round == passes // 4 + 1``.
+    ``results``: this session's settled hands, in order: ``hand``, ``dealer``, ``result`` (win,
+    draw), ``winner``, ``kind``, ``from`` (the discarder), ``deltas``.
     """
 
     phase: str = "idle"
@@ -147,6 +149,7 @@ class TableState:
     hand_transfers: list[Transfer] = field(default_factory=list)
     scores: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
     last_settlement: dict[str, Any] | None = None
+    results: list[dict[str, Any]] = field(default_factory=list)  # this session's hands, in order
 
     # --- derived ---------------------------------------------------------------------
 
@@ -219,6 +222,7 @@ class TableState:
         c.wall = self.wall.copy()
         c.seats = [s.copy() for s in self.seats]
         c.hand_transfers = list(self.hand_transfers)
+        c.results = list(self.results)  # (each result is never changed once made)
         if self.claims is not None:
             c.claims = {**self.claims, "answers": list(self.claims["answers"]), "tiles": list(self.claims["tiles"])}
         if self.pending is not None:
@@ -262,6 +266,7 @@ class TableState:
             "hand_transfers": [t.to_json() for t in self.hand_transfers],
             "scores": list(self.scores),
             "last_settlement": self.last_settlement,
+            "results": list(self.results),
         }
 
     @classmethod
@@ -302,6 +307,7 @@ class TableState:
             hand_transfers=[Transfer.from_json(t) for t in d["hand_transfers"]],
             scores=list(d["scores"]),
             last_settlement=d["last_settlement"],
+            results=list(d.get("results", [])),  # (snapshots made before the key: no earlier hands)
         )
 
     def public(self) -> dict[str, Any]:
@@ -349,6 +355,7 @@ class TableState:
             "next_dealer": None,
             "actions": actions(self),
             "settle_up": settle_up(self.scores) if self.phase == "ended" else None,
+            "results": list(self.results),
         }
         if self.phase == "hand_over" and self.last_settlement is not None and self.dealer is not None:
             winner = self.last_settlement["winner"]

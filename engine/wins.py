@@ -7,7 +7,7 @@ from __future__ import annotations
 from engine.claims import resolve_if_answered
 from engine.events import ConfirmWin, RejectWin, Win
 from engine.hand import HandError, analyse_win, hand_counts, is_complete, parse_meld
-from engine.moves import Effect, Effects, check_turn, hand_text, refuse, settle_now
+from engine.moves import Effect, Effects, check_turn, hand_result, hand_text, refuse, settle_now
 from engine.scoring import deltas, win_transfers
 from engine.state import SeatState, TableState
 from engine.tiles import Tile, TileError, format_tiles, tile_text
@@ -82,6 +82,7 @@ def on_confirm_win(s: TableState, ev: ConfirmWin) -> Effects:
         "dealer": s.dealer,
         "hand": s.hand,
     }
+    s.results.append(hand_result(s.last_settlement))
     s.pending, s.claims, s.turn, s.drawn, s.last_drawn, s.phase = None, None, None, None, None, "hand_over"
     return [Effect("hand_over", seat, tile, s.last_settlement)]
 

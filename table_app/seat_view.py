@@ -131,6 +131,49 @@ def prompt(public: Mapping[str, Any], seat: int) -> dict[str, str]:
     return {"zh": str(phase), "en": str(phase)}
 
 
+REASON_ZH = {"win": "胡", "kong": "杠", "bet": "注"}
+
+
+def payments(public: Mapping[str, Any], seat: int) -> list[dict[str, str]]:
+    """The last settled hand's payments to and from this seat, in words (zh, en).
+
+    >>> pub = {"players": ["Ann", "阿强", "Cy", "Di"], "last_settlement": {"transfers": [
+    ...     {"from": 0, "to": 1, "amount": 2, "reason": "win"}, {"from": 2, "to": 1, "amount": 1, "reason": "bet"}]}}
+    >>> payments(pub, 0)
+    [{'zh': '你付 阿强 2 · 胡', 'en': 'You pay 阿强 2 · win'}]
+    >>> [p["en"] for p in payments(pub, 1)]
+    ['Ann pays you 2 · win', 'Cy pays you 1 · bet']
+    """
+    players = public.get("players") or [""] * SEATS
+    settlement = public.get("last_settlement") or {}
+    out = []
+    for t in settlement.get("transfers") or []:
+        why_zh, why_en = REASON_ZH.get(t["reason"], t["reason"]), t["reason"]
+        if t["from"] == seat:
+            other = players[t["to"]] or f"#{t['to']}"
+            out.append({"zh": f"你付 {other} {t['amount']} · {why_zh}",
+                        "en": f"You pay {other} {t['amount']} · {why_en}"})
+        elif t["to"] == seat:
+            other = players[t["from"]] or f"#{t['from']}"
+            out.append({"zh": f"{other} 付你 {t['amount']} · {why_zh}",
+                        "en": f"{other} pays you {t['amount']} · {why_en}"})
+    return out
+
+
+def settle_up_lines(public: Mapping[str, Any], seat: int) -> list[dict[str, str]]:
+    """At the end of the session: this seat's part of the fewest payments that settle up."""
+    players = public.get("players") or [""] * SEATS
+    out = []
+    for t in public.get("settle_up") or []:
+        if t["from"] == seat:
+            other = players[t["to"]] or f"#{t['to']}"
+            out.append({"zh": f"你付 {other} {t['amount']}", "en": f"You pay {other} {t['amount']}"})
+        elif t["to"] == seat:
+            other = players[t["from"]] or f"#{t['from']}"
+            out.append({"zh": f"{other} 付你 {t['amount']}", "en": f"{other} pays you {t['amount']}"})
+    return out
+
+
 def seat_view(public: Mapping[str, Any], seat: int, claim_left: float | None = None) -> dict[str, Any]:
     """What seat ``seat`` (0–3) shows: a JSON object, the payload of MQTT ``seat/<n>``.
     ``claim_left``: seconds until the table closes the open claim window (the service's
@@ -167,6 +210,10 @@ def seat_view(public: Mapping[str, Any], seat: int, claim_left: float | None = N
         "hand": public.get("hand"),
         "round": public.get("round"),
         "prompt": prompt(public, seat),
+        "last_hand": payments(public, seat),
+        "results": [{"hand": r["hand"], "delta": r["deltas"][seat], "won": r["winner"] == seat}
+                    for r in public.get("results") or []],
+        "settle_up": settle_up_lines(public, seat),
     }
 
 
