@@ -284,6 +284,8 @@ class TableService:
                 return Answer(False, error=f"redo takes no fields, got {dict(command)!r}")
             return self._redo(source)
         if kind == "state":
+            if set(command) != {"type"}:
+                return Answer(False, error=f"state takes no fields, got {sorted(set(command) - {'type'})}")
             return Answer(True, self.seq, self._public)
         return self._apply_event(command, source)
 
