@@ -113,6 +113,7 @@ def check_journal(journal: Path) -> Check:
     try:
         with keep_sidecar_owner(journal), Journal.open(journal, readonly=True) as j:
             last = j.last_seq()
+            version = j.version
             at = _last_record_time(journal) if last else None
     except PermissionError:
         return Check("journal", ERROR, f"cannot read {journal}: permission denied",
@@ -124,7 +125,10 @@ def check_journal(journal: Path) -> Check:
     except OSError as e:
         return Check("journal", ERROR, f"cannot read {journal}: {e.strerror}", "check the SD card (dmesg)")
     when = f", last at {at[:19].replace('T', ' ')} UTC" if at else ""
-    return Check("journal", OK, f"{journal}: {last} records{when}, quick_check ok")
+    if version < 2:
+        return Check("journal", OK, f"{journal}: {last} records{when}, quick_check ok (schema {version}: the "
+                                    f"service adds the hash chain at its next start)")
+    return Check("journal", OK, f"{journal}: {last} records{when}, quick_check ok, hash chain ok")
 
 
 def _last_record_time(journal: Path) -> str | None:
