@@ -16,8 +16,10 @@ network) can take is bounded, so that the table never pays for it (issue 16):
 - at most ``max_connections`` connections at once and ``max_streams`` event streams among
   them; beyond, a short ``503`` with ``Retry-After`` (sent without waiting, from the thread
   that accepts);
-- a stream sends the latest view at most every ``STREAM_INTERVAL_S`` (a burst of changes
-  shows its end), each seat's view is built once per change for all its streams;
+- the streams move together, on a pace-maker thread's ticks: a change is sent at once, a
+  burst of changes at most every ``STREAM_INTERVAL_S`` (it shows its end), and each seat's
+  view is built once per tick for all its streams — the table's own thread only stores the
+  state and wakes the pace-maker, however many phones watch;
 - when the process runs out of file descriptors, accepting waits ``ACCEPT_BACKOFF_S``
   before it tries again instead of spinning on a listening socket that stays readable.
 """
@@ -33,6 +35,7 @@ import logging
 import re
 import select
 import socket
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -88,6 +91,9 @@ class SeatPages:
         self._version = 0
         self._closing = False
         self._closed = threading.Event()
+        self._tick = 0  # the pace-maker's count: the streams wake when it moves
+        self._tick_cond = threading.Condition()
+        self._pacer: threading.Thread | None = None
         self._views: dict[int, tuple[int, bytes]] = {}  # seat → (version, the SSE frame of its view)
         self._views_lock = threading.Lock()
         self._unsubscribe: Callable[[], None] | None = None
@@ -117,6 +123,8 @@ class SeatPages:
             self._version += 1
         self._thread = threading.Thread(target=self._server.serve_forever, name="seat-pages", daemon=True)
         self._thread.start()
+        self._pacer = threading.Thread(target=self._pace, name="seat-pages-pacer", daemon=True)
+        self._pacer.start()
         return self
 
     def stop(self) -> None:
@@ -127,6 +135,11 @@ class SeatPages:
             self._closing = True
             self._cond.notify_all()
         self._closed.set()
+        with self._tick_cond:
+            self._tick_cond.notify_all()
+        if self._pacer is not None:
+            self._pacer.join(5)
+            self._pacer = None
         if self._thread is not None:
             self._server.shutdown()
             self._thread.join(5)
@@ -166,6 +179,27 @@ class SeatPages:
         with self._cond:
             self._cond.wait_for(lambda: self._version != version or self._closing, timeout)
             return self._closing, self._version
+
+    def wait_tick(self, seen: int, timeout: float) -> tuple[bool, int]:
+        """Wait for the pace-maker's next tick after ``seen``; (closing, the current tick)."""
+        with self._tick_cond:
+            self._tick_cond.wait_for(lambda: self._tick != seen or self._closed.is_set(), timeout)
+            return self._closed.is_set(), self._tick
+
+    def _pace(self) -> None:
+        """Tick when the state changes, at most every STREAM_INTERVAL_S: the streams' one clock."""
+        version = -1
+        while not self._closed.is_set():
+            closing, newer = self.wait_change(version, KEEPALIVE_S)
+            if closing:
+                return
+            if newer != version:
+                version = newer
+                with self._tick_cond:
+                    self._tick += 1
+                    self._tick_cond.notify_all()
+            if self._closed.wait(STREAM_INTERVAL_S):
+                return
 
     def open_stream(self) -> bool:
         with self._cond:
@@ -233,6 +267,13 @@ class _Server(ThreadingHTTPServer):
     def _release(self) -> None:
         with self._count:
             self.active -= 1
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A phone that went away mid-answer is normal: one debug line, not a traceback on stderr."""
+        if isinstance(sys.exc_info()[1], OSError):
+            log.debug("web: %s went away: %s", client_address, sys.exc_info()[1])
+        else:
+            log.exception("web: a request from %s failed", client_address)
 
 
 def _turn_away(sock: socket.socket) -> None:
@@ -368,22 +409,21 @@ def _handler(pages: SeatPages) -> type[BaseHTTPRequestHandler]:
                 return
             try:
                 self._stream_headers()
-                version = -1
+                _, tick = pages.wait_tick(-1, 0)
                 last = b""
                 while True:
-                    version, frame = pages.frame(seat)
+                    _, frame = pages.frame(seat)
                     if frame != last:  # a view that did not change is not sent again
                         last = frame
                         self.wfile.write(frame)
                         self.wfile.flush()
-                    if pages._closed.wait(STREAM_INTERVAL_S):  # the pace: a burst shows its end
-                        return
-                    closing, newer = pages.wait_change(version, KEEPALIVE_S)
+                    closing, newer = pages.wait_tick(tick, KEEPALIVE_S)
                     if closing or self._peer_gone():
                         return
-                    if newer == version:
+                    if newer == tick:
                         self.wfile.write(b": keepalive\n\n")
                         self.wfile.flush()
+                    tick = newer
             except OSError:  # gone, reset, or too slow to read (the write timed out)
                 return
             finally:
