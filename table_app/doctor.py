@@ -379,8 +379,8 @@ def check_broker(probe: Probe, url: str = "mqtt://localhost:1883") -> Check:
         if code == 0:
             return Check("broker", OK, f"broker at {where} accepts the table's login ({user})")
         return Check("broker", ERROR, f"broker at {where} refuses the table's login {user!r} (CONNACK {code})",
-                     "new passwords: sudo python3 -m table_app.mqtt.broker_setup --install --force, then put the "
-                     "service's into /etc/xian-table/mqtt.env and restart (or uninstall and install again)")
+                     "a new password for the table, in the broker and in /etc/xian-table/mqtt.env, and a restart: "
+                     "sudo xian-table mqtt-users rotate service")
     if code == 0:
         return Check("broker", WARNING, f"broker at {where} is up but lets anyone in (anonymous login accepted)",
                      "install the table's broker config with users and ACL: sudo xian-table install; "
