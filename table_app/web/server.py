@@ -11,7 +11,8 @@ own thread, so a slow phone never slows the table. What a phone (or anything els
 network) can take is bounded, so that the table never pays for it (issue 16):
 
 - a request's line and headers must arrive within ``header_timeout_s`` of the first wait
-  for it, in total (a request sent a byte at a time is cut off, as is an idle keep-alive);
+  for it, in total (a request sent a byte at a time is cut off, as is an idle keep-alive),
+  and be at most ``HEADER_BYTES`` long (http.server alone would take 100 lines of 64 KiB);
   a reply that cannot be written within ``write_timeout_s`` ends the connection;
 - at most ``max_connections`` connections at once and ``max_streams`` event streams among
   them; beyond, a short ``503`` with ``Retry-After`` (sent without waiting, from the thread
@@ -49,6 +50,7 @@ log = logging.getLogger(__name__)
 
 KEEPALIVE_S = 15.0
 HEADER_TIMEOUT_S = 10.0  # the whole request line and headers, and an idle keep-alive between requests
+HEADER_BYTES = 16_384  # the request line and headers, in all (a phone sends well under 2 KiB)
 WRITE_TIMEOUT_S = 10.0  # a phone that stops reading is let go after this
 MAX_CONNECTIONS = 128  # each is a thread; the unit's TasksMax leaves room for them
 MAX_STREAMS = 64  # a table has four seats; dashboards and spare phones fit easily
@@ -299,12 +301,19 @@ class _DeadlineReader(io.RawIOBase):
         return True
 
     def readinto(self, buffer: Any) -> int:
-        deadline = self._handler.deadline
-        left = deadline - time.monotonic() if deadline is not None else self._handler.pages.write_timeout_s
+        handler = self._handler
+        deadline = handler.deadline
+        left = deadline - time.monotonic() if deadline is not None else handler.pages.write_timeout_s
         if left <= 0:
             raise TimeoutError("the request did not arrive in time")
+        if deadline is not None and handler.header_bytes >= HEADER_BYTES:
+            raise ConnectionAbortedError(f"request headers over {HEADER_BYTES} bytes")
         self._sock.settimeout(left)
-        return self._sock.recv_into(buffer)
+        with memoryview(buffer) as view:  # never more than the headers may still take
+            n = self._sock.recv_into(view[:HEADER_BYTES] if deadline is not None else view)
+        if deadline is not None:
+            handler.header_bytes += n
+        return n
 
 
 def _page(name: str) -> str:
@@ -319,6 +328,7 @@ def _handler(pages: SeatPages) -> type[BaseHTTPRequestHandler]:
         protocol_version = "HTTP/1.1"
         timeout = pages.write_timeout_s
         deadline: float | None = None
+        header_bytes = 0
 
         def setup(self) -> None:
             super().setup()
@@ -328,6 +338,7 @@ def _handler(pages: SeatPages) -> type[BaseHTTPRequestHandler]:
 
         def handle_one_request(self) -> None:
             self.deadline = time.monotonic() + pages.header_timeout_s  # the line and the headers, in all
+            self.header_bytes = 0
             super().handle_one_request()
 
         def parse_request(self) -> bool:

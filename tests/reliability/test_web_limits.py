@@ -122,6 +122,19 @@ def test_a_request_sent_a_byte_at_a_time_is_cut_off(small: SeatPages) -> None:
     assert cut, "the server waited for a request that took longer than its header timeout"
 
 
+def test_a_request_with_huge_headers_is_cut_off(service: TableService) -> None:
+    """http.server alone reads up to 100 header lines of 64 KiB each, 6.5 MB a connection.
+    Here the header timeout is a minute: only the 16 KiB budget can end this request."""
+    pages = SeatPages(service, "127.0.0.1", 0, header_timeout_s=60).start()
+    try:
+        s = connect(pages)
+        s.sendall(b"GET / HTTP/1.1\r\nHost: table\r\n" + (b"X-Pad: " + b"y" * 8000 + b"\r\n") * 3)
+        assert closed_by_server(s), "the server kept reading headers past 16 KiB"
+        s.close()
+    finally:
+        pages.stop()
+
+
 def test_an_idle_keep_alive_connection_is_closed(small: SeatPages) -> None:
     conn = http.client.HTTPConnection("127.0.0.1", small.port, timeout=WAIT)
     conn.request("GET", "/seat/0.json")
