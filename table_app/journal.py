@@ -76,7 +76,12 @@ CREATE TABLE snapshots (
     state TEXT NOT NULL,
     hash BLOB
 );
+CREATE TABLE chain_blocks (
+    last_seq INTEGER PRIMARY KEY,
+    digest BLOB NOT NULL
+);
 """
+_BLOCKS_TABLE = _SCHEMA[_SCHEMA.index("CREATE TABLE chain_blocks"):].rstrip().rstrip(";")
 
 
 @dataclass(frozen=True)
@@ -217,6 +222,8 @@ class Journal:
                 raise JournalError(f"journal {str(p)!r}: cannot set synchronous = FULL")
             if facts.version == 1:
                 journal._upgrade_from_1()
+            else:
+                journal._reseal(facts.stale_blocks)
         except (sqlite3.DatabaseError, UnicodeDecodeError) as e:  # (an error's text may quote damaged bytes)
             conn.close()
             raise journal_file.damaged(p, " ".join(str(e).split())) from None
@@ -239,10 +246,30 @@ class Journal:
                 prev = chain.link(prev, data)
                 links.append((prev, seq))
             c.executemany("UPDATE records SET hash = ? WHERE seq = ?", links)
+            c.execute(_BLOCKS_TABLE)
+            chain.seal_blocks(c)
             c.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         self.version = SCHEMA_VERSION
         log.warning("journal %s: upgraded from schema 1 to %d (a hash chain over its %d records)", self.path,
                     SCHEMA_VERSION, len(links))
+
+    def _reseal(self, stale: Sequence[int]) -> None:
+        """Block digests that did not match records that all do (a damaged index, not damaged
+        records) are made again, as are any the journal lacks."""
+        c = self._conn
+        if not stale and c.execute("SELECT coalesce(max(last_seq), 0) FROM chain_blocks").fetchone()[0] + \
+                chain.BLOCK > c.execute("SELECT coalesce(max(seq), 0) FROM records").fetchone()[0]:
+            return
+        with self._transaction():
+            c.executemany("DELETE FROM chain_blocks WHERE last_seq = ?", [(last,) for last in stale])
+            c.execute("DELETE FROM chain_blocks WHERE last_seq > (SELECT coalesce(max(seq), 0) FROM records)")
+            for last in stale:
+                c.execute("INSERT INTO chain_blocks (last_seq, digest) VALUES (?, ?)",
+                          (last, chain.block_digest(c, last)[0]))
+            chain.seal_blocks(c)
+        if stale:
+            log.warning("journal %s: the block digests ending at records %s did not match their records, which all "
+                        "match the hash chain; they were made again", self.path, ", ".join(map(str, stale)))
 
     def close(self) -> None:
         with contextlib.suppress(sqlite3.Error):
@@ -283,6 +310,8 @@ class Journal:
         digest = chain.link(prev, chain.canonical(seq, at, kind, session, source, event, target))
         c.execute("INSERT INTO records (seq, at, kind, session, source, event, target, hash) "
                   "VALUES (?, ?, ?, ?, ?, ?, ?, ?)", (seq, at, kind, session, source, event, target, digest))
+        if seq % chain.BLOCK == 0:
+            chain.seal_blocks(c)
 
     @staticmethod
     def _tail(c: sqlite3.Connection) -> tuple[int, bytes]:

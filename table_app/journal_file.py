@@ -58,6 +58,7 @@ class Facts:
     version: int
     records: int
     last_hash: bytes  # the chain's last link (ZERO for a schema-1 journal or no records)
+    stale_blocks: tuple[int, ...] = ()  # block digests to make again (their records are sound)
 
 
 def damaged(p: Path, detail: str) -> JournalError:
@@ -219,7 +220,7 @@ def check(conn: sqlite3.Connection, p: Path, *, integrity: bool = False) -> Fact
             raise damaged(p, session_problem)
     except (sqlite3.DatabaseError, UnicodeDecodeError) as e:
         raise damaged(p, clip(" ".join(str(e).split()), 300)) from None
-    return Facts(version, report.records, report.last_hash)
+    return Facts(version, report.records, report.last_hash, report.stale_blocks)
 
 
 def check_read_only(p: Path, *, integrity: bool = False) -> Facts:

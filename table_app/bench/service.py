@@ -109,6 +109,7 @@ def _write_journal(path: Path, events: list[dict[str, Any]]) -> None:
             prev = chain.link(prev, chain.canonical(seq, "", "event", session, "bench", text, None))
             c.execute("INSERT INTO records (seq, at, kind, session, source, event, hash) VALUES (?, '', 'event', ?, "
                       "'bench', ?, ?)", (seq, session, text, prev))
+        chain.seal_blocks(c)
         c.execute("COMMIT")
 
 

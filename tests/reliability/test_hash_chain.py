@@ -31,13 +31,13 @@ from table_app.journal import Journal, JournalError
 from table_app.service import TableService
 from tests.reliability.helpers import ROOT, child_env
 
-EVENTS = scripted_session(2, seed=10)
+EVENTS = scripted_session(8, seed=10)  # 1,281 events: one sealed block of 1,024 records, and a tail
 Row = tuple[Any, ...]
 
 
 @pytest.fixture(scope="module")
 def journal(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A journal the service wrote: two hands, an undo and a redo, closed (so all in the file)."""
+    """A journal the service wrote: eight hands, an undo and a redo, closed (so all in the file)."""
     path = tmp_path_factory.mktemp("chain") / "journal.sqlite3"
     with Journal.open(path) as j, TableService(j, claim_window_s=0) as svc:
         for i, ev in enumerate(EVENTS):
@@ -175,6 +175,31 @@ def record_57_changed(journal: Path, tmp_path: Path) -> Path:
     folder = tmp_path / "state"
     folder.mkdir()
     return flipped(journal, folder / "journal.sqlite3", hash_offset(journal, 57) - 4, 0x01)
+
+
+def test_a_record_in_a_sealed_block_and_one_in_the_tail_are_named(journal: Path, tmp_path: Path) -> None:
+    """Records 1..1,024 are checked by their block's digest, the rest one by one: both name."""
+    conn = sqlite3.connect(journal)
+    assert conn.execute("SELECT last_seq FROM chain_blocks").fetchall() == [(chain.BLOCK,)]
+    conn.close()
+    for seq in (700, chain.BLOCK, chain.BLOCK + 100):
+        copy = flipped(journal, tmp_path / f"r{seq}.sqlite3", hash_offset(journal, seq) - 4, 0x01)
+        with pytest.raises(JournalError, match=f"record {seq} does not match the hash chain"):
+            Journal.open(copy)
+
+
+def test_a_damaged_block_digest_is_only_an_index_and_is_made_again(journal: Path, tmp_path: Path) -> None:
+    conn = sqlite3.connect(journal)
+    digest = conn.execute("SELECT digest FROM chain_blocks").fetchone()[0]
+    conn.close()
+    data = journal.read_bytes()
+    assert data.count(digest) == 1
+    copy = flipped(journal, tmp_path / "j.sqlite3", data.index(digest) + 3, 0x10)
+    with Journal.open(copy, readonly=True) as ro:  # readers walk the block's records instead
+        assert ro.last_seq() == len(EVENTS) + 2
+    with Journal.open(copy) as j:  # the service makes the digest again
+        assert j._conn.execute("SELECT digest FROM chain_blocks").fetchone()[0] == digest
+    assert chain.verify(sqlite3.connect(copy)).stale_blocks == ()
 
 
 def test_doctor_names_the_changed_record(record_57_changed: Path) -> None:
