@@ -387,8 +387,11 @@ class MqttBridge:
         try:
             self._on_message_unguarded(message)
         except Exception as e:
-            log.exception("mqtt: a message on %s could not be handled", message.topic)
-            if message.topic == self.topics.cmd:
+            topic = "?"
+            with contextlib.suppress(Exception):  # (the topic itself may be what fails to decode)
+                topic = message.topic
+            log.exception("mqtt: a message on %s could not be handled", topic)
+            if topic == self.topics.cmd:
                 with contextlib.suppress(Exception):
                     self._answer(result_message(self.topics, transaction=None, error=f"internal error: {e}"))
 
