@@ -153,6 +153,7 @@ def test_flipped_bytes_inside_records_are_all_found_and_named(journal: Path, tmp
 
 
 @pytest.mark.soak
+@pytest.mark.timeout(1800)  # minutes, not the 300 s of a CI test
 def test_soak_thousands_of_flips(journal: Path, tmp_path: Path) -> None:
     tally = run_flips(journal, tmp_path, inside=2000, anywhere=2000, seed=1616)
     print("flips:", tally)

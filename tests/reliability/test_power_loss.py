@@ -286,6 +286,7 @@ def test_twenty_power_cuts_lose_nothing_acknowledged(shim: Path, tmp_path: Path)
 
 
 @pytest.mark.soak
+@pytest.mark.timeout(1800)  # minutes, not the 300 s of a CI test
 @pytest.mark.parametrize("seed", range(5))
 def test_soak_five_hundred_power_cuts(shim: Path, tmp_path: Path, seed: int) -> None:
     tally = power_cuts(tmp_path, shim, cuts=100, commands=2500, seed=1600 + seed)
