@@ -232,6 +232,21 @@ def test_the_cli_says_which_record_in_one_line(record_57_changed: Path, tmp_path
     assert len(proc.stderr.strip().splitlines()) == 1 and "record 57 does not match" in proc.stderr
 
 
+@pytest.mark.parametrize("verb", ["history", "export"])
+def test_events_that_no_longer_replay_are_one_line_too(tmp_path: Path, verb: str) -> None:
+    """A journal whose records are sound (the chain holds) but whose events the engine now
+    refuses — another program wrote them, or the rules changed — is one line, not a traceback."""
+    from table_app.bench.service import _write_journal
+
+    path = tmp_path / "journal.sqlite3"
+    _write_journal(path, [EVENTS[0], {"type": "discard", "seat": 2}])
+    extra = ["--format", "json"] if verb == "export" else []
+    proc = subprocess.run([sys.executable, "-m", "table_app.cli", verb, "--db", str(path), *extra],
+                          capture_output=True, text=True, cwd=ROOT, env=child_env(tmp_path), timeout=120)
+    assert proc.returncode == 4 and "Traceback" not in proc.stderr, proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1 and "cannot be read to the end" in proc.stderr
+
+
 def test_a_changed_snapshot_is_passed_over_and_the_state_replayed(tmp_path: Path) -> None:
     """Snapshots are sealed too: a changed one is a cache miss, never a wrong table."""
     path = tmp_path / "journal.sqlite3"
