@@ -33,6 +33,23 @@ CALLS: Final = ("win", "kong", "pong", "chow")
 KONG_KINDS: Final = ("concealed", "added")
 WAITS: Final = ("closed", "single", "edge", "plain")
 SEATING_METHODS: Final = ("A", "B", "C")
+MAX_AMOUNT: Final = 10**6  # base and bets: far above any table's stakes, and settlements stay short to print
+
+
+def _amount(value: object) -> str:
+    """An amount for an error message: a huge int is described, never converted (over 4,300
+    digits ``repr`` itself raises)."""
+    if type(value) is int and not -(10**18) < value < 10**18:
+        return f"a number of about {int(abs(value).bit_length() * 0.30103) + 1:,} digits"
+    return repr(value)
+
+
+def _quoted(obj: Mapping[str, Any]) -> str:
+    """``repr`` of an event for an error, even one holding an int too long to convert."""
+    try:
+        return repr(dict(obj))
+    except ValueError:
+        return f"a {obj.get('type')!r} event holding a number too long to print"
 
 
 def _where(obj: object) -> str:
@@ -102,8 +119,9 @@ class NewSession(Event):
             object.__setattr__(self, "players", p := tuple(p))
         if not isinstance(p, tuple) or len(p) != 4 or any(not isinstance(n, str) or not n.strip() for n in p):
             raise InvalidEventError(f"new_session: 'players' must be 4 non-empty names, one per seat 0..3, got {p!r}")
-        if type(self.base) is not int or self.base < 1:
-            raise InvalidEventError(f"new_session: 'base' must be a whole number >= 1, got {self.base!r}")
+        if type(self.base) is not int or not 1 <= self.base <= MAX_AMOUNT:
+            raise InvalidEventError(f"new_session: 'base' must be a whole number >= 1 (at most {MAX_AMOUNT:,}), "
+                                    f"got {_amount(self.base)}")
         if self.rules is not None:
             if not isinstance(self.rules, Mapping):
                 raise InvalidEventError(f"new_session: 'rules' must be an object of option: value, got {self.rules!r}")
@@ -182,8 +200,13 @@ class Bets(Event):
 
     def __post_init__(self) -> None:
         b = self.bets
-        if not isinstance(b, list | tuple) or len(b) != 4 or any(type(n) is not int or n < 0 for n in b):
-            raise InvalidEventError(f"bets: 'bets' must be 4 whole numbers >= 0, one per seat, got {b!r}")
+        if not isinstance(b, list | tuple) or len(b) != 4 or any(
+            type(n) is not int or not 0 <= n <= MAX_AMOUNT for n in b
+        ):
+            shown = f"[{', '.join(map(_amount, b[:8]))}]" if isinstance(b, list | tuple) else repr(b)
+            raise InvalidEventError(
+                f"bets: 'bets' must be 4 whole numbers >= 0 (each at most {MAX_AMOUNT:,}), one per seat, got {shown}"
+            )
         object.__setattr__(self, "bets", tuple(b))
 
     def to_json(self) -> dict[str, Any]:
@@ -540,7 +563,7 @@ def parse_event(obj: object) -> Event:
         return cls(**kwargs)
     except InvalidEventError as e:
         msg = str(e)
-        raise InvalidEventError(msg if " in {" in msg else f"{msg} in {dict(obj)!r}") from None
+        raise InvalidEventError(msg if " in {" in msg else f"{msg} in {_quoted(obj)}") from None
     except (TypeError, ValueError) as e:  # a value so odd the checks above did not name it
         raise InvalidEventError(f"{etype}: {e} in {dict(obj)!r}") from None
 

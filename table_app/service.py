@@ -380,6 +380,8 @@ class TableService:
                 return Answer(False, error=f"redo takes no fields, got {dict(command)!r}", code="invalid")
             return self._redo(source)
         if kind == "state":
+            if set(command) != {"type"}:
+                return Answer(False, error=f"state takes no fields, got {sorted(set(command) - {'type'})}")
             return Answer(True, self.seq, self._public)
         if kind == "press":
             return self._press(command, source)

@@ -456,6 +456,20 @@ class MqttBridge:
             self._delivered(msg)
 
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
+        # paho's network thread runs this: whatever one message does, the thread must live on
+        # (an escaping exception ends paho's loop: no more commands, no more state published).
+        try:
+            self._on_message_unguarded(message)
+        except Exception as e:
+            topic = "?"
+            with contextlib.suppress(Exception):  # (the topic itself may be what fails to decode)
+                topic = message.topic
+            log.exception("mqtt: a message on %s could not be handled", topic)
+            if topic == self.topics.cmd:
+                with contextlib.suppress(Exception):
+                    self._answer(result_message(self.topics, transaction=None, error=f"internal error: {e}"))
+
+    def _on_message_unguarded(self, message: mqtt.MQTTMessage) -> None:
         if message.topic == self.topics.cmd:
             if message.retain:  # a retained command is stale by definition: never apply it again
                 log.warning("mqtt: ignored a retained command on %s (publish commands without retain)", message.topic)
