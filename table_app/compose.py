@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from table_app.config import Config
     from table_app.journal import Journal
     from table_app.service import TableService
+    from table_app.web.server import SeatPages
 
 log = logging.getLogger(__name__)
 
@@ -60,6 +61,7 @@ class Table:
     journal: Journal
     service: TableService
     links: dict[str, tuple[str, str]] = field(default_factory=dict)
+    pages: SeatPages | None = None  # the phones' web pages, when they are on
     _listeners: list[LinkListener] = field(default_factory=list)
     _stops: list[Callable[[], None]] = field(default_factory=list)
     _lock: threading.Lock = field(default_factory=threading.Lock)
@@ -155,9 +157,14 @@ class Table:
             from table_app.web.server import SeatPages, parse_listen
 
             host, port = parse_listen(listen)
-            pages = SeatPages(self.service, host, port, table=tid).start()
+            pages = SeatPages(self.service, host, port, table=tid, heartbeat=sdnotify.part_heartbeat("web"))
+            pages.phones.on_new_token = lambda: self.link("phones", "join", pages.join_url)
+            pages.start()
+            self.pages = pages
+            self._stops.append(lambda: sdnotify.part_stopped("web"))
             self._stops.append(pages.stop)
             self.link("web", "listening", pages.url)
+            self.link("phones", "join", pages.join_url)
         else:
             self.link("web", "off", "no web pages (web.listen or --web)")
 

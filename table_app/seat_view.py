@@ -104,8 +104,10 @@ def prompt(public: Mapping[str, Any], seat: int) -> dict[str, str]:
         if can_claim(public, seat):
             what_zh = f"「{tile}」" if tile else "这张牌"
             what_en = f"{tile}" if tile else "the tile"
-            return {"zh": f"可以叫{what_zh}：胡、杠、碰、吃，或过",
-                    "en": f"Claim {what_en} (win, kong, pong, chow) or pass"}
+            acts = (public.get("actions") or [[]] * SEATS)[seat]
+            calls = [c for c in ("win", "kong", "pong", "chow") if f"claim:{c}" in acts] or ["win", "kong", "pong"]
+            return {"zh": f"可以叫{what_zh}：{'、'.join(CALL_ZH[c] for c in calls)}，或过",
+                    "en": f"Claim {what_en} ({', '.join(calls)}) or pass"}
         if claims.get("from") == seat:
             return {"zh": "等待其他人叫牌", "en": "Waiting for the others to claim or pass"}
         return {"zh": "已回应，等待其他人", "en": "Answered; waiting for the others"}
@@ -174,6 +176,14 @@ def settle_up_lines(public: Mapping[str, Any], seat: int) -> list[dict[str, str]
     return out
 
 
+def _next_seat(public: Mapping[str, Any], seat: int) -> bool:
+    """Claims are open on a discard and this seat is the discarder's 下家 (its TURN button
+    then says "I drew and discarded", DESIGN "Presses")."""
+    claims = public.get("claims")
+    return bool(public.get("phase") == "claims" and claims and claims.get("kind") == "discard"
+                and (claims["from"] + 1) % SEATS == seat)
+
+
 def seat_view(public: Mapping[str, Any], seat: int, claim_left: float | None = None) -> dict[str, Any]:
     """What seat ``seat`` (0–3) shows: a JSON object, the payload of MQTT ``seat/<n>``.
     ``claim_left``: seconds until the table closes the open claim window (the service's
@@ -201,6 +211,7 @@ def seat_view(public: Mapping[str, Any], seat: int, claim_left: float | None = N
         "turn": turn,
         "turn_name": {"zh": turn_zh, "en": turn_en} if turn is not None else None,
         "can_claim": can_claim(public, seat),
+        "next_seat": _next_seat(public, seat),
         "claim_left": round(claim_left, 2) if claim_left is not None and can_claim(public, seat) else None,
         "actions": list((public.get("actions") or [[]] * SEATS)[seat]),
         "score": scores[seat],

@@ -68,6 +68,7 @@ _SAY: dict[tuple[str, str], str] = {
     ("mqtt", "online"): "MQTT to {detail}",
     ("web", "listening"): "seat pages for phones at {detail}",
     ("web", "off"): "",
+    ("phones", "join"): "phones join the table at {detail} (scan the table's QR code)",
     ("journal", "open"): "",
 }
 

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.errors import InvalidEventError
 from engine.events import check_name
-from table_app.seat_view import SEATS, WIND_EN, WIND_ZH, seat_view
+from table_app.seat_view import SEATS, WIND_EN, WIND_ZH
 from table_app.ui.text import refusal
 from table_app.web.phones import Phones
 
@@ -79,6 +79,7 @@ class PhoneRoutes:
     service: TableService
     page: Callable[[str], str]  # the text of a page file (join.html, phone.html), {{TABLE}} filled in
     phones: Phones = field(default_factory=Phones)
+    on_new_token: Callable[[], None] | None = None  # a new session made a new join token (its QR code)
     _pending_names: dict[int, str] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -93,6 +94,8 @@ class PhoneRoutes:
             self.phones.new_session()
             with self._lock:
                 self._pending_names.clear()
+            if self.on_new_token is not None:
+                self.on_new_token()
         if notice.state.get("phase") in NAMES_TAKEN_IN:
             with self._lock:
                 waiting, self._pending_names = self._pending_names, {}
@@ -215,12 +218,6 @@ class PhoneRoutes:
         return _json(200, {"ok": False, "error": answer.error, "code": answer.code, "params": params,
                            "zh": refusal(answer.code, params, answer.error or "", players, "zh"),
                            "en": refusal(answer.code, params, answer.error or "", players, "en")})
-
-    def view(self, seat: int, claim_left: float | None) -> dict[str, Any]:
-        view = seat_view(self.service.public, seat, claim_left)
-        view["name_pending"] = self.pending_name(seat)
-        return view
-
 
 def _body(body: bytes) -> dict[str, Any] | None:
     if len(body) > MAX_BODY:

@@ -2,7 +2,11 @@
 
 Read-only: GET (and HEAD) ``/`` (the four seats), ``/seat/<n>`` (the page),
 ``/seat/<n>/events`` (an SSE stream: the seat's view now, then after changes) and
-``/seat/<n>.json``; OPTIONS says so; other methods get 405. The views are
+``/seat/<n>.json``; OPTIONS says so. Phones that join the table (issue 18,
+:mod:`table_app.web.phone_routes`) have ``/join/<token>`` (the page, ``seats.json``, and a
+POST to join), ``/phone`` and ``/phone/events`` (the bound phone's page and its stream) and
+the only other writes, ``POST /phone/press`` and ``/phone/leave``: a JSON body of at most
+1 KiB; every other method and path gets 405. The views are
 :func:`table_app.seat_view.seat_view` — the same as MQTT ``seat/<n>`` — built from the
 service's notices, so the page needs no broker (Debian's mosquitto has no websockets).
 
@@ -45,6 +49,8 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from table_app.seat_view import SEATS, seat_view
+from table_app.web.phone_routes import MAX_BODY, PhoneRoutes, Reply
+from table_app.web.qr import lan_address
 
 if TYPE_CHECKING:
     from table_app.service import Notice, TableService
@@ -60,6 +66,8 @@ MAX_STREAMS = 64  # a table has four seats; dashboards and spare phones fit easi
 STREAM_INTERVAL_S = 0.25  # the streams' fastest pace in a burst: four views a second, more than a player reads
 ACCEPT_BACKOFF_S = 0.2
 ALLOW = "GET, HEAD, OPTIONS"
+ALLOW_POST = "POST, OPTIONS"  # /join/<token>, /phone/press, /phone/leave
+PHONE_WAKE_S = 1.0  # a phone's stream looks at its binding at least this often
 _OUT_OF_FDS = {errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM}
 _BUSY = (b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n"
          b"Content-Length: 23\r\nRetry-After: 5\r\nConnection: close\r\n\r\nbusy: too many phones\r\n")
@@ -82,7 +90,8 @@ class SeatPages:
 
     def __init__(self, service: TableService, host: str = "", port: int = 0, *, table: str = "table",
                  max_connections: int = MAX_CONNECTIONS, max_streams: int = MAX_STREAMS,
-                 header_timeout_s: float = HEADER_TIMEOUT_S, write_timeout_s: float = WRITE_TIMEOUT_S) -> None:
+                 header_timeout_s: float = HEADER_TIMEOUT_S, write_timeout_s: float = WRITE_TIMEOUT_S,
+                 heartbeat: Callable[[], None] | None = None) -> None:
         if max_connections < 1 or not 0 <= max_streams <= max_connections:
             raise ValueError("need 1 <= max_connections and 0 <= max_streams <= max_connections")
         self.service = service
@@ -103,7 +112,8 @@ class SeatPages:
         self._views: dict[int, tuple[int, bytes]] = {}  # seat → (version, the SSE frame of its view)
         self._views_lock = threading.Lock()
         self._unsubscribe: Callable[[], None] | None = None
-        self._server = _Server((host, port), _handler(self), max_connections)
+        self.phones = PhoneRoutes(service, self.page)
+        self._server = _Server((host, port), _handler(self), max_connections, heartbeat)
         self._thread: threading.Thread | None = None
         self.streams = 0  # open event streams (for logs and tests)
         self.refused = 0  # connections and streams answered 503 (for logs, tests and the benchmark)
@@ -116,6 +126,17 @@ class SeatPages:
     def connections(self) -> int:
         return self._server.active
 
+    def page(self, name: str) -> str:
+        return _page(name).replace("{{TABLE}}", html.escape(self.table))
+
+    @property
+    def join_url(self) -> str:
+        """Where a phone on the table's Wi-Fi joins (the QR code's text): this session's token."""
+        host = str(self._server.server_address[0])
+        if host in ("", "0.0.0.0", "::"):
+            host = lan_address() or socket.gethostname()
+        return f"http://{host}:{self.port}/join/{self.phones.phones.token}"
+
     @property
     def url(self) -> str:
         host = str(self._server.server_address[0])
@@ -123,7 +144,14 @@ class SeatPages:
         return f"http://{shown}:{self.port}/"
 
     def start(self) -> SeatPages:
-        self._unsubscribe = self.service.subscribe(self)
+        unsubscribe_phones = self.service.subscribe(self.phones)
+        unsubscribe_pages = self.service.subscribe(self)
+
+        def unsubscribe() -> None:
+            unsubscribe_pages()
+            unsubscribe_phones()
+
+        self._unsubscribe = unsubscribe
         with self._cond:  # a change between construction and subscription is not lost
             self._public, self._seq = self.service.public, self.service.seq
             self._version += 1
@@ -230,18 +258,25 @@ class SeatPages:
 
 
 class _Server(ThreadingHTTPServer):
-    """A thread per connection, at most ``max_connections`` of them; accepting never spins."""
+    """A thread per connection, at most ``max_connections`` of them; accepting never spins.
+    ``heartbeat`` (systemd's watchdog) is beaten on each round of ``serve_forever``."""
 
     daemon_threads = True
     request_queue_size = 64
 
-    def __init__(self, address: tuple[str, int], handler: type[BaseHTTPRequestHandler], max_connections: int) -> None:
+    def __init__(self, address: tuple[str, int], handler: type[BaseHTTPRequestHandler], max_connections: int,
+                 heartbeat: Callable[[], None] | None = None) -> None:
         super().__init__(address, handler)
+        self.heartbeat = heartbeat
         self.max_connections = max_connections
         self.active = 0
         self.refused = 0
         self.accept_failures = 0
         self._count = threading.Lock()
+
+    def service_actions(self) -> None:
+        if self.heartbeat is not None:  # serve_forever's every round (at most every half second)
+            self.heartbeat()
 
     def get_request(self) -> tuple[socket.socket, Any]:
         try:
@@ -370,12 +405,59 @@ def _handler(pages: SeatPages) -> type[BaseHTTPRequestHandler]:
 
         def do_OPTIONS(self) -> None:
             self.send_response(204)
-            self.send_header("Allow", ALLOW)
+            self.send_header("Allow", ALLOW_POST if self._posts_here() else ALLOW)
             self.send_header("Content-Length", "0")
             self.end_headers()
 
+        def _posts_here(self) -> bool:
+            parts = self.path.split("?", 1)[0].strip("/").split("/")
+            return (parts[0] == "join" and len(parts) == 2) or parts in (["phone", "press"], ["phone", "leave"])
+
+        def do_POST(self) -> None:
+            """Joining and a bound phone's presses: a small JSON body, nothing else."""
+            if not self._posts_here():
+                self._refuse()
+                return
+            length = self.headers.get("Content-Length", "")
+            ctype = self.headers.get("Content-Type", "").split(";")[0].strip().lower()
+            if not length.isdigit() or int(length) > MAX_BODY:
+                self.close_connection = True  # a body we do not read must not be taken for the next request
+                self._send(413, "text/plain; charset=utf-8", b"a JSON body of at most 1 KiB\n")
+                return
+            content = self.rfile.read(int(length))
+            if ctype != "application/json":  # (a form on another site cannot send this without asking first)
+                self._send(415, "text/plain; charset=utf-8", b"application/json only\n")
+                return
+            client = str(self.client_address[0])
+            reply = pages.phones.post(self.path.split("?", 1)[0], content, self.headers.get("Cookie"), client)
+            if reply is None:
+                self._refuse()
+                return
+            self._reply(reply, True)
+
+        def _reply(self, reply: Reply, body: bool) -> None:
+            self.send_response(reply.status)
+            self.send_header("Content-Type", reply.content_type)
+            self.send_header("Content-Length", str(len(reply.body)))
+            self.send_header("Cache-Control", "no-store")
+            for k, v in reply.headers:
+                self.send_header(k, v)
+            self.end_headers()
+            if body:
+                self.wfile.write(reply.body)
+
         def _get(self, body: bool) -> None:
             path = self.path.split("?", 1)[0]
+            if path == "/phone/events":
+                if not body:
+                    self._stream_headers()
+                else:
+                    self._phone_stream()
+                return
+            reply = pages.phones.get(path, self.headers.get("Cookie"))
+            if reply is not None:
+                self._reply(reply, body)
+                return
             if path == "/":
                 _, _, public = pages.snapshot()
                 rows = "".join(
@@ -403,7 +485,7 @@ def _handler(pages: SeatPages) -> type[BaseHTTPRequestHandler]:
             self.close_connection = True  # a body we do not read must not be taken for the next request
             self._send(405, "text/plain; charset=utf-8", b"read-only: GET, HEAD or OPTIONS only\n", allow=ALLOW)
 
-        do_POST = do_PUT = do_DELETE = do_PATCH = _refuse
+        do_PUT = do_DELETE = do_PATCH = _refuse
 
         def _send(self, status: int, ctype: str, content: bytes, body: bool = True, **headers: str) -> None:
             self.send_response(status)
@@ -448,6 +530,39 @@ def _handler(pages: SeatPages) -> type[BaseHTTPRequestHandler]:
                         self.wfile.flush()
                     tick = newer
             except OSError:  # gone, reset, or too slow to read (the write timed out)
+                return
+            finally:
+                pages.close_stream()
+
+        def _phone_stream(self) -> None:
+            """The bound phone's view (its seat's, and a name waiting to be set) now and after every
+            change; ``unbound`` when it loses its seat (another phone took it, it left, a new session)."""
+            if not pages.open_stream():
+                self.close_connection = True
+                self._send(503, "text/plain; charset=utf-8", b"busy: too many event streams\n", retry_after="5")
+                return
+            cookie = self.headers.get("Cookie")
+            try:
+                self._stream_headers()
+                _, tick = pages.wait_tick(-1, 0)
+                last = ""
+                while True:
+                    seat, why = pages.phones.bound_view(cookie)
+                    if seat is None:
+                        self.wfile.write(f"event: unbound\ndata: {json.dumps(why, ensure_ascii=False)}\n\n".encode())
+                        self.wfile.flush()
+                        return
+                    view = pages.view(seat)
+                    view["name_pending"] = pages.phones.pending_name(seat)
+                    data = json.dumps(view, ensure_ascii=False)
+                    if data != last:
+                        last = data
+                        self.wfile.write(f"id: {view['seq']}\nevent: view\ndata: {data}\n\n".encode())
+                        self.wfile.flush()
+                    closing, tick = pages.wait_tick(tick, PHONE_WAKE_S)
+                    if closing or self._peer_gone():
+                        return
+            except OSError:
                 return
             finally:
                 pages.close_stream()
