@@ -186,7 +186,7 @@ def test_a_second_phone_takes_the_seat_over_and_the_first_is_told(table: tuple[T
     assert "event: view" in text and "event: unbound" in text and "Another phone took this seat" in text
     assert first.press(type="pass")[0] == 401
     status, answer, heads = second.request("POST", "/phone/leave", {})
-    assert answer == {"ok": True, "seat": 3} and "Max-Age=0" in heads["set-cookie"]
+    assert status == 200 and answer == {"ok": True, "seat": 3} and "Max-Age=0" in heads["set-cookie"]
     assert second.press(type="pass")[0] == 401
 
 
