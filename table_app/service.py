@@ -154,6 +154,7 @@ class Notice:
     params: dict[str, Any] | None = None
     dice: tuple[int, int] | None = None
     claim_left: float | None = None  # claims open: seconds until the service closes the window
+    final: bool = True  # False: more changes of the same command follow at once (a press of two events)
 
     @property
     def changed(self) -> bool:
@@ -408,13 +409,14 @@ class TableService:
                                 dice=dice))
             return Answer(True, self.seq, self._public, dice=dice)
         answer = Answer(False, error="no event")
-        for event in meant:
-            answer = self._apply_event(event.to_json(), tag, press.to_json())
+        for i, event in enumerate(meant):
+            answer = self._apply_event(event.to_json(), tag, press.to_json(), final=i == len(meant) - 1)
             if not answer.ok:  # press_events checked them in turn: only a journal failure lands here
                 break
         return answer
 
-    def _apply_event(self, command: Mapping[str, Any], source: str, press: dict[str, Any] | None = None) -> Answer:
+    def _apply_event(self, command: Mapping[str, Any], source: str, press: dict[str, Any] | None = None,
+                     final: bool = True) -> Answer:
         try:
             event = parse_event(dict(command))
             state, effects = apply(self._state, event)
@@ -433,7 +435,7 @@ class TableService:
         self._since_snapshot += 1
         self._track_window(seq, data)
         self._notify(Notice(seq, "event", data, self._public, source, time.time(), tuple(effects), press=press,
-                            claim_left=self._claim_left()))
+                            claim_left=self._claim_left(), final=final))
         return Answer(True, seq, self._public)
 
     def _undo(self, to: Any, source: str, press: dict[str, Any] | None = None) -> Answer:

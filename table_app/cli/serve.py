@@ -74,10 +74,15 @@ _SAY: dict[tuple[str, str], str] = {
 
 
 def _say_link(name: str, state: str, detail: str) -> None:
-    """What a part says about itself, on stderr (systemd's journal under the unit)."""
+    """What a part says about itself, on stderr (systemd's journal under the unit); the join
+    link also as a QR code a phone can scan off the terminal."""
     text = _SAY.get((name, state), "{name}: {state}: {detail}").format(name=name, state=state, detail=detail)
     if text:
         print(f"xian-table serve: {text}", file=sys.stderr, flush=True)
+    if (name, state) == ("phones", "join") and sys.stderr.isatty():
+        from table_app.web.qr import qr_text
+
+        print(qr_text(detail), end="", file=sys.stderr, flush=True)
 
 
 def serve_lines(service: Any, lines: TextIO, out: TextIO) -> int:

@@ -63,7 +63,8 @@ HEADER_BYTES = 16_384  # the request line and headers, in all (a phone sends wel
 WRITE_TIMEOUT_S = 10.0  # a phone that stops reading is let go after this
 MAX_CONNECTIONS = 128  # each is a thread; the unit's TasksMax leaves room for them
 MAX_STREAMS = 64  # a table has four seats; dashboards and spare phones fit easily
-STREAM_INTERVAL_S = 0.25  # the streams' fastest pace in a burst: four views a second, more than a player reads
+# the streams' fastest pace in a burst (a press of two events, the quick 下家's, is sent as one)
+STREAM_INTERVAL_S = 0.05
 ACCEPT_BACKOFF_S = 0.2
 ALLOW = "GET, HEAD, OPTIONS"
 ALLOW_POST = "POST, OPTIONS"  # /join/<token>, /phone/press, /phone/leave
@@ -103,6 +104,7 @@ class SeatPages:
         self._public: dict[str, Any] = service.public
         self._seq: int = service.seq
         self._claim_window: tuple[float, float] | None = None  # (seconds left, time.monotonic() then)
+        self._settled = True
         self._version = 0
         self._closing = False
         self._closed = threading.Event()
@@ -186,6 +188,7 @@ class SeatPages:
             return
         with self._cond:
             self._public, self._seq = notice.state, notice.seq
+            self._settled = notice.final  # a press's first event of two: its second comes at once
             left = notice.claim_left
             self._claim_window = None if left is None else (left, time.monotonic())
             self._version += 1
@@ -235,6 +238,9 @@ class SeatPages:
             closing, newer = self.wait_change(version, KEEPALIVE_S)
             if closing:
                 return
+            with self._cond:  # the rest of a press (its second event) before the streams are woken
+                self._cond.wait_for(lambda: self._settled or self._closing, STREAM_INTERVAL_S)
+                newer = self._version
             if newer != version:
                 version = newer
                 with self._tick_cond:

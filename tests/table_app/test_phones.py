@@ -202,3 +202,11 @@ def test_a_name_given_during_a_hand_is_set_after_it(table: tuple[TableService, S
     assert service.call({"type": "state"}, timeout=10).ok  # (the name went into the queue behind the win)
     assert service.call({"type": "state"}, timeout=10).ok
     assert service.public["players"][1] == "晚到的人"
+
+
+def test_the_phones_benchmark_runs(tmp_path: Path) -> None:
+    """``xian-table bench --only phones``, small: every press is taken and reaches all four pages."""
+    from table_app.bench.phones import one_run
+
+    latencies = one_run(tmp_path, lambda _: None, presses=20)
+    assert len(latencies) == 20 and all(x > 0 for x in latencies)

@@ -75,7 +75,7 @@ def test_the_event_stream_sends_the_view_now_and_after_each_change(service: Tabl
         first = next_view()
         assert first["seq"] == 5 and first["wind"] == "S" and not first["your_turn"]
         play(service, HAND[5:9])
-        # a burst shows its end (a stream sends at most four views a second), in order
+        # a burst shows its end (a stream sends at most twenty views a second), in order
         seqs = [next_view()["seq"]]
         while seqs[-1] != 9:
             seqs.append(next_view()["seq"])
