@@ -34,6 +34,23 @@ OwnKong = Literal["concealed", "added"]
 KONG_KINDS: Final[tuple[OwnKong, ...]] = get_args(OwnKong)
 SeatingMethod = Literal["A", "B", "C"]
 SEATING_METHODS: Final[tuple[SeatingMethod, ...]] = get_args(SeatingMethod)
+MAX_AMOUNT: Final = 10**6  # base and bets: far above any table's stakes, and settlements stay short to print
+
+
+def _amount(value: object) -> str:
+    """An amount for an error message: a huge int is described, never converted (over 4,300
+    digits ``repr`` itself raises)."""
+    if type(value) is int and not -(10**18) < value < 10**18:
+        return f"a number of about {int(abs(value).bit_length() * 0.30103) + 1:,} digits"
+    return repr(value)
+
+
+def _quoted(obj: Mapping[str, Any]) -> str:
+    """``repr`` of an event for an error, even one holding an int too long to convert."""
+    try:
+        return repr(dict(obj))
+    except ValueError:
+        return f"a {obj.get('type')!r} event holding a number too long to print"
 
 
 def _where(obj: object) -> str:
@@ -103,8 +120,9 @@ class NewSession(Event):
             object.__setattr__(self, "players", p := tuple(p))
         if not isinstance(p, tuple) or len(p) != 4 or any(not isinstance(n, str) or not n.strip() for n in p):
             raise InvalidEventError(f"new_session: 'players' must be 4 non-empty names, one per seat 0..3, got {p!r}")
-        if type(self.base) is not int or self.base < 1:
-            raise InvalidEventError(f"new_session: 'base' must be a whole number >= 1, got {self.base!r}")
+        if type(self.base) is not int or not 1 <= self.base <= MAX_AMOUNT:
+            raise InvalidEventError(f"new_session: 'base' must be a whole number >= 1 (at most {MAX_AMOUNT:,}), "
+                                    f"got {_amount(self.base)}")
         if self.rules is not None:
             if not isinstance(self.rules, Mapping):
                 raise InvalidEventError(f"new_session: 'rules' must be an object of option: value, got {self.rules!r}")
@@ -183,8 +201,13 @@ class Bets(Event):
 
     def __post_init__(self) -> None:
         b = self.bets
-        if not isinstance(b, list | tuple) or len(b) != 4 or any(type(n) is not int or n < 0 for n in b):
-            raise InvalidEventError(f"bets: 'bets' must be 4 whole numbers >= 0, one per seat, got {b!r}")
+        if not isinstance(b, list | tuple) or len(b) != 4 or any(
+            type(n) is not int or not 0 <= n <= MAX_AMOUNT for n in b
+        ):
+            shown = f"[{', '.join(map(_amount, b[:8]))}]" if isinstance(b, list | tuple) else repr(b)
+            raise InvalidEventError(
+                f"bets: 'bets' must be 4 whole numbers >= 0 (each at most {MAX_AMOUNT:,}), one per seat, got {shown}"
+            )
         object.__setattr__(self, "bets", tuple(b))
 
     def to_json(self) -> dict[str, Any]:
@@ -406,6 +429,45 @@ class EndSession(Event):
         return {"type": self.TYPE}
 
 
+NAME_MAX: Final = 12
+
+
+def check_name(value: object, field: str = "name", etype: str = "name") -> str:
+    """A player's name as a phone or the screen gives it: 1–12 characters once trimmed, every
+    one printable (no control, format or line characters); any script.
+
+    >>> check_name("  阿强 ")
+    '阿强'
+    >>> check_name("a\u202eb")
+    Traceback (most recent call last):
+    ...
+    engine.errors.InvalidEventError: name: 'name' must be 1-12 printable characters, got 'a\u202eb'
+    """
+    if not isinstance(value, str) or not (name := value.strip()) or len(name) > NAME_MAX \
+            or not name.isprintable():
+        shown = value if isinstance(value, str) and len(value) <= 40 else f"{str(value)[:40]}…"
+        raise InvalidEventError(f"{etype}: {field!r} must be 1-{NAME_MAX} printable characters, got {shown!r}",
+                                "invalid.name")
+    return name
+
+
+@dataclass(frozen=True)
+class Name(Event):
+    """A player names their seat (from a phone, or the screen): before the first hand's deal or
+    between hands. Journaled and undoable like any event."""
+
+    TYPE: ClassVar[str] = "name"
+    seat: int
+    name: str
+
+    def __post_init__(self) -> None:
+        _seat(self.seat, "seat", "name")
+        object.__setattr__(self, "name", check_name(self.name))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.TYPE, "seat": self.seat, "name": self.name}
+
+
 # --- reading JSON --------------------------------------------------------------------
 
 _SCHEMA: Final[dict[str, tuple[type[Event], tuple[str, ...], tuple[str, ...]]]] = {
@@ -424,6 +486,7 @@ _SCHEMA: Final[dict[str, tuple[type[Event], tuple[str, ...], tuple[str, ...]]]] 
     "reject_win": (RejectWin, (), ()),
     "next_hand": (NextHand, (), ()),
     "end_session": (EndSession, (), ()),
+    "name": (Name, ("seat", "name"), ()),
 }
 _TEXT: Final = {"tile": "a tile in JSON is mpsz text like '5p'", "win_tile": "a tile in JSON is mpsz text like '5p'",
                 "tiles": "'tiles' in JSON are mpsz text like '34m'"}
@@ -469,11 +532,11 @@ def parse_event(obj: object) -> Event:
         return cls(**kwargs)
     except InvalidEventError as e:
         msg = str(e)
-        raise InvalidEventError(msg if " in {" in msg else f"{msg} in {dict(obj)!r}") from None
+        raise InvalidEventError(msg if " in {" in msg else f"{msg} in {_quoted(obj)}") from None
     except (TypeError, ValueError) as e:  # a value so odd the checks above did not name it
         raise InvalidEventError(f"{etype}: {e} in {dict(obj)!r}") from None
 
 
 __all__ = ["EVENT_CLASSES", "EVENT_TYPES", "Bets", "Claim", "ConfirmWin", "Discard", "EndSession", "Event",
-           "InvalidEventError", "Kong", "NewSession", "NextHand", "Pass", "RejectWin", "Resolve", "Roll", "Seating",
-           "Win", "parse_event"]
+           "InvalidEventError", "Kong", "Name", "NewSession", "NextHand", "Pass", "RejectWin", "Resolve", "Roll",
+           "Seating", "Win", "parse_event"]

@@ -16,7 +16,7 @@ from engine.tiles import ALL_TILES, Tile, format_tiles, tile_text
 
 EffectKind = Literal[
     "dealt", "drew", "claims_open", "claim_taken", "kong", "win_declared", "win_withdrawn", "hand_over", "to_move",
-    "session_ended",
+    "session_ended", "named",
 ]
 
 
@@ -25,7 +25,8 @@ class Effect(NamedTuple):
     ``dealt`` (data: the break point), ``drew`` (data: ``head``/``tail``), ``claims_open``
     (data: ``discard``/``rob``), ``claim_taken`` (data: the call), ``kong`` (data: kind),
     ``win_declared`` (data: kind), ``win_withdrawn``, ``hand_over`` (data: the settlement),
-    ``to_move`` (the seat to play; data: ``discard`` or ``roll``), ``session_ended``.
+    ``to_move`` (the seat to play; data: ``discard`` or ``roll``), ``session_ended``, ``named``
+    (data: the name).
     (A named tuple: a handler makes one or two per event, and a tuple is the cheapest value.)
     """
 

@@ -81,6 +81,27 @@ Settlement = TypedDict(
 )
 """How a hand ended and what it paid (``last_settlement``): one shape for wins and draws."""
 
+HandResult = TypedDict(
+    "HandResult",
+    {
+        "hand": int,
+        "dealer": int | None,
+        "result": Literal["win", "draw"],
+        "winner": int | None,
+        "kind": WinKind | None,
+        "from": int | None,  # the discarder (or the robbed kong's declarer)
+        "deltas": list[int],
+    },
+)
+"""A settled hand as the session's results keep it (``TableState.results``): its settlement
+without the transfers."""
+
+
+def hand_result(s: Settlement) -> HandResult:
+    """The session's record of a settled hand: part of its settlement."""
+    return {"hand": s["hand"], "dealer": s["dealer"], "result": s["result"], "winner": s["winner"],
+            "kind": s["kind"], "from": s["from"], "deltas": s["deltas"]}
+
 
 SETTLEMENT_DEFAULTS: Final[dict[str, object]] = {"bonus": False, "from": None}
 

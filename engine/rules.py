@@ -75,9 +75,11 @@ class Rules:
                 f"rule option 'kong_reserve' must be 4 whole numbers of stacks 0..30 "
                 f"(for 0, 1, 2 and 3+ kongs); got {reserve!r}"
             )
-        if self.bet_unit is not None and (type(self.bet_unit) is not int or self.bet_unit < 1):
+        if self.bet_unit is not None and (type(self.bet_unit) is not int or not 1 <= self.bet_unit <= 10**6):
+            shown = repr(self.bet_unit) if type(self.bet_unit) is not int or self.bet_unit < 10**18 else "a huge number"
             raise RulesError(
-                f"rule option 'bet_unit' must be a whole number >= 1 or null (the base); got {self.bet_unit!r}"
+                "rule option 'bet_unit' must be a whole number >= 1 (at most 1,000,000) or null (the base); "
+                f"got {shown}"
             )
 
     def reserve_stacks(self, kongs: int) -> int:

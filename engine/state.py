@@ -11,7 +11,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Final, cast
 
-from engine.records import Claims, Drawn, KongKind, MeldKind, PendingWin, Phase, Settlement, settlement_from_json
+from engine.records import (
+    Claims,
+    Drawn,
+    HandResult,
+    KongKind,
+    MeldKind,
+    PendingWin,
+    Phase,
+    Settlement,
+    settlement_from_json,
+)
 from engine.rules import XIAN, Rules
 from engine.scoring import Transfer, settle_up
 from engine.seats import SEAT_RANGE, SEATS, WINDS, next_seat
@@ -117,6 +127,7 @@ class TableState:
     ``win_pending``): ``engine.records.Claims`` and ``PendingWin``; ``last_settlement``: the
     last hand's ``engine.records.Settlement``. ``passes``: how often the deal has moved on;
     ``round == passes // 4 + 1``.
+    ``results``: this session's settled hands, in order (``engine.records.HandResult``).
     """
 
     phase: Phase = "idle"
@@ -146,6 +157,7 @@ class TableState:
     hand_transfers: list[Transfer] = field(default_factory=list)
     scores: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
     last_settlement: Settlement | None = None
+    results: list[HandResult] = field(default_factory=list)  # this session's hands, in order
 
     # --- derived ---------------------------------------------------------------------
 
@@ -191,6 +203,7 @@ class TableState:
         c.wall = self.wall.copy()
         c.seats = [s.copy() for s in self.seats]
         c.hand_transfers = list(self.hand_transfers)
+        c.results = list(self.results)  # (each result is never changed once made)
         if self.claims is not None:
             c.claims = {**self.claims, "answers": list(self.claims["answers"]), "tiles": list(self.claims["tiles"])}
         if self.pending is not None:
@@ -234,6 +247,7 @@ class TableState:
             "hand_transfers": [t.to_json() for t in self.hand_transfers],
             "scores": list(self.scores),
             "last_settlement": self.last_settlement,
+            "results": list(self.results),
         }
 
     @classmethod
@@ -282,6 +296,7 @@ class TableState:
             hand_transfers=[Transfer.from_json(t) for t in d["hand_transfers"]],
             scores=list(d["scores"]),
             last_settlement=None if last is None else settlement_from_json(last),
+            results=[cast(HandResult, {**r}) for r in d.get("results", [])],  # (older snapshots: none)
         )
 
     def public(self) -> dict[str, Any]:
@@ -329,6 +344,7 @@ class TableState:
             "next_dealer": None,
             "actions": actions(self),
             "settle_up": settle_up(self.scores) if self.phase == "ended" else None,
+            "results": list(self.results),
         }
         if self.phase == "hand_over" and self.last_settlement is not None and self.dealer is not None:
             winner = self.last_settlement["winner"]

@@ -42,6 +42,7 @@ from engine.events import (
     EndSession,
     Event,
     Kong,
+    Name,
     NewSession,
     NextHand,
     Roll,
@@ -84,10 +85,10 @@ def push(state: TableState, event: Event | Mapping[str, Any]) -> list[Effect]:
     >>> s = new_table()
     >>> push(s, {"type": "new_session", "players": ["A", "B", "C", "D"], "base": 1}), s.phase
     ([], 'seating')
-    >>> push(s, {"type": "roll", "dice": [3, 4]})
+    >>> push(s, {"type": "roll", "dice": [3, 4]})  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    engine.errors.IllegalEventError: seating: cannot roll now (this phase accepts: seating, end_session, new_session)
+    engine.errors.IllegalEventError: seating: cannot roll now (this phase accepts: seating, end_session, ...)
     >>> s.phase
     'seating'
     """
@@ -353,6 +354,12 @@ def on_next_hand(s: TableState, ev: NextHand) -> Effects:
     return [Effect("to_move", s.dealer, data="roll")]
 
 
+def on_name(s: TableState, ev: Name) -> Effects:
+    """A seat's player gives their name (any phase before a hand is dealt or after it is over)."""
+    s.players[ev.seat] = ev.name
+    return [Effect("named", ev.seat, data=ev.name)]
+
+
 def on_end_session(s: TableState, ev: EndSession) -> Effects:
     s.phase = "ended"
     s.turn = s.claims = s.pending = None
@@ -383,6 +390,7 @@ _TABLE: Final[list[tuple[str, str, Handler, str]]] = [
     ("win_pending", "reject_win",  on_reject_win,  "turn | claims | as resolve"),
     ("hand_over",   "next_hand",   on_next_hand,   "betting"),
     *[(p, "end_session", on_end_session, "ended") for p in _ANY_SESSION],
+    *[(p, "name", on_name, p + " (the same)") for p in ("seating", "betting", "hand_over")],
     *[(p, "new_session", on_new_session, "seating") for p in ("idle", *_ANY_SESSION, "ended")],
 ]
 # fmt: on

@@ -1,11 +1,13 @@
 """The host's end of the panel: the codec on a serial transport, with link state.
 
-:class:`PanelBridge` feeds the transport's bytes to a host :class:`~firmware_bridge.protocol.Connection`
-and calls ``on_frame`` for each new :class:`~firmware_bridge.protocol.Button` or
-:class:`~firmware_bridge.protocol.Dice` — in the transport thread, *before* the frame's ACK is
-written: when ``on_frame`` has returned (the table service has answered), the panel learns
-that the press arrived. So a press the panel saw acknowledged is never lost, and its repeats
-never act again (the codec outlives reconnections and remembers what it acted on).
+:class:`PanelBridge` feeds the transport's bytes to a host :class:`~firmware_bridge.protocol.Connection`,
+writes the ACKs at once, then calls ``on_frame`` for each new :class:`~firmware_bridge.protocol.Button`
+or :class:`~firmware_bridge.protocol.Dice` in the transport thread. Acknowledging on receipt
+means a slow commit (an SD card holding up fsync, a busy table) never makes the panel repeat
+a press or give it up; and a repeat that arrives anyway — however late it is read — is told
+by its seq and never acts again (the codec outlives reconnections and remembers the panel's
+recent seqs until its next HELLO). A press is lost only if the host dies between the ACK
+and the table's commit, a few milliseconds.
 
 Link state goes to listeners as a :class:`LinkState`: ``reconnecting`` (no device),
 ``waiting`` (device open, no HELLO yet, or the panel fell silent), ``connected`` and
@@ -53,10 +55,11 @@ class PanelBridge:
 
     def __init__(self, url: str, on_frame: Callable[[Button | Dice], None], *,
                  clock: Callable[[], float] = time.monotonic, transport: SerialTransport | None = None,
-                 **transport_options: float) -> None:
+                 heartbeat: Callable[[], None] | None = None, **transport_options: float) -> None:
         self.url = url
         self.on_frame = on_frame
         self.clock = clock
+        self.heartbeat = heartbeat  # systemd's watchdog: beaten by the transport thread's every round
         self.conn = Connection(HOST, clock=clock)
         self._lock = threading.RLock()  # the codec is touched by the transport thread and senders
         self._listeners: list[StateListener] = []
@@ -146,10 +149,9 @@ class PanelBridge:
         with self._lock:
             self.conn.receive_data(data)
             events = self.conn.events()
+            self.transport.write(self.conn.data_to_send())  # the ACKs at once: the panel need not repeat
         for ev in events:
             self._event(ev)
-        with self._lock:
-            self.transport.write(self.conn.data_to_send())  # the ACKs, after on_frame returned
 
     def _event(self, ev: object) -> None:
         if isinstance(ev, Hello):
@@ -175,6 +177,8 @@ class PanelBridge:
             self.transport.write(self.conn.send(Led(seat, state)))
 
     def _on_idle(self) -> None:
+        if self.heartbeat is not None:
+            self.heartbeat()
         with self._lock:
             out = self.conn.tick()
             self.transport.write(out)

@@ -33,7 +33,7 @@ import binascii
 import os
 import re
 import time
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import ClassVar, Literal
@@ -43,9 +43,13 @@ RETRY_S = 0.2  # an unanswered frame is sent again after this long …
 MAX_RETRIES = 5  # … this many times, then given up (Undeliverable)
 HEARTBEAT_S = 1.0  # the panel sends HB after this long without sending anything
 PEER_TIMEOUT_S = 3.0  # nothing heard for this long: the peer is silent
-# A repeat of a frame can arrive at most RETRY_S * MAX_RETRIES after the first copy; a frame
-# with the same seq and body inside this window is a repeat, later it is a new frame.
+# A repeat of a frame can be sent at most RETRY_S * MAX_RETRIES after the first copy, but it
+# may be *read* much later (the host's thread was busy with a slow commit): so a repeat is
+# told by its seq, not by the time it arrives. A sender goes through its 256 seqs in order
+# and reuses one only after SEQ_REUSE_S, so a frame whose seq and body match one of the peer's
+# last ACTED_KEPT frames (since its last HELLO) is a repeat.
 REPEAT_WINDOW_S = 1.5
+ACTED_KEPT = 128
 _EPS = 1e-9  # clocks are floats: 100.4 - 100.2 must count as 200 ms
 # A sender reuses a seq only after twice the window, so a late first copy cannot shadow it.
 SEQ_REUSE_S = 2 * REPEAT_WINDOW_S
@@ -413,7 +417,7 @@ class Connection:
         self._pending: dict[int, _Pending] = {}
         self._held: deque[Frame] = deque()  # frames waiting for a reusable seq
         self._used: dict[int, float] = {}  # seq -> when we first sent a frame with it
-        self._acted: dict[int, tuple[bytes, float]] = {}  # peer seq -> (line, when acted on)
+        self._acted: OrderedDict[int, bytes] = OrderedDict()  # the peer's last ACTED_KEPT seqs -> line
         self._last_sent = float("-inf")
         self.last_heard = float("-inf")
         self.hello: Hello | None = None  # (host) the panel's last HELLO
@@ -549,7 +553,7 @@ class Connection:
         if not frame.NEEDS_ACK:  # a heartbeat: heard, nothing else
             return
         seen = None if isinstance(frame, Hello) else self._acted.get(seq)
-        if seen is not None and seen[0] == line and now - seen[1] < REPEAT_WINDOW_S:
+        if seen is not None and seen == line:
             self.stats.duplicates += 1
             self._ack(seq)
             return
@@ -559,16 +563,22 @@ class Connection:
                 self.hello = frame
                 self.version_ok = frame.major == self.expected_major
                 if not self.version_ok:
-                    self._acted[seq] = (line, now)
+                    self._remember(seq, line)
                     self._ack(seq)
                     self._events.append(VersionMismatch(frame, self.expected_major))
                     return
             elif not self.version_ok:
                 self.stats.refused += 1
                 return
-        self._acted[seq] = (line, now)
+        self._remember(seq, line)
         self._ack(seq)
         self._events.append(frame)
+
+    def _remember(self, seq: int, line: bytes) -> None:
+        self._acted.pop(seq, None)
+        self._acted[seq] = line
+        if len(self._acted) > ACTED_KEPT:
+            self._acted.popitem(last=False)
 
     def _ack(self, seq: int) -> None:
         self._out += encode(self._next, Ack(seq))

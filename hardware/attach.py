@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from engine.presses import Press
 from hardware.controller import TableController
 from hardware.pins import DEFAULT, PinMap
+from table_app import sdnotify
 
 if TYPE_CHECKING:
     from table_app.service import TableService
@@ -35,7 +36,8 @@ def attach_inputs(service: TableService, *, panel: str | None = None, gpio: bool
         if panel:
             from firmware_bridge.bridge import PanelBridge
 
-            bridge = PanelBridge(panel, panel_handler(controller))
+            bridge = PanelBridge(panel, panel_handler(controller), heartbeat=sdnotify.part_heartbeat("panel"))
+            closers.append(lambda: sdnotify.part_stopped("panel"))
             bridge.add_listener(lambda state, detail: say("panel", state.value, detail))
             controller.add_lights(bridge)
             bridge.start()
@@ -77,12 +79,13 @@ def _attach_gpio(controller: TableController, pins: PinMap, say: LinkListener, p
     def on_press(p: Press) -> None:
         controller.press(p, source="gpio")
 
-    buttons.start(on_press)
+    buttons.start(on_press, heartbeat=sdnotify.part_heartbeat("gpio"))
+    closers.append(lambda: sdnotify.part_stopped("gpio"))
     say("gpio", "connected", f"{len(buttons.keys)} buttons and {len(lights.leds)} seat LEDs attached")
 
 
 def panel_handler(controller: TableController) -> Callable[[Any], None]:
-    """What the panel bridge calls for each BTN / DICE frame (before the frame's ACK goes out)."""
+    """What the panel bridge calls for each BTN / DICE frame (its ACK already sent): a press for the table."""
     from firmware_bridge.protocol import Dice
 
     def on_frame(frame: Any) -> None:

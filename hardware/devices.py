@@ -63,9 +63,15 @@ class GpioButtons:
                 out.append(Press(press.seat, press.button, held=kind == "long"))
         return out
 
-    def start(self, on_press: Callable[[Press], None], poll_s: float = POLL_S) -> GpioButtons:
+    def start(self, on_press: Callable[[Press], None], poll_s: float = POLL_S,
+              heartbeat: Callable[[], None] | None = None) -> GpioButtons:
+        """Poll in a thread and hand each press on; ``heartbeat`` (systemd's watchdog) is beaten
+        every round."""
+
         def run() -> None:
             while not self._stop.wait(poll_s):
+                if heartbeat is not None:
+                    heartbeat()
                 for p in self.poll():
                     try:
                         on_press(p)

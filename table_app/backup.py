@@ -4,9 +4,11 @@ SQLite's online backup API (``sqlite3.Connection.backup``) copies the whole data
 one step inside one read transaction: in WAL mode the table service keeps committing
 meanwhile, and the copy is the journal exactly as it was at one commit — never a torn
 mix. The copy is written to a hidden temporary file beside the destination, switched to
-a self-contained single file (``journal_mode=DELETE``), checked with
-``PRAGMA integrity_check``, fsynced, and only then renamed into place, so a power cut
-leaves either the old set of backups or the new one.
+a self-contained single file (``journal_mode=DELETE``), checked — ``PRAGMA
+integrity_check``, then every record against the journal's hash chain
+(``table_app/chain.py``) —, fsynced, and only then renamed into place, so a power cut
+leaves either the old set of backups or the new one, and a damaged journal never becomes a
+backup nor pushes a good one out.
 
 A folder destination gets a time-stamped file (``journal-20261201T031500Z.sqlite3``) and
 keeps the newest ``keep`` of them; a file destination is written as it is named.
@@ -23,7 +25,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
-from table_app.journal import APPLICATION_ID, SQLITE_HEADER
+from table_app.journal_file import APPLICATION_ID, SQLITE_HEADER, JournalError, check
 
 DEFAULT_KEEP = 14
 BACKUP_GLOB = "journal-*.sqlite3"
@@ -145,10 +147,13 @@ def _copy(src: Path, tmp: Path) -> int:
             try:
                 source.backup(copy)  # pages=-1: everything in one step, one consistent snapshot
                 copy.execute("PRAGMA journal_mode = DELETE")
-                problems = [r[0] for r in copy.execute("PRAGMA integrity_check").fetchall()]
-                if problems != ["ok"]:
-                    raise BackupError(f"the copy of {str(src)!r} failed integrity_check: {'; '.join(problems[:5])}")
-                last = copy.execute("SELECT coalesce(max(seq), 0) FROM records").fetchone()[0]
+                try:  # integrity_check, then every record against the hash chain, before it is kept
+                    facts = check(copy, src, integrity=True)
+                except JournalError as e:
+                    raise BackupError(f"journal {str(src)!r} did not pass its checks ({e.detail}): no backup was "
+                                      f"made and no older one removed; the journal is left as it is "
+                                      f"(xian-table doctor tells more)") from None
+                last = facts.records
             finally:
                 copy.close()
         except sqlite3.Error as e:

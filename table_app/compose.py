@@ -19,10 +19,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from table_app import sdnotify
+
 if TYPE_CHECKING:
     from table_app.config import Config
     from table_app.journal import Journal
     from table_app.service import TableService
+    from table_app.web.server import SeatPages
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +61,7 @@ class Table:
     journal: Journal
     service: TableService
     links: dict[str, tuple[str, str]] = field(default_factory=dict)
+    pages: SeatPages | None = None  # the phones' web pages, when they are on
     _listeners: list[LinkListener] = field(default_factory=list)
     _stops: list[Callable[[], None]] = field(default_factory=list)
     _lock: threading.Lock = field(default_factory=threading.Lock)
@@ -140,10 +144,12 @@ class Table:
 
             url = parse_url(url_text)
             bridge = MqttBridge(self.service, url, Topics(cfg.mqtt_prefix, tid),
-                                ha_prefix=cfg.mqtt_discovery_prefix or None)
+                                ha_prefix=cfg.mqtt_discovery_prefix or None,
+                                heartbeat=sdnotify.part_heartbeat("mqtt"))
             bridge.add_listener(lambda state, detail: self.link("mqtt", state, detail))
             bridge.start()
-            self._stops.append(bridge.stop)
+            self._stops.append(lambda: sdnotify.part_stopped("mqtt"))
+            self._stops.append(bridge.stop)  # (the stops run newest first: the bridge, then its watch)
         else:
             self.link("mqtt", "off", "no broker set (mqtt.url or --mqtt): the table runs without MQTT")
         listen = web_listen if web_listen is not None else cfg.web_listen
@@ -151,9 +157,14 @@ class Table:
             from table_app.web.server import SeatPages, parse_listen
 
             host, port = parse_listen(listen)
-            pages = SeatPages(self.service, host, port, table=tid).start()
+            pages = SeatPages(self.service, host, port, table=tid, heartbeat=sdnotify.part_heartbeat("web"))
+            pages.phones.on_new_token = lambda: self.link("phones", "join", pages.join_url)
+            pages.start()
+            self.pages = pages
+            self._stops.append(lambda: sdnotify.part_stopped("web"))
             self._stops.append(pages.stop)
             self.link("web", "listening", pages.url)
+            self.link("phones", "join", pages.join_url)
         else:
             self.link("web", "off", "no web pages (web.listen or --web)")
 

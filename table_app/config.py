@@ -138,6 +138,33 @@ def gpio_pin_map(cfg: Config) -> Any:
     return PinMap.from_mapping(dict(cfg.gpio_pins))
 
 
+class Array(tuple[Any, ...]):
+    """A list value (TOML array); a plain tuple default is a TOML table (``gpio.pins``)."""
+
+
+def _listeners(v: Any) -> Array:
+    """MQTT listeners: ``ADDRESS:PORT`` each, the address an IP or an interface name."""
+    from table_app.mqtt.broker_setup import parse_listener
+
+    what = 'a list of "ADDRESS:PORT" in quotes (ADDRESS: an IP address, an interface like wlan0, or empty for all)'
+    if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
+        raise ValueError(what)
+    try:
+        parsed = [parse_listener(x) for x in v]
+    except ValueError as e:
+        raise ValueError(f"{what} ({e})") from None
+    if len({(a, p) for a, p, _ in parsed}) != len(parsed):
+        raise ValueError(f"{what}, each once")
+    return Array(v)
+
+
+def _tls_names(v: Any) -> Array:
+    if not isinstance(v, list) or not all(isinstance(x, str) and re.fullmatch(r"[A-Za-z0-9.:_-]{1,253}", x)
+                                          for x in v):
+        raise ValueError("a list of host names or IP addresses in quotes")
+    return Array(v)
+
+
 def _level(v: Any) -> str:
     levels = ("debug", "info", "warning", "error")
     if v not in levels:
@@ -165,6 +192,13 @@ KEYS: tuple[Key, ...] = (
         "claim buttons, dice button, seat LEDs and buzzer on the Pi's GPIO pins", _flag),
     Key("gpio", "pins", "gpio_pins", (),
         "the pin map, changes to the default (docs/gpio.md): buttons, dice, leds, buzzer", _gpio_pins),
+    Key("broker", "listen", "broker_listen", Array(("127.0.0.1:1883",)),
+        "the broker's plain MQTT listeners, ADDRESS:PORT (an IP, an interface like wlan0, or empty for all); "
+        "applied by xian-table install", _listeners),
+    Key("broker", "tls_listen", "broker_tls_listen", Array(),
+        "the broker's TLS listeners, ADDRESS:PORT, with a CA the install makes; empty: no TLS", _listeners),
+    Key("broker", "tls_names", "broker_tls_names", Array(),
+        "more names or addresses clients use for the broker, put in its TLS certificate", _tls_names),
     Key("log", "level", "log_level", "info", "how much the service logs: debug, info, warning or error", _level),
 )
 
@@ -187,6 +221,9 @@ class Config:
     panel_device: str = ""
     gpio_enabled: bool = False
     gpio_pins: tuple[tuple[str, Any], ...] = ()
+    broker_listen: tuple[str, ...] = Array(("127.0.0.1:1883",))
+    broker_tls_listen: tuple[str, ...] = Array()
+    broker_tls_names: tuple[str, ...] = Array()
     log_level: str = "info"
 
     def journal_file(self, env: Mapping[str, str] | None = None) -> Path:
@@ -292,6 +329,8 @@ def _toml_value(v: Any) -> str:
         return "true" if v else "false"
     if isinstance(v, str):
         return '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(v, Array):
+        return "[" + ", ".join(_toml_value(x) for x in v) + "]"
     if isinstance(v, tuple):  # a table given as (key, value) pairs
         return "{" + ", ".join(f"{k} = {_toml_value(x)}" for k, x in v) + "}"
     if isinstance(v, list):

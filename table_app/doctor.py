@@ -113,6 +113,7 @@ def check_journal(journal: Path) -> Check:
     try:
         with keep_sidecar_owner(journal), Journal.open(journal, readonly=True) as j:
             last = j.last_seq()
+            version = j.version
             at = _last_record_time(journal) if last else None
     except PermissionError:
         return Check("journal", ERROR, f"cannot read {journal}: permission denied",
@@ -124,7 +125,10 @@ def check_journal(journal: Path) -> Check:
     except OSError as e:
         return Check("journal", ERROR, f"cannot read {journal}: {e.strerror}", "check the SD card (dmesg)")
     when = f", last at {at[:19].replace('T', ' ')} UTC" if at else ""
-    return Check("journal", OK, f"{journal}: {last} records{when}, quick_check ok")
+    if version < 2:
+        return Check("journal", OK, f"{journal}: {last} records{when}, quick_check ok (schema {version}: the "
+                                    f"service adds the hash chain at its next start)")
+    return Check("journal", OK, f"{journal}: {last} records{when}, quick_check ok, hash chain ok")
 
 
 def _last_record_time(journal: Path) -> str | None:
@@ -375,8 +379,8 @@ def check_broker(probe: Probe, url: str = "mqtt://localhost:1883") -> Check:
         if code == 0:
             return Check("broker", OK, f"broker at {where} accepts the table's login ({user})")
         return Check("broker", ERROR, f"broker at {where} refuses the table's login {user!r} (CONNACK {code})",
-                     "new passwords: sudo python3 -m table_app.mqtt.broker_setup --install --force, then put the "
-                     "service's into /etc/xian-table/mqtt.env and restart (or uninstall and install again)")
+                     "a new password for the table, in the broker and in /etc/xian-table/mqtt.env, and a restart: "
+                     "sudo xian-table mqtt-users rotate service")
     if code == 0:
         return Check("broker", WARNING, f"broker at {where} is up but lets anyone in (anonymous login accepted)",
                      "install the table's broker config with users and ACL: sudo xian-table install; "

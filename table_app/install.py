@@ -50,6 +50,8 @@ SYSUSERS = Path("/etc/sysusers.d/xian-table.conf")
 CONFIG_DIR = Path("/etc/xian-table")
 CONFIG = CONFIG_DIR / "config.toml"
 MQTT_ENV = CONFIG_DIR / "mqtt.env"
+MQTT_USERS = CONFIG_DIR / "mqtt-users"  # the other broker users' passwords, root only (xian-table mqtt-users)
+CA_PUBLIC = CONFIG_DIR / "ca.crt"  # the broker's CA for clients to trust, when TLS is on
 INPUTS_ENV = CONFIG_DIR / "inputs.env"
 STATE_DIR = Path("/var/lib/xian-table")
 UNIT_DIR = Path("/etc/systemd/system")
@@ -351,21 +353,7 @@ def plan_install(t: Target, *, headless: bool, inputs: Sequence[str] | None = No
                              content=lambda: chosen.encode()))
 
     if broker is not None:
-        data, conf, env = t.path(MOSQUITTO_DATA), t.path(MOSQUITTO_CONF), t.path(MQTT_ENV)
-
-        def setup_broker() -> None:
-            conf.parent.mkdir(parents=True, exist_ok=True)
-            creds = broker.setup(data, conf_dir=conf.parent, force=True, prefix=_topic_prefix(config))
-            _write_atomic(env, f"# the table's MQTT password (xian-table install)\n"
-                               f"{broker_password_env()}={creds[USER]}\n".encode(), 0o640, group_of=(root, USER))
-            if t.live:
-                t.run(["systemctl", "restart", "mosquitto"])
-
-        restart = ", restart mosquitto" if t.live else ""
-        actions.append(Run(f"broker users with new passwords: {data / 'passwd'} {data / 'acl'} {conf} {env}"
-                           + restart, body=setup_broker,
-                           needed=lambda: not (data / "passwd").exists() or not env.exists() or not conf.exists()))
-
+        actions += _broker_actions(t, broker, config)
     else:
         missing = "the MQTT part of xian-table" if broker_module() is None else "mosquitto (mosquitto_passwd)"
         actions.append(Note(f"the broker: {missing} is not installed; sudo apt install mosquitto, then install "
@@ -403,6 +391,80 @@ def plan_install(t: Target, *, headless: bool, inputs: Sequence[str] | None = No
     return actions
 
 
+def _broker_actions(t: Target, broker: Any, config: Path) -> list[Action]:
+    """The broker: its users (passwords made once, kept: the table's in mqtt.env, the others in
+    mqtt-users), its config from the table's [broker] keys, and TLS when asked for."""
+    from table_app.mqtt import tls
+
+    root = t.root
+    data, conf, env, users = t.path(MOSQUITTO_DATA), t.path(MOSQUITTO_CONF), t.path(MQTT_ENV), t.path(MQTT_USERS)
+    cfg = _table_config(config)
+    actions: list[Action] = []
+
+    def setup_users() -> None:
+        creds = broker.setup(data, force=True, prefix=cfg.mqtt_prefix)
+        write_credentials(root, creds)
+
+    actions.append(Run(f"broker users with new passwords: {data / 'passwd'} {data / 'acl'} {env} {users}",
+                       body=setup_users, needed=lambda: not (data / "passwd").exists() or not env.exists()))
+    listen, tls_listen = list(cfg.broker_listen), list(cfg.broker_tls_listen)
+    actions.append(WriteFile(str(conf), target=conf, mode=0o644,
+                             content=lambda: broker.conf_text(listen, tls_listen, MOSQUITTO_DATA).encode()))
+    if tls_listen:
+        folder, public = data / "tls", t.path(CA_PUBLIC)
+        names = tls.wanted_names([*listen, *tls_listen], cfg.broker_tls_names)
+
+        def make_tls() -> None:
+            if tls.needs_work(folder, names):
+                tls.make(folder, names, broker_group=_group_id(root, "mosquitto"))
+            _write_atomic(public, (folder / "ca.crt").read_bytes(), 0o644)
+
+        def tls_needed() -> bool:
+            return tls.needs_work(folder, names) or not public.exists() or \
+                public.read_bytes() != (folder / "ca.crt").read_bytes()
+
+        actions.append(Run(f"TLS for the broker: a CA and a certificate for {' '.join(names)}: {folder} {public}",
+                           body=make_tls, needed=tls_needed))
+    if t.live:
+        broker_steps = list(actions)
+        actions.append(Run("systemctl restart mosquitto", target=t, argv=["systemctl", "restart", "mosquitto"],
+                           needed=lambda: any(a.applied for a in broker_steps)))
+    return actions
+
+
+def write_credentials(root: Path, creds: dict[str, str]) -> None:
+    """Keep the passwords ``broker_setup.setup`` made: the table's where its units read it, the
+    others root-only for ``xian-table mqtt-users show`` (never printed by the install)."""
+    from table_app.mqtt.broker_setup import DEFAULT_USERS
+
+    env, users = root / MQTT_ENV.relative_to("/"), root / MQTT_USERS.relative_to("/")
+    if USER in creds:
+        _write_atomic(env, f"# the table's MQTT password (xian-table install; xian-table mqtt-users)\n"
+                           f"{broker_password_env()}={creds[USER]}\n".encode(), 0o640, group_of=(root, USER))
+    kept = read_kept(users)
+    for role, name in DEFAULT_USERS:
+        if role != "service" and name in creds:
+            kept[role] = (name, creds[name])
+    lines = ["# the broker users' passwords: ROLE USER PASSWORD (xian-table install; sudo xian-table mqtt-users "
+             "show). Root only."]
+    lines += [f"{role} {name} {password}" for role, (name, password) in sorted(kept.items())]
+    _write_atomic(users, ("\n".join(lines) + "\n").encode(), 0o600)
+
+
+def read_kept(users: Path) -> dict[str, tuple[str, str]]:
+    """role → (user, password) from the root-only file (empty when there is none)."""
+    try:
+        text = users.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return {}
+    out = {}
+    for line in text.splitlines():
+        parts = line.split()
+        if len(parts) == 3 and not line.startswith("#"):
+            out[parts[0]] = (parts[1], parts[2])
+    return out
+
+
 def plan_uninstall(t: Target) -> list[Action]:
     root = t.root
     actions: list[Action] = []
@@ -418,8 +480,10 @@ def plan_uninstall(t: Target) -> list[Action]:
     if t.live:
         actions.append(Run("systemctl daemon-reload", target=t, argv=["systemctl", "daemon-reload"],
                            needed=lambda: bool(present)))
+    tls_files = [t.path(MOSQUITTO_DATA / "tls" / f) for f in ("server.names", "server.crt", "server.key", "ca.crt",
+                                                                 "ca.key")]
     broker_files = [t.path(MOSQUITTO_CONF), t.path(MOSQUITTO_DATA / "passwd"), t.path(MOSQUITTO_DATA / "acl"),
-                    t.path(MQTT_ENV)]
+                    *tls_files, t.path(MQTT_ENV), t.path(MQTT_USERS), t.path(CA_PUBLIC)]
     had_broker = any(p.exists() for p in broker_files)
     actions += [Remove(str(p), target=p) for p in broker_files]
     if t.live:
@@ -519,14 +583,19 @@ def broker_password_env() -> str:
     return str(PASSWORD_ENV)
 
 
-def _topic_prefix(config: Path) -> str:
-    """The table's MQTT prefix (the ACL grants topics under it): from the config, else the default."""
-    from table_app.config import ConfigError, load_config
+def _table_config(config: Path) -> Any:
+    """The table's config (the broker's prefix, listeners, TLS): the file's, else the defaults."""
+    from table_app.config import Config, ConfigError, load_config
 
     try:
-        return str(load_config(config).mqtt_prefix) if config.exists() else "xian"
+        return load_config(config) if config.exists() else Config()
     except ConfigError:
-        return "xian"
+        return Config()
+
+
+def _group_id(root: Path, name: str) -> int | None:
+    found = _groups(root).get(name)
+    return found[0] if found else None
 
 
 def _is_installed_config(config: Path) -> bool:

@@ -11,24 +11,29 @@ Records are numbered ``seq`` 1, 2, 3, … with no gaps, across sessions. A recor
   the undone events stay in the file, so the history stays auditable;
 - ``redo``: the undone event ``target`` was applied again.
 
+Every record carries ``hash``, a link of the hash chain (``table_app/chain.py``): a byte
+changed anywhere in a record afterwards is found and the record named.
+
 :func:`timeline` turns the records into the events in effect (``active``) and the events
 that ``redo`` can bring back, in order. A new event empties the redo list.
 
-Snapshots (``state`` JSON after an event) let start-up skip replaying long sessions; a
-snapshot is valid while its event is in effect (see ``docs/journal.md`` for why).
+Snapshots (``state`` JSON after an event, sealed with a hash) let start-up skip replaying
+long sessions; a snapshot is valid while its event is in effect (see ``docs/journal.md``).
 
-Opening checks the file first: it must be SQLite (header), pass ``PRAGMA quick_check``,
-be a xian-table journal (``application_id``), be or become WAL, and have contiguous
-sequence numbers. Anything else is refused with :class:`JournalError`; the file is never
-written to, moved or replaced.
+Opening checks the file first (``table_app/journal_file.py``): it must exist (a new journal
+is made only where no file is), be readable — and writable for the service —, be SQLite,
+pass ``PRAGMA quick_check``, be a xian-table journal of a known schema, and have its records
+numbered without a gap and matching the hash chain. The service's checks run on a private
+copy, so a file it refuses is left byte for byte as it was, its ``-wal`` and ``-shm`` too;
+readers check over a read-only connection, which never writes the file or its ``-wal``.
 """
 
 from __future__ import annotations
 
 import bisect
 import contextlib
-import fcntl
 import json
+import logging
 import os
 import sqlite3
 import time
@@ -38,9 +43,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-APPLICATION_ID = 0x58494154  # "XIAT"
-SCHEMA_VERSION = 1
-SQLITE_HEADER = b"SQLite format 3\x00"
+from table_app import chain, journal_file
+from table_app.journal_file import APPLICATION_ID, SCHEMA_VERSION, SQLITE_HEADER, JournalError
+
+__all__ = ["APPLICATION_ID", "SCHEMA_VERSION", "SQLITE_HEADER", "Journal", "JournalError", "Record", "Timeline",
+           "timeline"]
+
+log = logging.getLogger(__name__)
 
 _SCHEMA = """
 CREATE TABLE sessions (
@@ -57,19 +66,22 @@ CREATE TABLE records (
     source TEXT NOT NULL DEFAULT '',
     event TEXT,
     target INTEGER,
+    hash BLOB,
     CHECK ((kind = 'event') = (event IS NOT NULL)),
     CHECK ((kind = 'event') = (target IS NULL))
 );
 CREATE INDEX marks ON records (seq) WHERE kind != 'event';
 CREATE TABLE snapshots (
     seq INTEGER PRIMARY KEY REFERENCES records(seq),
-    state TEXT NOT NULL
+    state TEXT NOT NULL,
+    hash BLOB
+);
+CREATE TABLE chain_blocks (
+    last_seq INTEGER PRIMARY KEY,
+    digest BLOB NOT NULL
 );
 """
-
-
-class JournalError(RuntimeError):
-    """The journal file cannot be used (damaged, not ours, locked) — the file is left as it is."""
+_BLOCKS_TABLE = _SCHEMA[_SCHEMA.index("CREATE TABLE chain_blocks"):].rstrip().rstrip(";")
 
 
 @dataclass(frozen=True)
@@ -140,95 +152,124 @@ def _now() -> str:
 class Journal:
     """One open journal file. Not thread-safe: the table service is its only writer."""
 
-    def __init__(self, path: Path, conn: sqlite3.Connection, readonly: bool, lock_fd: int | None) -> None:
+    def __init__(self, path: Path, conn: sqlite3.Connection, readonly: bool, lock_fd: int | None,
+                 version: int = SCHEMA_VERSION) -> None:
         self.path = path
         self._conn = conn
         self.readonly = readonly
         self._lock_fd = lock_fd
+        self.version = version
+        self.records_checked = 0  # how many records the opening checks walked (chain and numbering)
 
     # -- opening -------------------------------------------------------------------------
 
     @classmethod
     def open(cls, path: str | os.PathLike[str], *, readonly: bool = False, create: bool = True) -> Journal:
-        """Open (or create) and check a journal; raise :class:`JournalError` if it cannot be used."""
+        """Open and check a journal (the service: also create one where no file exists);
+        raise :class:`JournalError` if it cannot be used, the file left as it was."""
         p = Path(path)
-        exists = p.exists() and p.stat().st_size > 0
-        if not exists and (readonly or not create):
-            raise JournalError(f"journal {str(p)!r} does not exist")
-        if exists:
-            _check_header(p)
-        lock_fd = None
-        if not readonly:
+        if readonly:
+            if not journal_file.inspect(p, writer=False):
+                raise JournalError(f"journal {str(p)!r} does not exist")
+            conn = journal_file.connect(p, "ro")
             try:
-                p.parent.mkdir(parents=True, exist_ok=True)
-            except OSError as e:
-                raise JournalError(f"cannot create the journal's folder {str(p.parent)!r}: {e.strerror}") from None
-            lock_fd = _lock(p)
-        try:
-            mode = "ro" if readonly else ("rw" if exists else "rwc")
-            try:
-                conn = sqlite3.connect(f"{p.resolve().as_uri()}?mode={mode}", uri=True,
-                                       isolation_level=None, check_same_thread=False)
-            except sqlite3.Error as e:
-                raise JournalError(f"cannot open journal {str(p)!r}: {e}") from None
-            journal = cls(p, conn, readonly, lock_fd)
-            try:
-                journal._check(new=not exists)
-            except sqlite3.DatabaseError as e:
-                conn.close()
-                raise _damaged(p, str(e)) from None
+                facts = journal_file.check(conn, p)
             except BaseException:
                 conn.close()
                 raise
+            journal = cls(p, conn, True, None, facts.version)
+            journal.records_checked = facts.records
             return journal
+        exists = journal_file.inspect(p, writer=True)
+        if not exists and not create:
+            raise JournalError(f"journal {str(p)!r} does not exist")
+        try:
+            p.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise JournalError(f"cannot create the journal's folder {str(p.parent)!r}: {e.strerror}") from None
+        lock_fd = journal_file.lock(p)
+        try:
+            if not journal_file.inspect(p, writer=True):  # looked at again under the lock
+                journal_file.create(p, _SCHEMA)
+            facts = journal_file.check_private_copy(p)
+            if facts.version == 1:  # about to be upgraded in place: the full check first
+                facts = journal_file.check_private_copy(p, integrity=True)
+            return cls._open_writer(p, lock_fd, facts)
         except BaseException:
-            if lock_fd is not None:
-                os.close(lock_fd)
+            os.close(lock_fd)
             raise
 
-    def _check(self, new: bool) -> None:
-        c = self._conn
-        c.execute("PRAGMA busy_timeout = 5000")
-        if not new:
-            problems = [r[0] for r in c.execute("PRAGMA quick_check").fetchall()]
-            if problems != ["ok"]:
-                raise _damaged(self.path, "quick_check: " + "; ".join(problems[:5]))
-        app_id = c.execute("PRAGMA application_id").fetchone()[0]
-        tables = {r[0] for r in c.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-        if app_id == 0 and not tables:
-            if self.readonly:
-                raise JournalError(f"journal {str(self.path)!r} is empty")
-            self._init_schema()
-        elif app_id != APPLICATION_ID:
-            raise JournalError(
-                f"{str(self.path)!r} is an SQLite file but not a xian-table journal "
-                f"(application_id {app_id:#x}); refusing to use it — the file is kept as it is"
-            )
-        version = c.execute("PRAGMA user_version").fetchone()[0]
-        if version != SCHEMA_VERSION:
-            raise JournalError(f"journal {str(self.path)!r} has schema version {version}; this program reads "
-                               f"version {SCHEMA_VERSION} — the file is kept as it is")
-        if not self.readonly:
+    @classmethod
+    def _open_writer(cls, p: Path, lock_fd: int, facts: journal_file.Facts) -> Journal:
+        """The real file, read-write, once its copy passed every check."""
+        conn = journal_file.connect(p, "rw")
+        journal = cls(p, conn, False, lock_fd, facts.version)
+        journal.records_checked = facts.records
+        try:
+            c = conn
+            c.execute("PRAGMA busy_timeout = 5000")
+            try:  # SQLite opens a file it may not write read-only without a word: ask it to write
+                c.execute("BEGIN IMMEDIATE")
+                c.execute("ROLLBACK")
+            except sqlite3.OperationalError as e:
+                raise JournalError(f"journal {str(p)!r} cannot be written ({e}); refusing to start — the file is "
+                                   f"kept as it is") from None
             mode = c.execute("PRAGMA journal_mode = WAL").fetchone()[0]
             if str(mode).lower() != "wal":
-                raise JournalError(f"journal {str(self.path)!r}: cannot switch to WAL mode (journal_mode is {mode})")
+                raise JournalError(f"journal {str(p)!r}: cannot switch to WAL mode (journal_mode is {mode})")
             c.execute("PRAGMA synchronous = FULL")
             if c.execute("PRAGMA synchronous").fetchone()[0] != 2:
-                raise JournalError(f"journal {str(self.path)!r}: cannot set synchronous = FULL")
-        count, low, high = c.execute("SELECT count(*), min(seq), max(seq) FROM records").fetchone()
-        if count and (low != 1 or high != count):
-            raise _damaged(self.path, f"sequence numbers are not contiguous: {count} records numbered {low}..{high}")
+                raise JournalError(f"journal {str(p)!r}: cannot set synchronous = FULL")
+            if facts.version == 1:
+                journal._upgrade_from_1()
+            else:
+                journal._reseal(facts.stale_blocks)
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as e:  # (an error's text may quote damaged bytes)
+            conn.close()
+            raise journal_file.damaged(p, " ".join(str(e).split())) from None
+        except BaseException:
+            conn.close()
+            raise
+        return journal
 
-    def _init_schema(self) -> None:
+    def _upgrade_from_1(self) -> None:
+        """Schema 1 → 2 in one transaction: a hash for every record as it is now (it passed
+        ``integrity_check`` on the copy just before), snapshots dropped (caches, remade)."""
         c = self._conn
-        c.execute("PRAGMA journal_mode = WAL")
-        c.execute("BEGIN IMMEDIATE")
-        for statement in _SCHEMA.split(";"):
-            if statement.strip():
-                c.execute(statement)
-        c.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-        c.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-        c.execute("COMMIT")
+        with self._transaction():
+            c.execute("ALTER TABLE records ADD COLUMN hash BLOB")
+            c.execute("ALTER TABLE snapshots ADD COLUMN hash BLOB")
+            c.execute("DELETE FROM snapshots")
+            prev = chain.ZERO
+            links = []
+            for seq, data in c.execute(f"SELECT seq, {chain.CANONICAL_SQL} FROM records ORDER BY seq").fetchall():
+                prev = chain.link(prev, data)
+                links.append((prev, seq))
+            c.executemany("UPDATE records SET hash = ? WHERE seq = ?", links)
+            c.execute(_BLOCKS_TABLE)
+            chain.seal_blocks(c)
+            c.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        self.version = SCHEMA_VERSION
+        log.warning("journal %s: upgraded from schema 1 to %d (a hash chain over its %d records)", self.path,
+                    SCHEMA_VERSION, len(links))
+
+    def _reseal(self, stale: Sequence[int]) -> None:
+        """Block digests that did not match records that all do (a damaged index, not damaged
+        records) are made again, as are any the journal lacks."""
+        c = self._conn
+        if not stale and c.execute("SELECT coalesce(max(last_seq), 0) FROM chain_blocks").fetchone()[0] + \
+                chain.BLOCK > c.execute("SELECT coalesce(max(seq), 0) FROM records").fetchone()[0]:
+            return
+        with self._transaction():
+            c.executemany("DELETE FROM chain_blocks WHERE last_seq = ?", [(last,) for last in stale])
+            c.execute("DELETE FROM chain_blocks WHERE last_seq > (SELECT coalesce(max(seq), 0) FROM records)")
+            for last in stale:
+                c.execute("INSERT INTO chain_blocks (last_seq, digest) VALUES (?, ?)",
+                          (last, chain.block_digest(c, last)[0]))
+            chain.seal_blocks(c)
+        if stale:
+            log.warning("journal %s: the block digests ending at records %s did not match their records, which all "
+                        "match the hash chain; they were made again", self.path, ", ".join(map(str, stale)))
 
     def close(self) -> None:
         with contextlib.suppress(sqlite3.Error):
@@ -261,8 +302,22 @@ class Journal:
                     c.execute("ROLLBACK")
             raise
 
-    def _next_seq(self, c: sqlite3.Connection) -> int:
-        return int(c.execute("SELECT coalesce(max(seq), 0) + 1 FROM records").fetchone()[0])
+    @staticmethod
+    def _insert(c: sqlite3.Connection, seq: int, prev: bytes, kind: str, session: int | None, source: str,
+                event: str | None, target: int | None) -> None:
+        """Record ``seq``, linked to ``prev``, the hash of the record before it."""
+        at = _now()
+        digest = chain.link(prev, chain.canonical(seq, at, kind, session, source, event, target))
+        c.execute("INSERT INTO records (seq, at, kind, session, source, event, target, hash) "
+                  "VALUES (?, ?, ?, ?, ?, ?, ?, ?)", (seq, at, kind, session, source, event, target, digest))
+        if seq % chain.BLOCK == 0:
+            chain.seal_blocks(c)
+
+    @staticmethod
+    def _tail(c: sqlite3.Connection) -> tuple[int, bytes]:
+        """The next seq and the hash it links to (read inside the write transaction: never stale)."""
+        row = c.execute("SELECT seq, hash FROM records ORDER BY seq DESC LIMIT 1").fetchone()
+        return (1, chain.ZERO) if row is None else (int(row[0]) + 1, bytes(row[1]))
 
     def append_event(self, event: dict[str, Any], session: int | None, *, source: str = "",
                      new_session: bool = False) -> tuple[int, int | None]:
@@ -270,14 +325,14 @@ class Journal:
 
         With ``new_session`` a session row is created and the event belongs to it.
         """
+        text = json.dumps(event, ensure_ascii=False, separators=(",", ":"))
         with self._transaction() as c:
-            seq = self._next_seq(c)
+            seq, prev = self._tail(c)
             if new_session:
                 cur = c.execute("INSERT INTO sessions (first_seq, started_at, players) VALUES (?, ?, ?)",
                                 (seq, _now(), json.dumps(event.get("players", []), ensure_ascii=False)))
                 session = cur.lastrowid
-            c.execute("INSERT INTO records (seq, at, kind, session, source, event) VALUES (?, ?, 'event', ?, ?, ?)",
-                      (seq, _now(), session, source, json.dumps(event, ensure_ascii=False, separators=(",", ":"))))
+            self._insert(c, seq, prev, "event", session, source, text, None)
         return seq, session
 
     def append_undo(self, target: int, session: int | None, *, source: str = "") -> int:
@@ -288,16 +343,17 @@ class Journal:
 
     def _append_mark(self, kind: str, target: int, session: int | None, source: str) -> int:
         with self._transaction() as c:
-            seq = self._next_seq(c)
-            c.execute("INSERT INTO records (seq, at, kind, session, source, target) VALUES (?, ?, ?, ?, ?, ?)",
-                      (seq, _now(), kind, session, source, target))
+            seq, prev = self._tail(c)
+            self._insert(c, seq, prev, kind, session, source, None, target)
         return seq
 
     def save_snapshot(self, seq: int, state: dict[str, Any]) -> None:
         """Keep the engine state after event ``seq`` so start-up need not replay up to it."""
+        text = json.dumps(state, separators=(",", ":"))
         with self._transaction() as c:
-            c.execute("INSERT OR REPLACE INTO snapshots (seq, state) VALUES (?, ?)",
-                      (seq, json.dumps(state, separators=(",", ":"))))
+            record_hash = c.execute("SELECT hash FROM records WHERE seq = ?", (seq,)).fetchone()[0]
+            c.execute("INSERT OR REPLACE INTO snapshots (seq, state, hash) VALUES (?, ?, ?)",
+                      (seq, text, chain.snapshot_seal(bytes(record_hash), text)))
 
     # -- reading -------------------------------------------------------------------------
 
@@ -362,47 +418,29 @@ class Journal:
                 self._conn.execute("SELECT id, first_seq, started_at, players FROM sessions ORDER BY id")]
 
     def latest_snapshot(self, active: Sequence[int], after: int = 0) -> tuple[int, dict[str, Any]] | None:
-        """The newest snapshot whose event is in effect and is later than ``after``."""
+        """The newest sound snapshot whose event is in effect and is later than ``after``.
+
+        A snapshot that does not match its seal is passed over (and logged): it is only a
+        cache, and the replay from an older one, or from the session's start, is exact.
+        """
+        sealed = self.version >= 2
         for (seq,) in self._conn.execute("SELECT seq FROM snapshots WHERE seq > ? ORDER BY seq DESC", (after,)):
             i = bisect.bisect_left(active, seq)  # active is in ascending order
             if i < len(active) and active[i] == seq:
-                text = self._conn.execute("SELECT state FROM snapshots WHERE seq = ?", (seq,)).fetchone()[0]
-                return seq, json.loads(text)
+                if not sealed:
+                    text = self._conn.execute("SELECT state FROM snapshots WHERE seq = ?", (seq,)).fetchone()[0]
+                    return seq, json.loads(text)
+                row = self._conn.execute(
+                    "SELECT s.state, s.hash, r.hash FROM snapshots s JOIN records r ON r.seq = s.seq WHERE s.seq = ?",
+                    (seq,)).fetchone()
+                try:
+                    if row is not None and row[1] == chain.snapshot_seal(bytes(row[2]), row[0]):
+                        return seq, json.loads(row[0])
+                except (TypeError, ValueError):
+                    pass
+                log.warning("journal %s: the snapshot after record %d does not match its seal; replaying instead",
+                            self.path, seq)
         return None
 
     def integrity_check(self) -> list[str]:
         return [r[0] for r in self._conn.execute("PRAGMA integrity_check").fetchall()]
-
-
-def _check_header(p: Path) -> None:
-    try:
-        with p.open("rb") as f:
-            head = f.read(len(SQLITE_HEADER))
-    except OSError as e:
-        raise JournalError(f"cannot read journal {str(p)!r}: {e.strerror}") from None
-    if head != SQLITE_HEADER:
-        raise _damaged(p, "the file does not start with the SQLite header")
-
-
-def _damaged(p: Path, detail: str) -> JournalError:
-    return JournalError(
-        f"journal {str(p)!r} is damaged ({detail}); refusing to start. The file is kept exactly as it "
-        f"is: restore a backup, or move it aside to start a new journal"
-    )
-
-
-def _lock(p: Path) -> int:
-    """An exclusive lock beside the journal so that two services never write one file."""
-    lock_path = p.with_name(p.name + ".lock")
-    try:
-        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
-    except OSError as e:
-        raise JournalError(f"cannot create the lock file {str(lock_path)!r}: {e.strerror}") from None
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        os.close(fd)
-        raise JournalError(
-            f"journal {str(p)!r} is in use by another xian-table service (lock {str(lock_path)!r})"
-        ) from None
-    return fd

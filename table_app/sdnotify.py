@@ -8,8 +8,11 @@ Outside systemd every call here does nothing and returns False.
 
 The pings must prove that the work is being done, not only that the process exists, so a
 :class:`Watchdog` pings only while every *source* it watches keeps beating: the service
-loop (``"service"``, fed by :class:`~table_app.service.TableService`) and, in the
-touchscreen app, the Kivy clock (``"ui"``, through :func:`ui_tick`). There is no
+loop (``"service"``, fed by :class:`~table_app.service.TableService`), in the touchscreen
+app the Kivy clock (``"ui"``, through :func:`ui_tick`), and every part that is switched on
+— the MQTT bridge (``"mqtt"``), the phones' web pages (``"web"``), the serial panel's link
+(``"panel"``) — each from its own thread (:func:`part_heartbeat`). A part whose thread dies
+or hangs stops beating, the pings stop and systemd restarts the unit. There is no
 background thread that could ping on behalf of a stalled loop. ``READY=1`` goes out the
 first time every source has beaten, which is when the table really serves.
 
@@ -142,7 +145,7 @@ class Watchdog:
                  *, clock: Callable[[], float] = time.monotonic, ready_status: str = "table service running") -> None:
         self.notifier = notifier
         self.interval_s = interval_s
-        self.sources = frozenset(sources)
+        self.sources: frozenset[str] = frozenset(sources)
         if not self.sources:
             raise ValueError("a watchdog needs at least one source")
         self.clock = clock
@@ -190,6 +193,18 @@ class Watchdog:
         """A no-argument callable that beats ``source`` (what the service loop calls)."""
         return lambda: self.beat(source)
 
+    def watch(self, source: str) -> None:
+        """From now on the pings need ``source``'s beats too (a part that was switched on)."""
+        with self._lock:
+            self.sources = self.sources | {source}
+
+    def unwatch(self, source: str) -> None:
+        """A part was switched off: its beats are no longer needed."""
+        with self._lock:
+            if source in self.sources and len(self.sources) > 1:
+                self.sources = self.sources - {source}
+                self._beaten.discard(source)
+
 
 _process: Watchdog | None = None
 _process_lock = threading.Lock()
@@ -208,6 +223,25 @@ def process_heartbeat(source: str = "service") -> Callable[[], None] | None:
     """The service loop's beat for the process watchdog, or None outside a notify unit."""
     dog = process_watchdog()
     return dog.heartbeat(source) if dog.active else None
+
+
+def part_heartbeat(source: str) -> Callable[[], None] | None:
+    """A part switched on (``mqtt``, ``web``, ``panel``): under a notify unit the pings need its
+    beats from now on, and this is its beat; None outside systemd. :func:`part_stopped` undoes it.
+
+    >>> part_heartbeat("mqtt") is None  # (not under systemd here)
+    True
+    """
+    dog = process_watchdog()
+    if not dog.active:
+        return None
+    dog.watch(source)
+    return dog.heartbeat(source)
+
+
+def part_stopped(source: str) -> None:
+    """The part was switched off on purpose: the pings no longer wait for it."""
+    process_watchdog().unwatch(source)
 
 
 def ui_tick(dt: float = 0.0) -> None:

@@ -104,8 +104,10 @@ def prompt(public: Mapping[str, Any], seat: int) -> dict[str, str]:
         if can_claim(public, seat):
             what_zh = f"「{tile}」" if tile else "这张牌"
             what_en = f"{tile}" if tile else "the tile"
-            return {"zh": f"可以叫{what_zh}：胡、杠、碰、吃，或过",
-                    "en": f"Claim {what_en} (win, kong, pong, chow) or pass"}
+            acts = (public.get("actions") or [[]] * SEATS)[seat]
+            calls = [c for c in ("win", "kong", "pong", "chow") if f"claim:{c}" in acts] or ["win", "kong", "pong"]
+            return {"zh": f"可以叫{what_zh}：{'、'.join(CALL_ZH[c] for c in calls)}，或过",
+                    "en": f"Claim {what_en} ({', '.join(calls)}) or pass"}
         if claims.get("from") == seat:
             return {"zh": "等待其他人叫牌", "en": "Waiting for the others to claim or pass"}
         return {"zh": "已回应，等待其他人", "en": "Answered; waiting for the others"}
@@ -129,6 +131,57 @@ def prompt(public: Mapping[str, Any], seat: int) -> dict[str, str]:
         return {"zh": f"牌局结束：第 {rank} 名，{scores[seat]:+d}",
                 "en": f"Session over: rank {rank}, {scores[seat]:+d}"}
     return {"zh": str(phase), "en": str(phase)}
+
+
+REASON_ZH = {"win": "胡", "kong": "杠", "bet": "注"}
+
+
+def payments(public: Mapping[str, Any], seat: int) -> list[dict[str, str]]:
+    """The last settled hand's payments to and from this seat, in words (zh, en).
+
+    >>> pub = {"players": ["Ann", "阿强", "Cy", "Di"], "last_settlement": {"transfers": [
+    ...     {"from": 0, "to": 1, "amount": 2, "reason": "win"}, {"from": 2, "to": 1, "amount": 1, "reason": "bet"}]}}
+    >>> payments(pub, 0)
+    [{'zh': '你付 阿强 2 · 胡', 'en': 'You pay 阿强 2 · win'}]
+    >>> [p["en"] for p in payments(pub, 1)]
+    ['Ann pays you 2 · win', 'Cy pays you 1 · bet']
+    """
+    players = public.get("players") or [""] * SEATS
+    settlement = public.get("last_settlement") or {}
+    out = []
+    for t in settlement.get("transfers") or []:
+        why_zh, why_en = REASON_ZH.get(t["reason"], t["reason"]), t["reason"]
+        if t["from"] == seat:
+            other = players[t["to"]] or f"#{t['to']}"
+            out.append({"zh": f"你付 {other} {t['amount']} · {why_zh}",
+                        "en": f"You pay {other} {t['amount']} · {why_en}"})
+        elif t["to"] == seat:
+            other = players[t["from"]] or f"#{t['from']}"
+            out.append({"zh": f"{other} 付你 {t['amount']} · {why_zh}",
+                        "en": f"{other} pays you {t['amount']} · {why_en}"})
+    return out
+
+
+def settle_up_lines(public: Mapping[str, Any], seat: int) -> list[dict[str, str]]:
+    """At the end of the session: this seat's part of the fewest payments that settle up."""
+    players = public.get("players") or [""] * SEATS
+    out = []
+    for t in public.get("settle_up") or []:
+        if t["from"] == seat:
+            other = players[t["to"]] or f"#{t['to']}"
+            out.append({"zh": f"你付 {other} {t['amount']}", "en": f"You pay {other} {t['amount']}"})
+        elif t["to"] == seat:
+            other = players[t["from"]] or f"#{t['from']}"
+            out.append({"zh": f"{other} 付你 {t['amount']}", "en": f"{other} pays you {t['amount']}"})
+    return out
+
+
+def _next_seat(public: Mapping[str, Any], seat: int) -> bool:
+    """Claims are open on a discard and this seat is the discarder's 下家 (its TURN button
+    then says "I drew and discarded", DESIGN "Presses")."""
+    claims = public.get("claims")
+    return bool(public.get("phase") == "claims" and claims and claims.get("kind") == "discard"
+                and (claims["from"] + 1) % SEATS == seat)
 
 
 def seat_view(public: Mapping[str, Any], seat: int, claim_left: float | None = None) -> dict[str, Any]:
@@ -158,6 +211,7 @@ def seat_view(public: Mapping[str, Any], seat: int, claim_left: float | None = N
         "turn": turn,
         "turn_name": {"zh": turn_zh, "en": turn_en} if turn is not None else None,
         "can_claim": can_claim(public, seat),
+        "next_seat": _next_seat(public, seat),
         "claim_left": round(claim_left, 2) if claim_left is not None and can_claim(public, seat) else None,
         "actions": list((public.get("actions") or [[]] * SEATS)[seat]),
         "score": scores[seat],
@@ -167,6 +221,10 @@ def seat_view(public: Mapping[str, Any], seat: int, claim_left: float | None = N
         "hand": public.get("hand"),
         "round": public.get("round"),
         "prompt": prompt(public, seat),
+        "last_hand": payments(public, seat),
+        "results": [{"hand": r["hand"], "delta": r["deltas"][seat], "won": r["winner"] == seat}
+                    for r in public.get("results") or []],
+        "settle_up": settle_up_lines(public, seat),
     }
 
 

@@ -21,6 +21,11 @@ its source (``gpio press 1:TURN``). A press the rules refuse changes nothing and
 observers as a ``refused`` notice (the seat's panel shows why, its LED blinks); the dice
 button during seating is told as a ``dice`` notice (the seating form takes the dice).
 
+Two lanes: the table's own inputs (its buttons, the panel, the touchscreen, stdin) go
+before remote commands (MQTT, phones), and at most ``remote_limit`` remote commands wait;
+beyond that a remote command is answered ``busy`` at once, so a flood from the network
+never makes the players' buttons wait.
+
 The claim window: when a discard (or an added kong that may be robbed) opens the claims,
 the service sends ``resolve`` itself as soon as every eligible seat has answered (claim or
 pass), or ``claim_window_s`` seconds after the claims opened, whichever comes first. Time
@@ -31,6 +36,7 @@ from __future__ import annotations
 
 import bisect
 import contextlib
+import itertools
 import logging
 import queue
 import secrets
@@ -50,6 +56,11 @@ log = logging.getLogger(__name__)
 
 SERVICE_SOURCE = "service"  # journal source of the events the service sends itself
 SNAPSHOT_EVERY = 2000  # events in effect between snapshots (docs/journal.md has the measurements)
+REMOTE_LIMIT = 32  # remote commands that may wait; the next is answered "busy" at once
+
+# queue priorities: a clock wake-up first, then the table's own inputs, then remote commands,
+# and the stop behind everything already queued
+_P_WAKE, _P_LOCAL, _P_REMOTE, _P_STOP = 0, 1, 2, 3
 
 
 class Clock(Protocol):
@@ -143,6 +154,7 @@ class Notice:
     params: dict[str, Any] | None = None
     dice: tuple[int, int] | None = None
     claim_left: float | None = None  # claims open: seconds until the service closes the window
+    final: bool = True  # False: more changes of the same command follow at once (a press of two events)
 
     @property
     def changed(self) -> bool:
@@ -174,6 +186,7 @@ class _Item:
     command: Any
     source: str
     future: Future[Answer]
+    remote: bool = False
 
 
 _WAKE = object()
@@ -185,7 +198,8 @@ class TableService:
 
     def __init__(self, journal: Journal, *, claim_window_s: float = 3.0, clock: Clock | None = None,
                  snapshot_every: int = SNAPSHOT_EVERY, heartbeat: Callable[[], None] | None = None,
-                 heartbeat_s: float = 1.0, dice: Callable[[], tuple[int, int]] = fair_dice) -> None:
+                 heartbeat_s: float = 1.0, dice: Callable[[], tuple[int, int]] = fair_dice,
+                 remote_limit: int = REMOTE_LIMIT) -> None:
         if claim_window_s < 0:
             raise ValueError(f"claim_window_s must be >= 0, got {claim_window_s!r}")
         self._journal = journal
@@ -193,7 +207,11 @@ class TableService:
         self.clock: Clock = clock if clock is not None else MonotonicClock()
         self.snapshot_every = snapshot_every
         self.dice = dice  # the dice button's roll when the press carries none
-        self._queue: queue.Queue[_Item | object] = queue.Queue()
+        self._queue: queue.PriorityQueue[tuple[int, int, _Item | object]] = queue.PriorityQueue()
+        self._order = itertools.count()  # first in, first out within a priority
+        self.remote_limit = remote_limit
+        self._remote_waiting = 0  # remote commands queued, not yet taken (under _submit_lock)
+        self.busy_refusals = 0
         self._observers: list[Observer] = []
         self._observers_lock = threading.Lock()
         self._thread: threading.Thread | None = None
@@ -216,18 +234,48 @@ class TableService:
 
     # -- the thread-safe interface -------------------------------------------------------
 
-    def submit(self, command: Mapping[str, Any], source: str = "") -> Future[Answer]:
-        """Queue a command; the future is answered after the durable commit and the notices."""
+    def submit(self, command: Mapping[str, Any], source: str = "", *, remote: bool = False) -> Future[Answer]:
+        """Queue a command; the future is answered after the durable commit and the notices.
+        ``remote``: from the network (MQTT, phones) — behind the table's own inputs, and
+        answered ``busy`` at once when ``remote_limit`` remote commands already wait."""
         fut: Future[Answer] = Future()
         with self._submit_lock:
             if self._stopped:
                 fut.set_result(Answer(False, error="the table service has stopped", code="service.stopped"))
+            elif remote and self._remote_waiting >= self.remote_limit:
+                self.busy_refusals += 1
+                fut.set_result(Answer(False, error=f"the table is busy ({self._remote_waiting} remote commands "
+                                                   "wait): send it again in a moment", code="service.busy"))
             else:
-                self._queue.put(_Item(command, source, fut))
+                if remote:
+                    self._remote_waiting += 1
+                self._put(_P_REMOTE if remote else _P_LOCAL, _Item(command, source, fut, remote))
         return fut
 
-    def call(self, command: Mapping[str, Any], source: str = "", timeout: float | None = None) -> Answer:
-        return self.submit(command, source).result(timeout)
+    def call(self, command: Mapping[str, Any], source: str = "", timeout: float | None = None, *,
+             remote: bool = False) -> Answer:
+        return self.submit(command, source, remote=remote).result(timeout)
+
+    def _put(self, priority: int, item: _Item | object) -> None:
+        self._queue.put((priority, next(self._order), item))
+
+    def _take(self, timeout: float | None) -> _Item | object:
+        """The next queued item (``queue.Empty`` when none comes within ``timeout``)."""
+        _, _, item = self._queue.get(timeout=timeout)
+        if isinstance(item, _Item) and item.remote:
+            with self._submit_lock:
+                self._remote_waiting -= 1
+        return item
+
+    @property
+    def queued(self) -> int:
+        """Commands waiting (for the benchmark and the tests)."""
+        return self._queue.qsize()
+
+    @property
+    def remote_waiting(self) -> int:
+        """Remote commands waiting."""
+        return self._remote_waiting
 
     def subscribe(self, observer: Observer) -> Callable[[], None]:
         """Call ``observer(notice)`` after every durable change; returns the unsubscriber."""
@@ -261,7 +309,7 @@ class TableService:
         if self._thread is not None:
             with self._submit_lock:  # nothing can be queued behind _STOP and then never answered
                 self._stopped = True
-                self._queue.put(_STOP)
+                self._put(_P_STOP, _STOP)
             self._thread.join(timeout)
             self._thread = None
 
@@ -272,7 +320,7 @@ class TableService:
         self.stop()
 
     def _wake(self) -> None:
-        self._queue.put(_WAKE)
+        self._put(_P_WAKE, _WAKE)
 
     # -- the service thread --------------------------------------------------------------
 
@@ -282,7 +330,7 @@ class TableService:
                 self._heartbeat()
             self._fire_window()
             try:
-                item = self._queue.get(timeout=self._wait_time())
+                item = self._take(self._wait_time())
             except queue.Empty:
                 continue
             if item is _STOP:
@@ -302,7 +350,7 @@ class TableService:
     def _drain_stopped(self) -> None:
         while True:
             try:
-                item = self._queue.get_nowait()
+                item = self._take(0)
             except queue.Empty:
                 return
             if isinstance(item, _Item) and item.future.set_running_or_notify_cancel():
@@ -333,6 +381,8 @@ class TableService:
                 return Answer(False, error=f"redo takes no fields, got {dict(command)!r}", code="invalid")
             return self._redo(source)
         if kind == "state":
+            if set(command) != {"type"}:
+                return Answer(False, error=f"state takes no fields, got {sorted(set(command) - {'type'})}")
             return Answer(True, self.seq, self._public)
         if kind == "press":
             return self._press(command, source)
@@ -359,13 +409,14 @@ class TableService:
                                 dice=dice))
             return Answer(True, self.seq, self._public, dice=dice)
         answer = Answer(False, error="no event")
-        for event in meant:
-            answer = self._apply_event(event.to_json(), tag, press.to_json())
+        for i, event in enumerate(meant):
+            answer = self._apply_event(event.to_json(), tag, press.to_json(), final=i == len(meant) - 1)
             if not answer.ok:  # press_events checked them in turn: only a journal failure lands here
                 break
         return answer
 
-    def _apply_event(self, command: Mapping[str, Any], source: str, press: dict[str, Any] | None = None) -> Answer:
+    def _apply_event(self, command: Mapping[str, Any], source: str, press: dict[str, Any] | None = None,
+                     final: bool = True) -> Answer:
         try:
             event = parse_event(dict(command))
             state, effects = apply(self._state, event)
@@ -384,7 +435,7 @@ class TableService:
         self._since_snapshot += 1
         self._track_window(seq, data)
         self._notify(Notice(seq, "event", data, self._public, source, time.time(), tuple(effects), press=press,
-                            claim_left=self._claim_left()))
+                            claim_left=self._claim_left(), final=final))
         return Answer(True, seq, self._public)
 
     def _undo(self, to: Any, source: str, press: dict[str, Any] | None = None) -> Answer:

@@ -16,7 +16,7 @@ from typing import TypeVar
 T = TypeVar("T")
 
 # Add suites here, one line each.
-SUITES: tuple[str, ...] = ("hand", "service", "mqtt", "sim", "startup")
+SUITES: tuple[str, ...] = ("hand", "service", "mqtt", "flood", "web", "phones", "sim", "startup")
 
 
 @dataclass(frozen=True)

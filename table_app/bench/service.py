@@ -87,9 +87,11 @@ def scripted_session(hands: int, seed: int = 0, *, variety: bool = True, players
 
 
 def _write_journal(path: Path, events: list[dict[str, Any]]) -> None:
-    """A journal holding ``events`` (written in one transaction: this is set-up, not the measurement)."""
+    """A journal holding ``events`` (written in one transaction: this is set-up, not the measurement),
+    each record linked into the hash chain as the journal itself would."""
     import json
 
+    from table_app import chain
     from table_app.journal import Journal
 
     with Journal.open(path) as j:
@@ -97,13 +99,17 @@ def _write_journal(path: Path, events: list[dict[str, Any]]) -> None:
         c.execute("PRAGMA synchronous = OFF")
         c.execute("BEGIN")
         session = 0
+        prev = chain.ZERO
         for seq, ev in enumerate(events, 1):
             if ev["type"] == "new_session":
                 session += 1
                 c.execute("INSERT INTO sessions (id, first_seq, started_at, players) VALUES (?, ?, '', ?)",
                           (session, seq, json.dumps(ev["players"])))
-            c.execute("INSERT INTO records (seq, at, kind, session, source, event) VALUES (?, '', 'event', ?, "
-                      "'bench', ?)", (seq, session, json.dumps(ev, separators=(",", ":"))))
+            text = json.dumps(ev, separators=(",", ":"))
+            prev = chain.link(prev, chain.canonical(seq, "", "event", session, "bench", text, None))
+            c.execute("INSERT INTO records (seq, at, kind, session, source, event, hash) VALUES (?, '', 'event', ?, "
+                      "'bench', ?, ?)", (seq, session, text, prev))
+        chain.seal_blocks(c)
         c.execute("COMMIT")
 
 

@@ -26,6 +26,7 @@ VERBS: tuple[str, ...] = (
     "export",
     "install",
     "uninstall",
+    "mqtt-users",
     "backup",
     "doctor",
     "hw-test",

@@ -52,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
     except OSError as e:
         print(f"xian-table backup: {e}", file=sys.stderr)
         return EXIT_FAILED
-    line = f"{result.path} ({result.size / 1024:.0f} KiB, {result.last_seq} records, integrity ok)"
+    line = f"{result.path} ({result.size / 1024:.0f} KiB, {result.last_seq} records, integrity and hash chain ok)"
     if result.removed:
         line += f"; removed {len(result.removed)} older backup{'s' if len(result.removed) > 1 else ''}"
     print(line)

@@ -93,6 +93,29 @@ def ledgers(journal: Any) -> list[SessionLedger]:
     return out
 
 
+def read_ledgers(args: argparse.Namespace, verb: str) -> list[SessionLedger] | int:
+    """Every session of the journal, or an exit status after one line saying why not.
+
+    The journal is checked when it opens (numbering, hash chain); a problem the checks could
+    not see (a page SQLite cannot read, events that no longer replay) is still one line.
+    """
+    import sqlite3
+
+    from engine import RuleError
+    from table_app.journal import JournalError
+
+    journal = open_journal(args, verb)
+    if isinstance(journal, int):
+        return journal
+    try:
+        with journal:
+            return ledgers(journal)
+    except (sqlite3.DatabaseError, JournalError, RuleError, ValueError) as e:
+        print(f"xian-table {verb}: journal {str(journal.path)!r} cannot be read to the end ({e}); it is left as it "
+              f"is — xian-table doctor checks it", file=sys.stderr)
+        return 4
+
+
 def open_journal(args: argparse.Namespace, verb: str) -> Any:
     """The journal read-only, or an exit status after printing why not."""
     from table_app.config import ConfigError, load_config
@@ -129,11 +152,9 @@ def write_csv(sessions: list[SessionLedger], out: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    journal = open_journal(args, "export")
-    if isinstance(journal, int):
-        return journal
-    with journal:
-        sessions = ledgers(journal)
+    sessions = read_ledgers(args, "export")
+    if isinstance(sessions, int):
+        return sessions
     if args.session is not None:
         sessions = [s for s in sessions if s.session == args.session]
         if not sessions:

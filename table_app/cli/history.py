@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from table_app.cli.export import SessionLedger, ledgers, open_journal
+from table_app.cli.export import SessionLedger, read_ledgers
 
 HELP = "list the journal's sessions and hands, one line each (results, deltas, running totals)"
 
@@ -38,11 +38,9 @@ def lines(sessions: list[SessionLedger]) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    journal = open_journal(args, "history")
-    if isinstance(journal, int):
-        return journal
-    with journal:
-        sessions = ledgers(journal)
+    sessions = read_ledgers(args, "history")
+    if isinstance(sessions, int):
+        return sessions
     if not sessions:
         print("no sessions in the journal yet")
         return 0

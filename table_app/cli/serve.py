@@ -16,6 +16,7 @@ import json
 import signal
 import sys
 import threading
+from collections.abc import Iterator
 from typing import Any, TextIO
 
 HELP = "run the table headless: the service and its journal (--stdin: JSON commands in, one JSON answer per line)"
@@ -67,33 +68,76 @@ _SAY: dict[tuple[str, str], str] = {
     ("mqtt", "online"): "MQTT to {detail}",
     ("web", "listening"): "seat pages for phones at {detail}",
     ("web", "off"): "",
+    ("phones", "join"): "phones join the table at {detail} (scan the table's QR code)",
     ("journal", "open"): "",
 }
 
 
 def _say_link(name: str, state: str, detail: str) -> None:
-    """What a part says about itself, on stderr (systemd's journal under the unit)."""
+    """What a part says about itself, on stderr (systemd's journal under the unit); the join
+    link also as a QR code a phone can scan off the terminal."""
     text = _SAY.get((name, state), "{name}: {state}: {detail}").format(name=name, state=state, detail=detail)
     if text:
         print(f"xian-table serve: {text}", file=sys.stderr, flush=True)
+    if (name, state) == ("phones", "join") and sys.stderr.isatty():
+        from table_app.web.qr import qr_text
+
+        print(qr_text(detail), end="", file=sys.stderr, flush=True)
 
 
 def serve_lines(service: Any, lines: TextIO, out: TextIO) -> int:
-    """One JSON answer per command line, each written and flushed after its durable commit."""
-    for n, raw in enumerate(lines, 1):
-        line = raw.strip()
-        if not line or line.startswith("#"):
+    """One JSON answer per command line, each written and flushed after its durable commit.
+
+    Lines are read with a bound (``bounded.MAX_COMMAND_BYTES``): a longer line is skipped
+    to its end without being held in memory and answered with a short error, as is a line
+    that is not UTF-8, not JSON, nested too deep or carrying a number too long.
+    """
+    from table_app.bounded import MAX_COMMAND_BYTES, BoundedInputError, clip, parse_command
+
+    for n, line in _bounded_lines(lines, MAX_COMMAND_BYTES):
+        if line is None:
+            answer: dict[str, Any] = {"ok": False, "error": f"line {n}: longer than {MAX_COMMAND_BYTES:,} bytes; "
+                                                            f"skipped"}
+        elif not line.strip() or line.lstrip().startswith(b"#"):
             continue
-        try:
-            command = json.loads(line)
-        except json.JSONDecodeError as e:
-            error = f"line {n}: not JSON ({e.msg} at column {e.colno}): {line!r}"
-            answer: dict[str, Any] = {"ok": False, "error": error}
         else:
-            answer = service.call(command, source="stdin").to_json()
+            try:
+                command = parse_command(line.strip())
+            except BoundedInputError as e:
+                answer = {"ok": False, "error": f"line {n}: {e}"}
+            else:
+                answer = service.call(command, source="stdin").to_json()
+                if not answer["ok"]:
+                    answer["error"] = clip(str(answer["error"]))
         out.write(json.dumps(answer, ensure_ascii=False, separators=(",", ":")) + "\n")
         out.flush()
     return 0
+
+
+def _bounded_lines(lines: Any, limit: int) -> Iterator[tuple[int, bytes | None]]:
+    """``(number, bytes)`` per line, or ``(number, None)`` for a line over ``limit`` bytes.
+
+    Reads the binary stream under a text one (stdin) so that a line that is not UTF-8 is
+    answered rather than raising in the decoder; a text-only stream (tests) is encoded.
+    """
+    binary = getattr(lines, "buffer", None)
+    n = 0
+    while True:
+        chunk = binary.readline(limit + 1) if binary is not None else lines.readline(limit + 1)
+        if not chunk:
+            return
+        n += 1
+        data = chunk if isinstance(chunk, bytes) else chunk.encode("utf-8", "surrogateescape")
+        ended = data.endswith(b"\n")
+        if len(data.rstrip(b"\r\n")) <= limit:
+            yield n, data
+            continue
+        while not ended:  # drop the rest of the long line, a bounded piece at a time
+            rest = binary.readline(limit) if binary is not None else lines.readline(limit)
+            if not rest:
+                break
+            ended = rest.endswith(b"\n" if isinstance(rest, bytes) else "\n")
+        yield n, None
 
 
 def _banner(service: Any, table_id: str, path: str) -> None:

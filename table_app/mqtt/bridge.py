@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
+from paho.mqtt.subscribeoptions import SubscribeOptions
 
 from table_app.mqtt.discovery import discovery_messages
 from table_app.mqtt.messages import (
@@ -50,6 +51,13 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 COMMAND_SOURCE = "mqtt"
+BEAT_S = 1.0  # the connection thread wakes at least this often (the watchdog's heartbeat)
+
+
+def _network_alive(client: mqtt.Client) -> bool:
+    """Whether paho's network thread (``loop_start``) still runs."""
+    thread = getattr(client, "_thread", None)
+    return thread is None or thread.is_alive()
 CONNACK_TIMEOUT = 10.0  # seconds to wait for the broker to answer CONNECT
 
 
@@ -63,7 +71,7 @@ class MqttBridge:
     def __init__(self, service: TableService, url: BrokerURL, topics: Topics, *, ha_prefix: str | None = HA_PREFIX,
                  commands: bool = True, client_id: str | None = None, queue_size: int = 1000,
                  max_inflight: int = 100, keepalive: int = 30, min_backoff: float = 0.2,
-                 max_backoff: float = 5.0) -> None:
+                 max_backoff: float = 5.0, heartbeat: Callable[[], None] | None = None) -> None:
         if queue_size < 1 or max_inflight < 1:
             raise ValueError("queue_size and max_inflight must be at least 1")
         self.service = service
@@ -75,6 +83,9 @@ class MqttBridge:
         self.keepalive = keepalive
         self.min_backoff, self.max_backoff = min_backoff, max_backoff
         self.max_inflight = max_inflight
+        # systemd's watchdog: the connection thread beats at least every BEAT_S while it works;
+        # a thread that hangs or dies stops the pings (sdnotify.part_heartbeat)
+        self.heartbeat = heartbeat
         self._cond = threading.Condition()
         self._latest: tuple[int | None, dict[str, Any]] | None = None
         self._claim_window: tuple[float, float] | None = None  # (seconds left, time.monotonic() then)
@@ -263,9 +274,18 @@ class MqttBridge:
 
     def _sleep(self, seconds: float) -> bool:
         """Wait before the next attempt; True when the bridge is closing."""
-        with self._cond:
-            self._cond.wait_for(lambda: self._closing, seconds)
-            return self._closing
+        end = time.monotonic() + seconds
+        while True:
+            self._beat()
+            with self._cond:
+                left = end - time.monotonic()
+                if self._closing or left <= 0:
+                    return self._closing
+                self._cond.wait_for(lambda: self._closing, min(left, BEAT_S))
+
+    def _beat(self) -> None:
+        if self.heartbeat is not None:
+            self.heartbeat()
 
     def _link_down(self, why: str) -> None:
         with self._cond:
@@ -295,8 +315,13 @@ class MqttBridge:
     def _serve(self, client: mqtt.Client) -> None:
         """Publish while the connection lasts (and, when closing, until all is acknowledged)."""
         while True:
+            self._beat()
             with self._cond:
                 while True:
+                    if self._link == "up" and not _network_alive(client):
+                        # paho's network thread died (whatever killed it): a fresh connection
+                        log.error("mqtt: the network thread stopped; connecting again")
+                        self._set_link("lost")
                     if self._link != "up":
                         return
                     if self._closing and (time.monotonic() >= self._deadline
@@ -304,7 +329,8 @@ class MqttBridge:
                         return
                     if self._has_work() and len(self._inflight) < self.max_inflight:
                         break
-                    self._cond.wait(0.5 if self._closing else None)
+                    self._cond.wait(0.5 if self._closing else BEAT_S)
+                    self._beat()
                 batch = self._take(self.max_inflight - len(self._inflight))
                 self._sending = len(batch)
             for msg in batch:
@@ -389,9 +415,11 @@ class MqttBridge:
             return
         subs = []
         if self.commands:
-            subs.append((self.topics.cmd, QOS))
+            # retain-as-published: a command published *with* retain keeps its flag when it is
+            # delivered live too, so the bridge can refuse it then as well as at a reconnect
+            subs.append((self.topics.cmd, SubscribeOptions(qos=QOS, retainAsPublished=True)))
         if self.ha_prefix is not None:
-            subs.append((f"{self.ha_prefix}/{HA_STATUS}", QOS))
+            subs.append((f"{self.ha_prefix}/{HA_STATUS}", SubscribeOptions(qos=QOS)))
         if subs:
             client.subscribe(subs)
         log.info("mqtt: connected to %s as %r; publishing under %s/", self.url.redacted(), self.url.username,
@@ -428,6 +456,20 @@ class MqttBridge:
             self._delivered(msg)
 
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
+        # paho's network thread runs this: whatever one message does, the thread must live on
+        # (an escaping exception ends paho's loop: no more commands, no more state published).
+        try:
+            self._on_message_unguarded(message)
+        except Exception as e:
+            topic = "?"
+            with contextlib.suppress(Exception):  # (the topic itself may be what fails to decode)
+                topic = message.topic
+            log.exception("mqtt: a message on %s could not be handled", topic)
+            if topic == self.topics.cmd:
+                with contextlib.suppress(Exception):
+                    self._answer(result_message(self.topics, transaction=None, error=f"internal error: {e}"))
+
+    def _on_message_unguarded(self, message: mqtt.MQTTMessage) -> None:
         if message.topic == self.topics.cmd:
             if message.retain:  # a retained command is stale by definition: never apply it again
                 log.warning("mqtt: ignored a retained command on %s (publish commands without retain)", message.topic)
@@ -446,7 +488,7 @@ class MqttBridge:
         if cmd.error is not None or cmd.event is None:
             self._answer(result_message(self.topics, transaction=cmd.transaction, error=cmd.error))
             return
-        fut = self.service.submit(cmd.event, source=COMMAND_SOURCE)
+        fut = self.service.submit(cmd.event, source=COMMAND_SOURCE, remote=True)  # behind the table's own buttons
         transaction = cmd.transaction
         fut.add_done_callback(lambda f: self._answered(f, transaction))
 

@@ -28,7 +28,9 @@ from __future__ import annotations
 import argparse
 import contextlib
 import grp
+import ipaddress
 import os
+import re
 import secrets
 import shutil
 import subprocess
@@ -56,6 +58,67 @@ ROLES = {
 DEFAULT_USERS: tuple[tuple[str, str], ...] = (
     ("service", "xian-table"), ("display", "display"), ("homeassistant", "homeassistant"), ("remote", "remote"),
 )
+
+
+# The limits on messages and queues are in the shipped conf (systemd/mosquitto/xian-table.conf).
+MAX_CONNECTIONS = 64  # per listener: seats, dashboards, Home Assistant, the table itself
+DEFAULT_LISTEN = ("127.0.0.1:1883",)
+LISTENERS_MARK = "# -- listeners"
+_IFACE = re.compile(r"[A-Za-z][A-Za-z0-9_.-]{0,14}")
+
+
+def parse_listener(text: str) -> tuple[str, int, str | None]:
+    """``(address, port, interface)`` of a listener: ``ADDRESS:PORT`` with an IP address, an
+    interface name (then the address is empty and mosquitto's ``bind_interface`` is used), or
+    nothing (every interface).
+
+    >>> parse_listener("127.0.0.1:1883"), parse_listener("wlan0:8883"), parse_listener("[::1]:1883")
+    (('127.0.0.1', 1883, None), ('', 8883, 'wlan0'), ('::1', 1883, None))
+    >>> parse_listener(":1883")
+    ('', 1883, None)
+    """
+    host, sep, port = text.rpartition(":")
+    if not sep or not port.isdigit() or not 1 <= int(port) <= 65535:
+        raise ValueError(f"expected ADDRESS:PORT, got {text!r}")
+    host = host[1:-1] if host.startswith("[") and host.endswith("]") else host
+    if not host:
+        return "", int(port), None
+    try:
+        return str(ipaddress.ip_address(host)), int(port), None
+    except ValueError:
+        pass
+    if _IFACE.fullmatch(host):
+        return "", int(port), host
+    raise ValueError(f"{host!r} is neither an IP address nor an interface name")
+
+
+def listener_lines(spec: str, tls: Path | None = None) -> list[str]:
+    """One listener block; ``tls``: the folder with ``ca.crt``, ``server.crt``, ``server.key``."""
+    address, port, iface = parse_listener(spec)
+    lines = [f"listener {port} {address}".rstrip()]
+    if iface:
+        lines.append(f"bind_interface {iface}")
+    lines.append(f"max_connections {MAX_CONNECTIONS}")
+    if tls is not None:
+        lines += [f"cafile {tls / 'ca.crt'}", f"certfile {tls / 'server.crt'}", f"keyfile {tls / 'server.key'}",
+                  "tls_version tlsv1.2"]
+    return lines
+
+
+def conf_text(listen: Sequence[str] = DEFAULT_LISTEN, tls_listen: Sequence[str] = (),
+              data_dir: Path = DATA_DIR) -> str:
+    """The broker config: the shipped file's settings, then the listeners asked for.
+
+    ``systemd/mosquitto/xian-table.conf`` is exactly this with the defaults (a test keeps it so).
+    """
+    shipped = SHIPPED_CONF.read_text(encoding="utf-8").replace(str(DATA_DIR), str(data_dir))
+    head = shipped.split(LISTENERS_MARK, 1)[0]
+    out = [head.rstrip("\n"), LISTENERS_MARK]
+    for spec in listen:
+        out += listener_lines(spec)
+    for spec in tls_listen:
+        out += listener_lines(spec, data_dir / "tls")
+    return "\n".join(out) + "\n"
 
 
 def acl_text(prefix: str = DEFAULT_PREFIX, ha_prefix: str = HA_PREFIX,
@@ -122,10 +185,30 @@ def setup(data_dir: Path, users: Sequence[tuple[str, str]] = DEFAULT_USERS, *, p
     for p in (data_dir, passwd, acl):
         _share_with_broker(p)
     if conf_dir is not None:
-        conf = SHIPPED_CONF.read_text(encoding="utf-8")
-        conf = conf.replace(str(DATA_DIR), str(data_dir))
-        (conf_dir / "xian-table.conf").write_text(conf, encoding="utf-8")
+        (conf_dir / "xian-table.conf").write_text(conf_text(data_dir=data_dir), encoding="utf-8")
     return creds
+
+
+def set_password(passwd: Path, user: str, password: str) -> None:
+    """Give one user of an existing password file a new password (the others keep theirs)."""
+    tool = shutil.which("mosquitto_passwd")
+    if tool is None:
+        raise RuntimeError("mosquitto_passwd not found: install the Debian package mosquitto")
+    names = [line.split(":", 1)[0] for line in passwd.read_text(encoding="utf-8").splitlines() if ":" in line]
+    if user not in names:
+        raise RuntimeError(f"{passwd} has no user {user!r} (it has {', '.join(names) or 'none'})")
+    tmp = passwd.with_name(passwd.name + ".new")
+    shutil.copyfile(passwd, tmp)
+    st = passwd.stat()
+    proc = subprocess.run([tool, str(tmp), user], input=f"{password}\n{password}\n", text=True,
+                          capture_output=True, timeout=60)
+    if proc.returncode != 0:
+        tmp.unlink(missing_ok=True)
+        raise RuntimeError(f"mosquitto_passwd failed for {user!r}: {proc.stderr.strip() or proc.stdout.strip()}")
+    os.chmod(tmp, st.st_mode & 0o7777)
+    if os.geteuid() == 0:
+        os.chown(tmp, st.st_uid, st.st_gid)
+    os.replace(tmp, passwd)
 
 
 def _parse_user(text: str) -> tuple[str, str]:

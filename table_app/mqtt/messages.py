@@ -19,10 +19,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from table_app import bounded
 from table_app.mqtt.topics import OFFLINE, ONLINE, QOS, Topics
 from table_app.seat_view import SEATS, seat_view
 
-MAX_COMMAND_BYTES = 16_384
+MAX_COMMAND_BYTES = bounded.MAX_COMMAND_BYTES
 _TRANSACTION = "transaction"
 
 
@@ -89,21 +90,22 @@ class Command:
 
 def parse_command(payload: bytes) -> Command:
     """A JSON object in the event vocabulary, with an optional ``transaction`` (a string or
-    integer echoed in the answer); everything else about the event the service checks."""
-    if len(payload) > MAX_COMMAND_BYTES:
-        return Command(None, None, f"a command is at most {MAX_COMMAND_BYTES} bytes, got {len(payload)}")
+    integer echoed in the answer); everything else about the event the service checks.
+
+    The payload is read with :mod:`table_app.bounded`'s limits (size, nesting, digits), so
+    no message can raise anything but a short refusal here.
+    """
     try:
-        data = json.loads(payload.decode("utf-8"))
-    except UnicodeDecodeError:
-        return Command(None, None, "a command must be UTF-8 JSON")
-    except json.JSONDecodeError as e:
-        text = payload[:80].decode("utf-8", "replace")
-        return Command(None, None, f"not JSON ({e.msg} at column {e.colno}): {text!r}")
+        data = bounded.parse_command(payload, max_bytes=MAX_COMMAND_BYTES)
+    except bounded.BoundedInputError as e:
+        return Command(None, None, str(e))
     if not isinstance(data, dict):
-        return Command(None, None, f"a command must be a JSON object, got {json.dumps(data)[:80]}")
+        shown = bounded.clip(json.dumps(data), bounded.EXCERPT)
+        return Command(None, None, f"a command must be a JSON object, got {shown}")
     transaction = data.pop(_TRANSACTION, None)
     if transaction is not None and (type(transaction) not in (str, int) or len(str(transaction)) > 128):
-        return Command(None, None, f"'transaction' must be a string or an integer, got {transaction!r}")
+        return Command(None, None, f"'transaction' must be a string or an integer of at most 128 characters, "
+                                   f"got {bounded.clip(json.dumps(transaction, ensure_ascii=False), bounded.EXCERPT)}")
     return Command(data, transaction)
 
 
@@ -114,7 +116,7 @@ def result_message(topics: Topics, *, transaction: Any, data: Any = None, error:
     words it in its own language)."""
     body: dict[str, Any] = {"status": "error" if error is not None else "ok"}
     if error is not None:
-        body["error"] = error
+        body["error"] = bounded.clip(error)  # an engine error quotes the event: never a whole big one
         if code:
             body["code"], body["params"] = code, dict(params or {})
     else:

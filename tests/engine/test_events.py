@@ -43,6 +43,7 @@ CANONICAL: list[dict[str, Any]] = [
     {"type": "reject_win"},
     {"type": "next_hand"},
     {"type": "end_session"},
+    {"type": "name", "seat": 2, "name": "王小明"},
 ]
 
 

@@ -8,6 +8,7 @@ import binascii
 import pytest
 
 from firmware_bridge.protocol import (
+    ACTED_KEPT,
     HOST,
     MAX_LINE,
     MAX_RETRIES,
@@ -201,15 +202,32 @@ def test_a_lost_ack_makes_a_repeat_that_is_answered_but_acted_on_once():
     assert panel.unacknowledged == []
 
 
-def test_the_same_seq_after_the_repeat_window_is_a_new_frame():
+def test_a_repeat_read_late_is_still_a_repeat():
+    """The host's thread may be busy (a slow commit) while the panel repeats a press: the
+    repeats are read long after they were sent. A repeat is told by its seq and body, not by
+    when it is read: one DICE press is one roll, however late its copies are read."""
+    clock = FakeClock()
+    host, panel = pair(clock)
+    handshake(host, panel)
+    line = encode(9, Dice(3, 4))
+    host.receive_data(line)
+    clock.t += 10 * REPEAT_WINDOW_S
+    host.receive_data(line + line)
+    assert host.events() == [Dice(3, 4)] and host.stats.duplicates == 2
+
+
+def test_the_same_seq_is_a_new_frame_once_the_sender_has_moved_on_or_said_hello_again():
     clock = FakeClock()
     host, panel = pair(clock)
     handshake(host, panel)
     line = encode(9, Button(0, "CHI"))
     host.receive_data(line)
-    clock.t += REPEAT_WINDOW_S + 0.01
+    host.receive_data(b"".join(encode(10 + i, Dice(1, 1)) for i in range(ACTED_KEPT)))  # the seqs went round
     host.receive_data(line)
-    assert host.events() == [Button(0, "CHI"), Button(0, "CHI")]
+    assert host.events() == [Button(0, "CHI"), *[Dice(1, 1)] * ACTED_KEPT, Button(0, "CHI")]
+    handshake(host, panel)  # a new panel session: its old seqs mean nothing now
+    host.receive_data(line)
+    assert host.events()[-1:] == [Button(0, "CHI")]
 
 
 def test_the_same_seq_with_another_body_is_a_new_frame():

@@ -158,7 +158,7 @@ def test_cli_backup_defaults_to_backups_beside_the_journal(cli: Any, journal_pat
                        new_session=True)
     done = cli("backup", "--config", str(config), check=True)
     made = backups_in(journal_path.parent / "backups")
-    assert len(made) == 1 and str(made[0]) in done.stdout and "1 records, integrity ok" in done.stdout
+    assert len(made) == 1 and str(made[0]) in done.stdout and "1 records, integrity and hash chain ok" in done.stdout
     bad = cli("backup", "--config", str(config), "--keep", "0")
     assert bad.returncode == 2 and "--keep must be at least 1" in bad.stderr
     missing = cli("backup", "--db", str(tmp_path / "nope.sqlite3"), str(tmp_path / "x.sqlite3"))

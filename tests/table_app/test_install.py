@@ -35,6 +35,7 @@ def expected_files(headless: bool = False) -> set[str]:
         "/etc/mosquitto/xian-table/acl",
         "/etc/mosquitto/conf.d/xian-table.conf",
         "/etc/xian-table/mqtt.env",
+        "/etc/xian-table/mqtt-users",
         f"/etc/systemd/system/{unit}",
         "/etc/systemd/system/xian-table-backup.service",
         "/etc/systemd/system/xian-table-backup.timer",
@@ -202,7 +203,7 @@ def test_without_mosquitto_the_broker_step_says_it_is_skipped(
     monkeypatch.setenv("PATH", str(tmp_path / "empty"))  # no mosquitto_passwd to be found
     out = xt("install", "--dry-run", "--root", str(tmp_path), "--bin", BINARY).stdout
     assert re.search(r"^skip +the broker: mosquitto \(mosquitto_passwd\) is not installed", out, re.M)
-    assert paths_in(out, tmp_path) == {p for p in expected_files() if "mosquitto" not in p and "mqtt.env" not in p}
+    assert paths_in(out, tmp_path) == {p for p in expected_files() if "mosquitto" not in p and "mqtt" not in p}
     assert 'url = ""' in install.config_text(None)  # the table then runs without MQTT
 
 

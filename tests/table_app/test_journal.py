@@ -142,7 +142,7 @@ def test_a_gap_in_the_seqs_is_refused(tmp_path: Path) -> None:
     con.execute("DELETE FROM records WHERE seq = 3")
     con.commit()
     con.close()
-    with pytest.raises(JournalError, match="not contiguous"):
+    with pytest.raises(JournalError, match="record 3 is missing"):
         Journal.open(path)
 
 

@@ -251,8 +251,10 @@ def test_a_malformed_or_illegal_command_gets_an_error_and_changes_nothing(broker
         remote.publish(t.cmd, json.dumps(HAND[3]), retain=True)
         bridge = bridge_for(service, broker, "t7")
         assert bridge.wait_idle(WAIT)
-        remote.publish(t.cmd, b"", retain=True)  # clears it (answered with an error: not JSON)
+        remote.publish(t.cmd, b"", retain=True)  # clears it (retained too: not answered)
+        remote.publish(t.cmd, json.dumps({"type": "state", "transaction": "z"}))
         assert remote.wait(lambda: len(remote.of(t.cmd_result)) == len(bad) + 1)
+        assert remote.of(t.cmd_result)[-1]["transaction"] == "z"
         assert service.seq == seq
     finally:
         bridge.stop()
@@ -387,3 +389,23 @@ def test_a_press_on_the_command_topic_becomes_its_events(broker, watchers, tmp_p
         bridge.stop()
         service.stop()
         journal.close()
+
+
+def test_a_retained_command_is_never_applied_even_when_delivered_live(broker, service, watchers) -> None:
+    """A command published with retain would be applied again at every reconnect: the table
+    refuses it live too (issue 16: it used to be applied once when it arrived live)."""
+    t = Topics("xian", "t12")
+    bridge = bridge_for(service, broker, "t12", ha_prefix=None)
+    try:
+        play(service, HAND[:1])
+        remote = watchers(broker.url("remote"), [t.cmd_result])
+        remote.wait_subscribed()
+        assert bridge.wait_idle(WAIT)
+        seq = service.seq
+        remote.publish(t.cmd, json.dumps({**HAND[1], "transaction": "r"}), retain=True)
+        remote.publish(t.cmd, json.dumps({"type": "state", "transaction": "after"}))
+        assert remote.wait(lambda: any(a["transaction"] == "after" for a in remote.of(t.cmd_result)))
+        assert service.seq == seq and service.public["phase"] == "seating"
+        remote.publish(t.cmd, b"", retain=True)  # (clears the broker's retained copy)
+    finally:
+        bridge.stop()

@@ -48,7 +48,8 @@ def test_the_view_through_a_hand() -> None:
     assert [v["can_claim"] for v in views] == [False, False, True, True]
     assert views[0]["prompt"]["en"] == "Waiting for the others to claim or pass"
     assert views[1]["prompt"]["en"] == "Answered; waiting for the others"
-    assert views[2]["prompt"]["en"] == "Claim the tile (win, kong, pong, chow) or pass"
+    assert views[2]["prompt"]["en"] == "Claim the tile (win, kong, pong) or pass"  # (only Bo, the 下家, may chow)
+    assert views[2]["prompt"]["zh"] == "可以叫这张牌：胡、杠、碰，或过"
     assert not any(v["your_turn"] for v in views) and all(v["turn"] is None for v in views)
 
     pending = replay(HAND[:-1]).public()

@@ -1,0 +1,229 @@
+"""What the web server answers for phones that join the table (issue 18): the join page and
+its seats, joining (a seat, a name), the bound phone's page, its presses, leaving.
+
+Only two things write: joining (``POST /join/<token>``, rate-limited per client address) and
+a bound phone's press (``POST /phone/press``, which needs the secret of its binding, an
+HttpOnly ``SameSite=Strict`` cookie, and speaks only for its own seat). A phone's press is
+a remote command (behind the table's own buttons; ``busy`` beyond the remote bound). A name
+that cannot be set now (a hand is being played) is kept and sent when the table next takes
+names. Everything else is read-only, as the rest of the server.
+
+The server calls :meth:`PhoneRoutes.get` / :meth:`PhoneRoutes.post` with the path, the
+request's cookie header, its body and the client's address; each returns a :class:`Reply`,
+or None when the path is not the phones'.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from http.cookies import CookieError, SimpleCookie
+from typing import TYPE_CHECKING, Any
+
+from engine.errors import InvalidEventError
+from engine.events import check_name
+from table_app.seat_view import SEATS, WIND_EN, WIND_ZH
+from table_app.ui.text import refusal
+from table_app.web.phones import Phones
+
+if TYPE_CHECKING:
+    from table_app.service import Answer, Notice, TableService
+
+log = logging.getLogger(__name__)
+
+COOKIE = "xian_phone"
+MAX_BODY = 1024  # a join or a press is a few dozen bytes
+NAMES_TAKEN_IN = ("seating", "betting", "hand_over")  # (the engine's phases that take a ``name``)
+PRESS_BUTTONS = ("TURN", "CHI", "PENG", "GANG", "HU", "DICE")
+JSON = "application/json"
+REPLACED = {"zh": "另一部手机接管了这个座位", "en": "Another phone took this seat"}
+UNBOUND = {"zh": "这部手机不在座位上：请扫桌上的码", "en": "This phone has no seat: scan the code on the table"}
+OLD_CODE = {"zh": "这个二维码已过期：请扫桌上的新码", "en": "This code is old: scan the one on the table again"}
+HTML = "text/html; charset=utf-8"
+
+
+@dataclass(frozen=True)
+class Reply:
+    status: int
+    content_type: str
+    body: bytes
+    headers: tuple[tuple[str, str], ...] = ()
+
+
+def _json(status: int, data: Mapping[str, Any], *headers: tuple[str, str]) -> Reply:
+    return Reply(status, JSON, json.dumps(data, ensure_ascii=False).encode(), headers)
+
+
+def _refused(status: int, zh: str, en: str, code: str = "") -> Reply:
+    return _json(status, {"ok": False, "error": en, "zh": zh, "en": en, "code": code})
+
+
+def phone_secret(cookie_header: str | None) -> str | None:
+    """The phone's secret from its ``Cookie`` header (None if there is none or it is malformed)."""
+    if not cookie_header or len(cookie_header) > 4096:
+        return None
+    jar: SimpleCookie = SimpleCookie()
+    try:
+        jar.load(cookie_header)
+    except CookieError:
+        return None
+    morsel = jar.get(COOKIE)
+    return morsel.value if morsel is not None and 0 < len(morsel.value) <= 64 else None
+
+
+@dataclass
+class PhoneRoutes:
+    service: TableService
+    page: Callable[[str], str]  # the text of a page file (join.html, phone.html), {{TABLE}} filled in
+    phones: Phones = field(default_factory=Phones)
+    on_new_token: Callable[[], None] | None = None  # a new session made a new join token (its QR code)
+    _pending_names: dict[int, str] = field(default_factory=dict)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    # -- following the table -------------------------------------------------------------
+
+    def __call__(self, notice: Notice) -> None:
+        """The service observer (its thread: never blocks): a new session forgets the phones;
+        names kept for later are sent when the table takes names again."""
+        if not notice.changed:
+            return
+        if (notice.event or {}).get("type") == "new_session" and notice.kind != "undo":
+            self.phones.new_session()
+            with self._lock:
+                self._pending_names.clear()
+            if self.on_new_token is not None:
+                self.on_new_token()
+        if notice.state.get("phase") in NAMES_TAKEN_IN:
+            with self._lock:
+                waiting, self._pending_names = self._pending_names, {}
+            for seat, name in waiting.items():
+                if notice.state["players"][seat] != name:
+                    self.service.submit({"type": "name", "seat": seat, "name": name}, "phone", remote=True)
+
+    def pending_name(self, seat: int) -> str | None:
+        with self._lock:
+            return self._pending_names.get(seat)
+
+    # -- requests ---------------------------------------------------------------------------
+
+    def get(self, path: str, cookie: str | None) -> Reply | None:
+        parts = path.strip("/").split("/")
+        if parts[0] == "join" and len(parts) in (2, 3):
+            if not self.phones.token_ok(parts[1]):
+                return Reply(403, HTML, self.page("join_old.html").encode())
+            if len(parts) == 2:
+                return Reply(200, HTML, self.page("join.html").encode())
+            if parts[2] == "seats.json":
+                return _json(200, {"seats": self.seats()})
+            return None
+        if parts == ["phone"]:
+            if self.phones.seat_of(phone_secret(cookie)) is None:
+                return Reply(303, HTML, b"", (("Location", "/"),))
+            return Reply(200, HTML, self.page("phone.html").encode())
+        return None
+
+    def post(self, path: str, body: bytes, cookie: str | None, client: str) -> Reply | None:
+        parts = path.strip("/").split("/")
+        if parts[0] == "join" and len(parts) == 2:
+            return self._join(parts[1], body, client)
+        if parts == ["phone", "press"]:
+            return self._press(body, cookie)
+        if parts == ["phone", "leave"]:
+            seat = self.phones.leave(phone_secret(cookie))
+            return _json(200, {"ok": True, "seat": seat}, ("Set-Cookie", f"{COOKIE}=; Path=/; Max-Age=0"))
+        return None
+
+    def seats(self) -> list[dict[str, Any]]:
+        public = self.service.public
+        taken = self.phones.taken()
+        players = public.get("players") or [""] * SEATS
+        winds = public.get("winds") or [None] * SEATS
+        return [{"seat": s, "name": players[s], "wind": winds[s], "wind_zh": WIND_ZH.get(winds[s] or ""),
+                 "wind_en": WIND_EN.get(winds[s] or ""), "phone": taken[s]} for s in range(SEATS)]
+
+    def bound_view(self, cookie: str | None) -> tuple[int | None, dict[str, Any] | None]:
+        """For the phone's event stream: its seat (None: not bound) and why, if it lost it."""
+        secret = phone_secret(cookie)
+        seat = self.phones.seat_of(secret)
+        if seat is None:
+            replaced = self.phones.was_replaced(secret)
+            why = REPLACED if replaced else UNBOUND
+            return None, why
+        return seat, None
+
+    # -- the two that write ---------------------------------------------------------------------
+
+    def _join(self, token: str, body: bytes, client: str) -> Reply:
+        if not self.phones.may_try(client):
+            return _refused(429, "试得太多了：请稍等一分钟", "Too many tries: wait a minute", "join.rate")
+        if not self.phones.token_ok(token):
+            return _refused(403, OLD_CODE["zh"], OLD_CODE["en"], "join.token")
+        data = _body(body)
+        if data is None or set(data) - {"seat", "name"}:
+            return _refused(400, "看不懂这个请求", "A join is {seat, name}", "invalid")
+        seat = data.get("seat")
+        if type(seat) is not int or not 0 <= seat < SEATS:
+            return _refused(400, "请选一个座位", "Pick a seat (0-3)", "invalid")
+        name = data.get("name")
+        if name is not None:
+            try:
+                name = check_name(name)
+            except InvalidEventError:
+                return _refused(400, "名字要 1 到 12 个字，不能有控制字符", "A name is 1 to 12 printable characters",
+                                "invalid.name")
+        secret, replaced = self.phones.bind(seat)
+        pending = False
+        if name is not None and self.service.public["players"][seat] != name:
+            answer = self.service.call({"type": "name", "seat": seat, "name": name}, "phone", timeout=10, remote=True)
+            if not answer.ok:
+                with self._lock:
+                    self._pending_names[seat] = name  # a hand is on: sent when the table takes names again
+                pending = True
+        cookie = f"{COOKIE}={secret}; Path=/; HttpOnly; SameSite=Strict; Max-Age=86400"
+        return _json(200, {"ok": True, "seat": seat, "replaced": replaced, "name_pending": pending},
+                     ("Set-Cookie", cookie))
+
+    def _press(self, body: bytes, cookie: str | None) -> Reply:
+        seat = self.phones.seat_of(phone_secret(cookie))
+        if seat is None:
+            return _refused(401, "这部手机不在座位上", "This phone has no seat", "phone.unbound")
+        data = _body(body)
+        if data is None:
+            return _refused(400, "看不懂这个请求", "Not a press", "invalid")
+        kind = data.get("type")
+        if kind == "press" and set(data) <= {"type", "button", "held"} and data.get("button") in PRESS_BUTTONS:
+            if data["button"] == "DICE":  # the dice are the seat's only when it is due to roll
+                if "roll" not in (self.service.public.get("actions") or [[]] * SEATS)[seat]:
+                    return _refused(409, "现在不是你掷骰", "It is not your roll", "phone.not_roll")
+                command: dict[str, Any] = {"type": "press", "seat": None, "button": "DICE"}
+            else:
+                command = {"type": "press", "seat": seat, "button": data["button"], "held": data.get("held") is True}
+        elif kind == "pass" and set(data) == {"type"}:
+            command = {"type": "pass", "seat": seat}
+        elif kind == "kong" and set(data) == {"type", "kind"} and data["kind"] in ("concealed", "added"):
+            command = {"type": "kong", "seat": seat, "kind": data["kind"]}
+        else:
+            return _refused(400, "看不懂这个按键", "Not a press of this seat", "invalid")
+        answer = self.service.call(command, "phone", timeout=10, remote=True)
+        return self._answer(answer)
+
+    def _answer(self, answer: Answer) -> Reply:
+        if answer.ok:
+            return _json(200, {"ok": True, "seq": answer.seq})
+        players = list(self.service.public.get("players") or [])
+        params = answer.params or {}
+        return _json(200, {"ok": False, "error": answer.error, "code": answer.code, "params": params,
+                           "zh": refusal(answer.code, params, answer.error or "", players, "zh"),
+                           "en": refusal(answer.code, params, answer.error or "", players, "en")})
+
+def _body(body: bytes) -> dict[str, Any] | None:
+    if len(body) > MAX_BODY:
+        return None
+    try:
+        data = json.loads(body.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        return None
+    return data if isinstance(data, dict) else None

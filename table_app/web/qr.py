@@ -1,0 +1,48 @@
+"""The join QR code (issue 18) with segno (pure Python, no dependencies): as SVG for the web
+table page, as PNG bytes for the touchscreen, as text for a terminal (``serve`` prints it).
+
+>>> "<svg" in qr_svg("http://192.168.1.20:8080/join/abc")
+True
+>>> qr_png("http://x/join/abc")[:8] == b"\\x89PNG\\r\\n\\x1a\\n"
+True
+"""
+
+from __future__ import annotations
+
+import io
+import socket
+
+import segno
+
+
+def _code(url: str) -> segno.QRCode:
+    return segno.make(url, error="m", micro=False)
+
+
+def qr_svg(url: str, scale: int = 6) -> str:
+    return str(_code(url).svg_inline(scale=scale, dark="#000", light="#fff"))
+
+
+def qr_png(url: str, scale: int = 8) -> bytes:
+    out = io.BytesIO()
+    _code(url).save(out, kind="png", scale=scale, dark="#000", light="#fff", border=3)
+    return out.getvalue()
+
+
+def qr_text(url: str) -> str:
+    """The code in block characters, for a terminal (dark on light)."""
+    out = io.StringIO()
+    _code(url).terminal(out=out, compact=True)
+    return out.getvalue()
+
+
+def lan_address() -> str | None:
+    """This machine's address on the local network (what a phone on the table's Wi-Fi reaches),
+    found by asking the kernel which address it would send from; nothing is sent."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        try:
+            s.connect(("10.255.255.255", 1))
+            address = str(s.getsockname()[0])
+        except OSError:
+            return None
+    return None if address.startswith("127.") else address

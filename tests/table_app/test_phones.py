@@ -1,0 +1,212 @@
+"""Phones at the table over real HTTP (issue 18): joining with the session's token, names in
+any script, a bound phone's presses for its own seat only, takeover, leaving, and the
+refusals — a wrong or old token, a press without a binding, a name too long or with control
+characters, a join flood, bodies too big or of the wrong kind."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+
+from table_app.journal import Journal
+from table_app.service import ManualClock, TableService
+from table_app.web.phones import JOINS_PER_CLIENT
+from table_app.web.server import SeatPages
+
+START = [
+    {"type": "new_session", "players": ["A", "B", "C", "D"], "base": 1},
+    {"type": "seating", "method": "C", "east": 0},
+]
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Iterator[tuple[TableService, SeatPages]]:
+    journal = Journal.open(tmp_path / "j.sqlite3")
+    service = TableService(journal, claim_window_s=3.0, clock=ManualClock(), dice=lambda: (3, 4)).start()
+    pages = SeatPages(service, "127.0.0.1", 0, table="t-phones").start()
+    for ev in START:
+        assert service.call(ev, "touch", timeout=10).ok
+    yield service, pages
+    pages.stop()
+    service.stop()
+    journal.close()
+
+
+class Phone:
+    """One phone: its own cookie jar (one cookie), HTTP/1.1 to the table."""
+
+    def __init__(self, pages: SeatPages) -> None:
+        self.host, self.port = "127.0.0.1", pages.port
+        self.cookie = ""
+        self.set_cookie = ""
+
+    def request(self, method: str, path: str, body: Any = None, ctype: str = "application/json",
+                raw: bytes | None = None) -> tuple[int, Any, dict[str, str]]:
+        conn = http.client.HTTPConnection(self.host, self.port, timeout=10)
+        data = raw if raw is not None else (None if body is None else json.dumps(body).encode())
+        headers = {"Content-Type": ctype} if data is not None else {}
+        if self.cookie:
+            headers["Cookie"] = self.cookie
+        conn.request(method, path, body=data, headers=headers)
+        r = conn.getresponse()
+        text = r.read().decode()
+        heads = {k.lower(): v for k, v in r.getheaders()}
+        conn.close()
+        if "set-cookie" in heads:
+            self.set_cookie = heads["set-cookie"]
+            self.cookie = heads["set-cookie"].split(";")[0]
+        try:
+            return r.status, json.loads(text), heads
+        except ValueError:
+            return r.status, text, heads
+
+    def join(self, token: str, seat: int, name: str | None = None) -> tuple[int, Any]:
+        status, answer, _ = self.request("POST", f"/join/{token}", {"seat": seat, "name": name})
+        return status, answer
+
+    def press(self, **body: Any) -> tuple[int, Any]:
+        status, answer, _ = self.request("POST", "/phone/press", body)
+        return status, answer
+
+
+def token_of(pages: SeatPages) -> str:
+    return urlsplit(pages.join_url).path.split("/")[2]
+
+
+def test_the_join_url_has_a_128_bit_token_new_with_each_session(table: tuple[TableService, SeatPages]) -> None:
+    service, pages = table
+    token = token_of(pages)
+    assert len(token) >= 22 and pages.join_url.startswith("http://")  # 16 random bytes, URL-safe base64
+    phone = Phone(pages)
+    status, page, _ = phone.request("GET", f"/join/{token}")
+    assert status == 200 and "入座" in page
+    status, seats, _ = phone.request("GET", f"/join/{token}/seats.json")
+    assert [s["name"] for s in seats["seats"]] == ["A", "B", "C", "D"] and seats["seats"][0]["wind_zh"] == "东"
+    assert phone.join(token, 1, "阿强")[1]["ok"]
+    assert service.call(START[0], "touch", timeout=10).ok  # a new session: a new token, no phones
+    assert token_of(pages) != token
+    assert phone.request("GET", f"/join/{token}")[0] == 403
+    assert phone.join(token, 1, "Bo")[0] == 403
+    assert phone.press(type="press", button="TURN")[0] == 401  # the old binding is gone too
+
+
+def test_four_phones_name_their_seats_in_any_script(table: tuple[TableService, SeatPages]) -> None:
+    service, pages = table
+    token = token_of(pages)
+    names = ["王小明", "Ana", "ليلى", "Ω"]
+    phones = [Phone(pages) for _ in range(4)]
+    for seat, (phone, name) in enumerate(zip(phones, names, strict=True)):
+        status, answer = phone.join(token, seat, name)
+        assert status == 200 and answer == {"ok": True, "seat": seat, "replaced": False, "name_pending": False}
+        assert phone.cookie.startswith("xian_phone=") and len(phone.cookie) > 30
+        assert "HttpOnly" in phone.set_cookie and "SameSite=Strict" in phone.set_cookie
+    assert service.public["players"] == names
+    records = list(service._journal.records())[-4:]
+    assert [(r.event, r.source) for r in records] == [
+        ({"type": "name", "seat": s, "name": n}, "phone") for s, n in enumerate(names)]
+    status, seats, _ = phones[0].request("GET", f"/join/{token}/seats.json")
+    assert all(s["phone"] for s in seats["seats"])
+    status, page, _ = phones[2].request("GET", "/phone")
+    assert status == 200 and "出牌" in page
+
+
+def test_a_phone_presses_for_its_own_seat_only(table: tuple[TableService, SeatPages]) -> None:
+    service, pages = table
+    token = token_of(pages)
+    dealer, other = Phone(pages), Phone(pages)
+    assert dealer.join(token, 0)[1]["ok"] and other.join(token, 2)[1]["ok"]
+    assert other.press(type="press", button="TURN")[1]["code"] == "press.phase"  # betting: not a discard
+    assert other.press(type="press", button="DICE")[1]["code"] == "phone.not_roll"  # the dealer rolls
+    assert dealer.press(type="press", button="DICE")[1]["ok"]  # the table's dice: 3+4 = 7, seat 2 rolls
+    assert other.press(type="press", button="DICE")[1]["ok"]
+    assert service.public["phase"] == "turn" and service.public["turn"] == 0
+    status, answer = other.press(type="press", button="TURN")
+    assert status == 200 and not answer["ok"] and answer["code"] == "press.not_turn"
+    assert answer["zh"] == "还没轮到C：现在A出牌" and answer["en"] == "Not C's turn: A plays"
+    # a phone cannot speak for another seat: there is no seat to give
+    assert other.press(type="press", seat=0, button="TURN")[1]["code"] == "invalid"
+    seq = service.seq
+    assert dealer.press(type="press", button="TURN")[1]["ok"]
+    assert other.press(type="pass")[1]["ok"]
+    last = list(service._journal.records())[-2:]
+    assert [(r.event, r.source) for r in last] == [
+        ({"type": "discard", "seat": 0}, "phone press 0:TURN"), ({"type": "pass", "seat": 2}, "phone")]
+    assert service.seq == seq + 2
+
+
+def test_refusals_change_nothing(table: tuple[TableService, SeatPages]) -> None:
+    service, pages = table
+    token = token_of(pages)
+    phone = Phone(pages)
+    seq = service.seq
+    assert phone.press(type="press", button="TURN")[0] == 401  # no binding
+    assert phone.join("A" * 22, 0)[0] == 403  # a wrong token
+    for bad in ("1234567890123", "a\nb", "\u202eA", "", "\x07"):
+        status, answer = phone.join(token, 0, bad)
+        assert status == 400 and answer["code"] == "invalid.name", bad
+    assert phone.join(token, 4, "X")[0] == 400
+    assert phone.request("POST", f"/join/{token}", raw=b'{"seat": 0}', ctype="text/plain")[0] == 415
+    assert phone.request("POST", f"/join/{token}", raw=b"x" * 5000)[0] == 413
+    assert phone.request("POST", "/seat/0", {"x": 1})[0] == 405
+    assert phone.request("POST", "/phone/press", raw=b"[" * 900 + b"]" * 100)[0] in (400, 401)
+    assert service.seq == seq
+
+
+def test_a_join_flood_is_turned_away(table: tuple[TableService, SeatPages]) -> None:
+    _, pages = table
+    phone = Phone(pages)
+    answers = [phone.join("wrong-token-" + str(i), 0)[0] for i in range(JOINS_PER_CLIENT + 5)]
+    assert answers[:JOINS_PER_CLIENT] == [403] * JOINS_PER_CLIENT  # wrong tokens, counted…
+    assert set(answers[JOINS_PER_CLIENT:]) == {429}  # …until the client must wait
+    assert phone.join(token_of(pages), 0)[0] == 429  # even with the right token, for now
+
+
+def test_a_second_phone_takes_the_seat_over_and_the_first_is_told(table: tuple[TableService, SeatPages]) -> None:
+    _, pages = table
+    token = token_of(pages)
+    first, second = Phone(pages), Phone(pages)
+    assert first.join(token, 3)[1]["ok"]
+    conn = http.client.HTTPConnection("127.0.0.1", pages.port, timeout=10)
+    conn.request("GET", "/phone/events", headers={"Cookie": first.cookie})
+    stream = conn.getresponse()
+    assert stream.status == 200
+    got: list[bytes] = []
+    reader = threading.Thread(target=lambda: got.append(stream.read()), daemon=True)
+    reader.start()
+    assert second.join(token, 3)[1] == {"ok": True, "seat": 3, "replaced": True, "name_pending": False}
+    reader.join(10)
+    text = got[0].decode() if got else ""
+    assert "event: view" in text and "event: unbound" in text and "Another phone took this seat" in text
+    assert first.press(type="pass")[0] == 401
+    status, answer, heads = second.request("POST", "/phone/leave", {})
+    assert status == 200 and answer == {"ok": True, "seat": 3} and "Max-Age=0" in heads["set-cookie"]
+    assert second.press(type="pass")[0] == 401
+
+
+def test_a_name_given_during_a_hand_is_set_after_it(table: tuple[TableService, SeatPages]) -> None:
+    service, pages = table
+    for ev in ({"type": "roll", "dice": [4, 6]}, {"type": "roll", "dice": [2, 3]}):
+        assert service.call(ev, "touch", timeout=10).ok
+    phone = Phone(pages)
+    status, answer = phone.join(token_of(pages), 1, "晚到的人")
+    assert status == 200 and answer["name_pending"] is True and service.public["players"][1] == "B"
+    for ev in ({"type": "win", "seat": 0}, {"type": "confirm_win", "wait": "plain"}):
+        assert service.call(ev, "touch", timeout=10).ok
+    assert service.call({"type": "state"}, timeout=10).ok  # (the name went into the queue behind the win)
+    assert service.call({"type": "state"}, timeout=10).ok
+    assert service.public["players"][1] == "晚到的人"
+
+
+def test_the_phones_benchmark_runs(tmp_path: Path) -> None:
+    """``xian-table bench --only phones``, small: every press is taken and reaches all four pages."""
+    from table_app.bench.phones import one_run
+
+    latencies = one_run(tmp_path, lambda _: None, presses=20)
+    assert len(latencies) == 20 and all(x > 0 for x in latencies)
