@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 
 from engine.hand import is_winning_hand
-from engine.tiles import HONOURS, NUM_KINDS, RANKS, SEQUENCES_FROM, rank_of
+from engine.tiles import HONOURS, MELDS, NUM_KINDS, RANKS, SEQUENCES_FROM, rank_of
 
 
 def _random_winner(rng: random.Random) -> list[int]:
@@ -19,7 +19,7 @@ def _random_winner(rng: random.Random) -> list[int]:
         pair = rng.randrange(NUM_KINDS)
         counts[pair] = 2
         ok = True
-        for _ in range(4):
+        for _ in range(MELDS):
             if rng.random() < 0.5:  # the sequence of a random suited tile's suit nearest it
                 t = rng.randrange(HONOURS)
                 tiles = SEQUENCES_FROM[t - rank_of(t) + min(rank_of(t), RANKS - 3)][0]

@@ -26,8 +26,10 @@ from engine.suit_tables import PAIR_MARK, load
 from engine.tiles import (
     ALL_TILES,
     COPIES,
+    HAND_TILES,
     HONOURS,
     MAN,
+    MELDS,
     NUM_KINDS,
     PIN,
     SEQUENCE_WAITS,
@@ -60,7 +62,7 @@ def _waits_of(pattern: bytes) -> tuple[int, ...]:
 _ONE_MORE: Final = tuple(bytes((n + 1,)) for n in range(COPIES))
 WAITS: Final = Memo(_waits_of, limit=50_000)
 """The waits of each suit pattern seen, worked out once (``engine.memo``)."""
-WINNING_VALUE: Final = 14 + PAIR_MARK
+WINNING_VALUE: Final = HAND_TILES + PAIR_MARK
 """What the four parts of a winning hand's concealed counts add up to in ``COMPLETE``, plus
 three for each meld set aside: 14 tiles, one pair."""
 _COUNTS_OVER_4: Final = bytes(range(COPIES + 1))  # bytes.translate deletes these: what is left is over 4
@@ -152,8 +154,8 @@ def _prepare(hand: HandLike, melds: Iterable[MeldLike], concealed: int) -> tuple
     """Checked counts and melds for a hand that should hold ``concealed - 3 * melds`` tiles."""
     counts = hand_counts(hand)
     meld_list = _parse_melds(melds)
-    if len(meld_list) > 4:
-        raise HandError(f"{len(meld_list)} melds given: a hand has at most 4")
+    if len(meld_list) > MELDS:
+        raise HandError(f"{len(meld_list)} melds given: a hand has at most {MELDS}")
     _combined(counts, meld_list, hand)
     want = concealed - 3 * len(meld_list)
     have = sum(counts)
@@ -192,7 +194,7 @@ def _holds(b: bytes, tiles: int) -> bool:
 def is_seven_pairs(counts: Sequence[int]) -> bool:
     """Seven pairs (七对, RULES §11 option ``seven_pairs``): 14 tiles in pairs, four alike
     counting as two pairs."""
-    return sum(counts) == 14 and all(n in (0, 2, 4) for n in counts)
+    return sum(counts) == HAND_TILES and all(n in (0, 2, 4) for n in counts)
 
 
 def is_complete(counts: bytes | bytearray | Sequence[int], melds: int, seven_pairs: bool = False) -> bool:
@@ -243,10 +245,10 @@ def is_winning_hand(hand: HandLike, melds: Iterable[MeldLike] = (), *, seven_pai
         if b is not None:  # a count vector: judged first, checked only if it does not win
             if is_complete(b, 0, seven_pairs):
                 return True  # (found in the tables, or seven pairs: at most 4 of a kind, 14 tiles)
-            if not _holds(b, 14):
-                _prepare(hand, (), 14)  # raises the clear error for an impossible hand
+            if not _holds(b, HAND_TILES):
+                _prepare(hand, (), HAND_TILES)  # raises the clear error for an impossible hand
             return False
-    counts, meld_list = _prepare(hand, melds, 14)
+    counts, meld_list = _prepare(hand, melds, HAND_TILES)
     return is_complete(counts, len(meld_list), seven_pairs)
 
 
@@ -265,10 +267,10 @@ def winning_tiles(hand13: HandLike, melds: Iterable[MeldLike] = (), *, seven_pai
     if not melds and not seven_pairs:
         b = _fast_counts(hand13)
         if b is not None:
-            if not _holds(b, 13):
-                _prepare(hand13, (), 13)  # raises
+            if not _holds(b, HAND_TILES - 1):
+                _prepare(hand13, (), HAND_TILES - 1)  # raises
             return _waits(b)
-    counts, meld_list = _prepare(hand13, melds, 13)
+    counts, meld_list = _prepare(hand13, melds, HAND_TILES - 1)
     if seven_pairs and not meld_list:  # rare: every tile is tried with the one test
         after = bytearray(counts)
         waits = []
@@ -434,7 +436,7 @@ def analyse_win(
     win = parse_tile(win_tile) if isinstance(win_tile, str) else win_tile
     if not is_tile(win):
         raise HandError(f"not a winning tile: {win_tile!r}")
-    counts, meld_list = _prepare(hand14, melds, 14)
+    counts, meld_list = _prepare(hand14, melds, HAND_TILES)
     if counts[win] == 0:
         raise HandError(f"the winning tile {tile_text(win)} is not in the hand {hand14!r}")
     found = splits(counts, seven_pairs=rules.seven_pairs and not meld_list)

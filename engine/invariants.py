@@ -17,10 +17,10 @@ from engine.records import Settlement
 from engine.scoring import Transfer
 from engine.seats import SEAT_RANGE, next_seat
 from engine.state import TableState
-from engine.tiles import ALL_TILES, COPIES, NUM_KINDS, tile_text
+from engine.tiles import ALL_TILES, COPIES, HAND_TILES, NUM_KINDS, tile_text
 from engine.wall import TILES
 
-HELD: int = 13
+HELD: int = HAND_TILES - 1
 """Tiles every seat holds between turns, a kong counted as three; the winner holds one more."""
 
 

@@ -41,7 +41,7 @@ from operator import add
 from typing import Final
 
 from engine.memo import Memo, same
-from engine.tiles import COPIES, HONOURS, MAN, NUM_KINDS, PIN, RANKS, SOU
+from engine.tiles import COPIES, HAND_TILES, HONOURS, MAN, MELDS, NUM_KINDS, PIN, RANKS, SOU
 
 Vector = tuple[int, ...]
 """Ten entries, index ``2 * j + q``: the most tiles shared with ``j`` melds and ``q`` pairs (NEG: impossible)."""
@@ -52,11 +52,8 @@ entry wants one more of than is held (adding the tile raises the entry by one), 
 ranks that some such hand holds a spare of (taking one away leaves the entry); then the ranks
 with a copy left to draw, and per rank the entries (bit ``i``) that taking one away lowers."""
 
-HAND: Final = 14
-"""Tiles of a winning hand, a kong counted as three."""
 NEG: Final = -1000
 _WIDTH: Final = 10
-_MELDS: Final = 4
 _CAP_SHIFT: Final = 5  # a rank's code is count + 5 * cap (cap = copies the winning hand may hold)
 _NO_CAP: Final = bytes((n + _CAP_SHIFT * COPIES) % 256 for n in range(256))  # bytes.translate: count -> code
 _NONE_VEC: Final[Vector] = (NEG,) * _WIDTH
@@ -90,7 +87,7 @@ def _suffix(seq: bool, mkey: bytes) -> Entries:
     out = [-1] * _WIDTH
     want = [0] * _WIDTH
     spare = [0] * _WIDTH
-    starts = _MELDS - pending if seq and len(key) >= 3 else 0
+    starts = MELDS - pending if seq and len(key) >= 3 else 0
     for n in range(starts + 1):
         if pending + n > cap:  # no room at this rank for more sequences
             break
@@ -239,7 +236,7 @@ def caps_of(melds: Iterable[Sequence[int]]) -> list[int] | None:
     return caps
 
 
-def standard_overlap(counts: Sequence[int], melds_needed: int = _MELDS, caps: Sequence[int] | None = None) -> int:
+def standard_overlap(counts: Sequence[int], melds_needed: int = MELDS, caps: Sequence[int] | None = None) -> int:
     """The most tiles of ``counts`` that one standard winning hand can share."""
     m, p, s, z = suit_codes(counts, caps)
     return finish(combine(suit_vector(m), suit_vector(p)), combine(suit_vector(s), suit_vector(z, False)), melds_needed)
@@ -274,9 +271,9 @@ def shanten(
     meld_list = [tuple(m) for m in melds]
     k = len(meld_list)
     caps = caps_of(meld_list)
-    best = standard_overlap(counts, _MELDS - k, caps)
+    best = standard_overlap(counts, MELDS - k, caps)
     if seven_pairs and k == 0:
         seven = seven_pairs_overlap(counts)
         if seven > best:
             best = seven
-    return HAND - 3 * k - 1 - best
+    return HAND_TILES - 3 * k - 1 - best

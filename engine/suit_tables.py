@@ -22,9 +22,8 @@ import zlib
 from itertools import combinations_with_replacement
 from typing import Final
 
-from engine.tiles import COPIES, HONOURS, NUM_KINDS, RANKS, SEQUENCES, SUIT_ENDS, SUIT_STARTS
+from engine.tiles import COPIES, HONOURS, MELDS, NUM_KINDS, RANKS, SEQUENCES, SUIT_ENDS, SUIT_STARTS
 
-MAX_MELDS: Final = 4
 PAIR_MARK: Final = 100
 FILE: Final = os.path.join(os.path.dirname(__file__), "suit_tables.bin")  # (not pathlib: 8 ms more to import)
 MAGIC: Final = b"xian-table suit tables 2\n"
@@ -50,7 +49,7 @@ def _complete(first: int) -> dict[Pattern, int]:
     width = SUIT_ENDS[SUIT_STARTS.index(first)] - first
     melds = _melds(first)
     out: dict[Pattern, int] = {}
-    for n in range(MAX_MELDS + 1):
+    for n in range(MELDS + 1):
         for combo in combinations_with_replacement(melds, n):
             base = [sum(col) for col in zip(*combo, strict=True)] if combo else [0] * width
             if max(base, default=0) > COPIES:

@@ -33,6 +33,10 @@ HONOURS: Final = 27
 """The first tile of each suit; tiles from ``HONOURS`` on are honours."""
 SUIT_STARTS: Final = (MAN, PIN, SOU, HONOURS)
 SUIT_ENDS: Final = (PIN, SOU, HONOURS, NUM_KINDS)
+MELDS: Final = 4
+"""Melds of a winning hand (RULES §11): four melds and a pair."""
+HAND_TILES: Final = 3 * MELDS + 2
+"""Tiles of a winning hand, a kong counted as three (14); a seat holds one fewer between turns."""
 
 EAST, SOUTH, WEST, NORTH, RED, GREEN, WHITE = range(HONOURS, NUM_KINDS)
 

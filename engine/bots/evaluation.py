@@ -26,7 +26,6 @@ from typing import Final
 
 from engine.memo import Memo
 from engine.shanten import (
-    HAND,
     Masks,
     Profile,
     Vector,
@@ -37,14 +36,13 @@ from engine.shanten import (
     suit_codes,
     suit_profile,
 )
-from engine.tiles import ALL_TILES, COPIES, HONOURS, RANKS, SUIT_ENDS, SUIT_STARTS, Tile, suit_of
+from engine.tiles import ALL_TILES, COPIES, HAND_TILES, HONOURS, MELDS, RANKS, SUIT_ENDS, SUIT_STARTS, Tile, suit_of
 
 Vectors = tuple[Vector, Vector, Vector, Vector]
 _SUITS: Final = range(len(SUIT_STARTS))
 _HONOURS: Final = suit_of(HONOURS)  # the honours' suit: no sequences
 _SUIT: Final = tuple(suit_of(t) for t in ALL_TILES)
-_MELDS: Final = 4
-_READY: Final = HAND - 1  # shanten = (14 - 3k) - 1 - (the most tiles shared with a winning hand)
+_READY: Final = HAND_TILES - 1  # shanten = (14 - 3k) - 1 - (the most tiles shared with a winning hand)
 
 
 def _others(vecs: Vectors) -> Vectors:
@@ -81,7 +79,7 @@ class Evaluation:
 
     def __init__(self, hand: Sequence[int], melds: Sequence[Sequence[Tile]], seven_pairs: bool) -> None:
         self.k = len(melds)
-        self.melds_needed = _MELDS - self.k
+        self.melds_needed = MELDS - self.k
         self.caps = caps_of(melds)
         self.codes = codes = suit_codes(hand, self.caps)
         self.profiles = p = (
@@ -117,7 +115,7 @@ class Evaluation:
         keep: list[tuple[int, int] | None] = [None, None, None, None]
         for t in tiles:
             s = _SUIT[t]
-            r = t - 9 * s
+            r = t - SUIT_STARTS[s]
             ks = keep[s]
             if ks is None:
                 vec, _, spare, _, _ = self.profiles[s]
@@ -142,7 +140,7 @@ class Evaluation:
         m = 2 * self.melds_needed + 1
         v = self.vecs
         s0 = _SUIT[x]
-        r0 = x - 9 * s0
+        r0 = x - SUIT_STARTS[s0]
         vx = less(self.profiles[s0], r0)
         out = [0, 0, 0, 0]
         for s in _SUITS:
@@ -196,7 +194,7 @@ class Evaluation:
         elsewhere: dict[tuple[int, int], int] = {}
         for x in ties:
             s0 = _SUIT[x]
-            r0 = x - 9 * s0
+            r0 = x - SUIT_STARTS[s0]
             p0 = profiles[s0]
             key = (s0, p0[4][r0])  # the entries the discard lowers: they make its suit's vector
             total = elsewhere.get(key)

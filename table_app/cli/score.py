@@ -19,13 +19,13 @@ import unicodedata
 from typing import Any, TextIO
 
 from engine.hand import analyse_win, parse_meld
+from engine.records import WAIT_KINDS, WaitKind
 from engine.rules import Rules, RulesError
 from engine.scoring import Transfer, deltas, kong_transfers, win_transfers
 from engine.tiles import TileError
 
 HELP = "pay one hand: winner, how, wait, kongs, bets and base → the transfers and each seat's gain (no journal)"
 
-WAITS = ("closed", "single", "edge", "plain")
 WAIT_NAMES = {
     "closed": ("夹张", "closed wait"),
     "single": ("单调", "single wait"),
@@ -69,7 +69,7 @@ def register(p: argparse.ArgumentParser) -> None:
     p.add_argument("--after-kong", action="store_true", help="杠后开花: self-drawn on a kong replacement tile (x2)")
     p.add_argument("--heavenly", action="store_true", help="天胡: the dealer's dealt 14 tiles win (x3)")
     p.add_argument("--dealer", type=int, default=0, metavar="SEAT", help="the dealer 庄家 (default 0; 天胡 is theirs)")
-    p.add_argument("--wait", choices=WAITS, help="the wait kind (default plain); the bonus follows the rules")
+    p.add_argument("--wait", choices=WAIT_KINDS, help="the wait kind (default plain); the bonus follows the rules")
     p.add_argument("--hand", metavar="TILES", help="instead of --wait: the concealed hand with the winning tile")
     p.add_argument("--win-tile", metavar="T", help="with --hand: the winning tile")
     p.add_argument("--melds", nargs="+", default=[], metavar="M", help="with --hand: the winner's exposed melds")
@@ -237,8 +237,8 @@ def _wait(args: argparse.Namespace, rules: Rules) -> tuple[str, bool, dict[str, 
     if args.hand is None:
         if args.win_tile is not None or args.melds:
             raise ScoreInputError("--win-tile and --melds go with --hand")
-        wait = args.wait or "plain"
-        return wait, wait in ("closed", "single") or (wait == "edge" and rules.edge_wait_bonus), None
+        wait: WaitKind = args.wait or "plain"
+        return wait, rules.earns_bonus(wait), None
     if args.wait is not None:
         raise ScoreInputError("give either --wait or --hand (which finds the wait), not both")
     if args.win_tile is None:
