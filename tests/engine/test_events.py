@@ -43,6 +43,8 @@ CANONICAL: list[dict[str, Any]] = [
     {"type": "reject_win"},
     {"type": "next_hand"},
     {"type": "end_session"},
+    {"type": "score_hand", "winner": 2, "how": "discard", "discarder": 0, "wait": "single",
+     "kongs": [{"seat": 1, "kind": "exposed", "discarder": 3}], "bets": [0, 1, 0, 2]},
 ]
 
 
