@@ -36,7 +36,9 @@ Commands: help, quit.
 """
 
 
-SCREENS = ("table", "wall", "scores", "history", "settings", "session", "seating", "win", "settlement")
+SCREENS = ("table", "wall", "scores", "history", "settings", "session", "rules", "seating", "sithere", "win",
+           "settlement", "final", "entry")
+DEFAULT_SIZE = (1280, 720)
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -61,9 +63,11 @@ def register(p: argparse.ArgumentParser) -> None:
     p.add_argument("--demo-hands", type=int, default=0, metavar="N", help="--demo: quit after N hands (0: play on)")
     p.add_argument("--screenshot", metavar="PATH", help="write a PNG of the running app (just before --exit-after)")
     p.add_argument("--exit-after", metavar="S", type=float, help="quit after S seconds")
-    p.add_argument("--lang", choices=("zh", "en"), default="zh", help="the language shown first (default zh)")
-    p.add_argument("--size", type=_size, default=(1280, 720), metavar="WxH",
-                   help="window size, e.g. 800x480 or 1280x720 (default)")
+    p.add_argument("--lang", choices=("zh", "en"), help="the language shown first (default: ui.lang, zh)")
+    p.add_argument("--size", type=_size, metavar="WxH",
+                   help="window size, e.g. 800x480 or 1280x720 (default; with --fullscreen: the display's own size)")
+    p.add_argument("--facing", action="store_true",
+                   help="the screen lies in the middle of the table: each seat's panel faces its player (ui.layout)")
     p.add_argument("--screen", choices=SCREENS, help="the screen to show first (default: the one the phase calls for)")
     p.add_argument("--fullscreen", action="store_true", help="full screen (the Pi's touchscreen)")
     p.add_argument("--xvfb", action="store_true", help="with no display, run on a virtual X display (xvfb-run)")
@@ -122,7 +126,7 @@ def _reexec_under_xvfb(args: argparse.Namespace) -> int:
     if xvfb is None:
         print("xian-table run: --xvfb needs xvfb-run (Debian: apt-get install xvfb xauth)", file=sys.stderr)
         return 2
-    w, h = args.size
+    w, h = args.size or DEFAULT_SIZE
     argv = [a for a in sys.argv[1:] if a != "--xvfb"]
     cmd = [xvfb, "-a", "-s", f"-screen 0 {w}x{h}x24", sys.executable, "-m", "table_app.cli", *argv]
     os.execv(xvfb, cmd)

@@ -21,6 +21,8 @@ log = logging.getLogger(__name__)
 
 
 def configure_kivy(width: int, height: int, fullscreen: bool) -> None:
+    """Kivy's settings before it is imported. Full screen takes the display's own size (SDL's
+    desktop mode): the window size is then only what a display that reports none gets."""
     os.environ.setdefault("KIVY_NO_ARGS", "1")
     os.environ.setdefault("KIVY_NO_FILELOG", "1")
     os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")
@@ -55,7 +57,10 @@ def main(args: argparse.Namespace, started: float | None = None) -> int:
         print(e, file=sys.stderr)
         return e.status
     cfg, journal, service = table.cfg, table.journal, table.service
-    width, height = args.size
+    from table_app.cli.run import DEFAULT_SIZE
+    from table_app.config import user_config_file
+
+    width, height = args.size or DEFAULT_SIZE
     configure_kivy(width, height, args.fullscreen)
     from table_app.ui.app import TableApp
 
@@ -66,9 +71,10 @@ def main(args: argparse.Namespace, started: float | None = None) -> int:
         "journal": str(journal.path),
         "table_id": cfg.table_id,
     }
-    app = TableApp(service, journal=journal, sim=args.sim, lang=args.lang, links=links,
+    app = TableApp(service, journal=journal, sim=args.sim, lang=args.lang or cfg.ui_lang, links=links,
                    screenshot=args.screenshot, exit_after=args.exit_after, started=started,
-                   first_screen=args.screen)
+                   first_screen=args.screen, layout="facing" if args.facing else cfg.ui_layout,
+                   diagonal_in=cfg.ui_diagonal_in, config_path=cfg.source or user_config_file())
     table.add_link_listener(_LinkView(app))
     table.start()
     try:
