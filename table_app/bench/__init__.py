@@ -16,7 +16,7 @@ from typing import TypeVar
 T = TypeVar("T")
 
 # Add suites here, one line each.
-SUITES: tuple[str, ...] = ("hand", "service", "mqtt", "sim")
+SUITES: tuple[str, ...] = ("hand", "service", "mqtt", "sim", "ui")
 
 
 @dataclass(frozen=True)

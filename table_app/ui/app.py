@@ -439,6 +439,9 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
     def save_screenshot(self, path: str) -> str:
         target = Path(path)
         target.parent.mkdir(parents=True, exist_ok=True)
+        # draw the frame now: the pixels are read from the back buffer, which after a flip may
+        # still hold an older frame (seen under Xvfb: two screens over each other)
+        Window.dispatch("on_draw")
         made = Window.screenshot(name=str(target.with_name(target.stem + "-tmp.png")))
         if made:
             Path(made).replace(target)

@@ -13,7 +13,7 @@ from typing import Any
 
 from kivy.app import App
 from kivy.clock import Clock
-from kivy.properties import BooleanProperty, NumericProperty, StringProperty
+from kivy.properties import AliasProperty, BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.widget import Widget
@@ -69,6 +69,7 @@ class SeatPanel(BoxLayout):  # type: ignore[misc]  # Kivy is untyped
         self.led_dot = LedDot()
         self.line = Small(halign="left", valign="top")
         self.line.bind(size=lambda w, s: setattr(w, "text_size", s))
+        self.line.bind(height=self._line_lines)
         self.grid = GridLayout(cols=6 if self.orient == "row" else 2, spacing=app.mm * 0.6)
         for _ in range(6):
             b = BigButton(seat=self.seat)
@@ -118,6 +119,7 @@ class SeatPanel(BoxLayout):  # type: ignore[misc]  # Kivy is untyped
             self.add_widget(head)
             self.line.size_hint_y = None
             self.line.height = s_line
+            self.line.shorten, self.line.shorten_from, self.line.max_lines = True, "right", 1  # the end goes first
             self.add_widget(self.line)
             self.grid.cols, self.grid.size_hint_y, self.grid.height = 6, None, button_h
             self.add_widget(self.grid)
@@ -135,10 +137,17 @@ class SeatPanel(BoxLayout):  # type: ignore[misc]  # Kivy is untyped
             self.score_label.height = l_line
             self.add_widget(self.score_label)
             self.line.size_hint_y = 1
+            self.line.shorten = False
+            self._line_lines()
             self.add_widget(self.line)
             self.grid.cols, self.grid.size_hint_y = 2, None
             self.grid.height = 3 * button_h + 2 * self.grid.spacing[1]
             self.add_widget(self.grid)
+
+    def _line_lines(self, *_: Any) -> None:
+        """A tall panel's detail shows the lines its height holds (the first ones: what matters most)."""
+        if self.orient == "column":
+            self.line.max_lines = max(1, int(self.line.height // _app().line_s))
 
     def _marks_width(self, *_: Any) -> None:
         """The badges take room only when they show something (no gap before a name)."""
@@ -196,11 +205,13 @@ class SeatPanel(BoxLayout):  # type: ignore[misc]  # Kivy is untyped
     def _unflash(self, *_: Any) -> None:
         self.lit = False
 
-    @property
-    def state(self) -> str:
+    def _state(self) -> str:
         if self.lit:
             return "refused" if self.refused else "lit"
         return "active" if self.active else "rest"
+
+    state = AliasProperty(_state, bind=("lit", "refused", "active"))
+    """The panel's colour (palette.PANEL): rest, active (to move), lit (a press), refused."""
 
 
 class LedDot(Widget):  # type: ignore[misc]  # Kivy is untyped

@@ -36,6 +36,7 @@ _T: Final[dict[str, tuple[str, str]]] = {
     "hand_round": ("第{hand}局 · 第{round}圈", "hand {hand} · round {round}"),
     "turn_of": ("{name} 出牌", "{name}'s turn"),
     "your_turn": ("轮到你出牌", "your turn"),
+    "your_roll": ("该你掷骰（{what}）", "your roll ({what})"),
     "concealed_n": ("手牌{n}", "{n} in hand"),
     "discards_n": ("河{n}", "{n} out"),
     "wall_of": ("{name}的墙", "{name}'s wall"),
@@ -122,7 +123,7 @@ _T: Final[dict[str, tuple[str, str]]] = {
     "close": ("关闭", "Close"),
     # new session
     "new_session": ("新牌局", "New session"),
-    "where_sits": ("谁坐哪儿（按屏幕看）", "Who sits where (as the screen shows it)"),
+    "where_sits": ("谁坐哪儿（按屏幕方向）", "Seats (as on the screen)"),
     "place_bottom": ("下方", "bottom"),
     "place_right": ("右方", "right"),
     "place_top": ("上方", "top"),

@@ -162,7 +162,7 @@ def seat_lines(pub: dict[str, Any], seat: int, lang: str, pending_bet: int | Non
         prompt = tr("your_turn", lang)
     elif roller(pub) == seat:
         first = (pub.get("dice") or {}).get("dealer") is None
-        prompt = tr("rolls_next", lang, name=players[seat], what=tr("roll_wall" if first else "roll_break", lang))
+        prompt = tr("your_roll", lang, what=tr("roll_wall" if first else "roll_break", lang))
     return {"wind": wind_mark(winds[seat], lang) if pub.get("phase") not in ("idle", "seating") else "",
             "mark": mark, "name": players[seat], "score": f"{scores[seat]:+d}" if scores[seat] else "0",
             "detail": " · ".join(detail), "prompt": prompt}

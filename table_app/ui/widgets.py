@@ -18,7 +18,6 @@ from kivy.uix.scatter import Scatter
 from kivy.uix.togglebutton import ToggleButton
 from kivy.uix.widget import Widget
 
-from table_app.ui.palette import BUTTON
 
 
 def _app() -> Any:
@@ -67,9 +66,6 @@ class BigButton(FitText, Button):  # type: ignore[misc]  # Kivy is untyped
         if app is not None:
             app.bind(fs_m=self._fit)
         self._fit()
-
-    def colour(self) -> tuple[float, float, float, float]:
-        return BUTTON.get(self.style, BUTTON["plain"])
 
 
 class BigToggle(FitText, ToggleButton):  # type: ignore[misc]  # Kivy is untyped

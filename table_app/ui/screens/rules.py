@@ -29,8 +29,8 @@ class RulesScreen(Base):
         for option, (name, what, _) in RULE_WORDS.items():
             row = BoxLayout(size_hint_y=None, height=max(a.touch, a.line_m + a.line_s), spacing=a.mm)
             words = BoxLayout(orientation="vertical")
-            head = Text(text=name[i], halign="left", valign="bottom")
-            expl = Small(text=what[i], halign="left", valign="top", shorten=True)
+            head = Text(text=name[i], halign="left", valign="bottom", size_hint_y=None, height=a.line_m)
+            expl = Small(text=what[i], halign="left", valign="top", shorten=True, size_hint_y=None, height=a.line_s)
             for w in (head, expl):
                 w.bind(size=lambda w, s: setattr(w, "text_size", s))
                 words.add_widget(w)

@@ -66,6 +66,19 @@ def clip(w: Any, box: tuple[float, float, float, float]) -> tuple[float, float, 
     return box
 
 
+def needed_height(w: Any) -> float:
+    """How tall ``w``'s text is when its lines wrap in its width (no height limit)."""
+    from kivy.core.text import Label as CoreLabel
+
+    core = CoreLabel(text=w.text, font_size=w.font_size, text_size=(w.text_size[0], None), padding=w.padding)
+    core.refresh()
+    if not core.texture:
+        return 0.0
+    lines = max(1, len(core._cached_lines))
+    shown = min(lines, w.max_lines) if w.max_lines else lines  # (max_lines drops the last lines on purpose)
+    return float(core.texture.height) * shown / lines
+
+
 def problems(ui: UI, where: str) -> Iterator[str]:
     from kivy.core.window import Window
     from kivy.uix.behaviors import ButtonBehavior
@@ -83,6 +96,10 @@ def problems(ui: UI, where: str) -> Iterator[str]:
         tw, th = w.texture_size
         if tw > w.width + 2 or th > w.height + 2:
             yield f"{where}: {w.text!r} ({tw:.0f}×{th:.0f}) is larger than its box ({w.width:.0f}×{w.height:.0f})"
+        elif w.text_size[1] is not None and not w.shorten:  # a fixed height cuts off the lines that do not fit
+            need = needed_height(w)
+            if need > w.text_size[1] + 2:
+                yield f"{where}: {w.text!r} needs {need:.0f} px, its box is {w.text_size[1]:.0f} px tall"
         named = [n for n in NAMES if n in w.text]
         if named and w.shorten and w.text_size[0] and text_width(w.text, w.font_size) > w.text_size[0] + 1:
             yield f"{where}: {w.text!r} is cut short, and it holds a name"
