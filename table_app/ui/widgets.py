@@ -19,7 +19,6 @@ from kivy.uix.togglebutton import ToggleButton
 from kivy.uix.widget import Widget
 
 
-
 def _app() -> Any:
     return App.get_running_app()
 
