@@ -23,7 +23,8 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     from table_app.ui.launch import configure_kivy, rss_mb
 
-    configure_kivy(*args.size, False)
+    width, height = args.size
+    configure_kivy(width, height, False)
     from kivy.app import App
     from kivy.clock import Clock
     from kivy.core.text import DEFAULT_FONT, LabelBase
@@ -39,9 +40,13 @@ def main(argv: list[str] | None = None) -> int:
         def build(self) -> Label:
             if font:
                 LabelBase.register(DEFAULT_FONT, font)
-            Window.bind(on_flip=lambda *_: first or first.append(time.monotonic() - started))
+            Window.bind(on_flip=self.flipped)
             Clock.schedule_once(lambda *_: self.stop(), args.exit_after)
             return Label(text="西安麻将 xian-table", font_size=40)
+
+        def flipped(self, *_: object) -> None:
+            if not first:
+                first.append(time.monotonic() - started)
 
     Bare().run()
     print(json.dumps({"first_frame_s": first[0] if first else None, "rss_mb": rss_mb(), "font": font}))
