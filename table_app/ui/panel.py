@@ -20,7 +20,7 @@ from kivy.uix.widget import Widget
 
 from table_app.ui import view
 from table_app.ui.text import tr
-from table_app.ui.widgets import Badge, BigButton, NameLabel, ScoreLabel, Small
+from table_app.ui.widgets import Badge, BigButton, NameLabel, ScoreLabel, Small, text_width
 
 REFUSED_S = 4.0  # a refusal stays long enough to be read
 LIT_S = 2.0
@@ -152,11 +152,11 @@ class SeatPanel(BoxLayout):  # type: ignore[misc]  # Kivy is untyped
     def _marks_width(self, *_: Any) -> None:
         """The badges take room only when they show something (no gap before a name)."""
         app = _app()
+        for b in (self.wind_badge, self.dealer_badge):  # (庄连2: as wide as its words)
+            b.width = max(app.line_m, text_width(b.text, app.fs_m) + app.mm * 1.5) if b.text else 0
         shown = [b for b in (self.wind_badge, self.dealer_badge) if b.text]
-        for b in (self.wind_badge, self.dealer_badge):
-            b.width = app.line_m if b.text else 0
         if self.marks is not None:
-            self.marks.width = len(shown) * app.line_m + max(0, len(shown) - 1) * app.mm * 0.6
+            self.marks.width = sum(b.width for b in shown) + max(0, len(shown) - 1) * app.mm * 0.6
 
     @staticmethod
     def depth(app: Any) -> float:

@@ -235,6 +235,7 @@ _T: Final[dict[str, tuple[str, str]]] = {
     "extras": ("另外", "Also"),
     "kongs_bets": ("杠 · 注", "Kongs · bets"),
     "score_it": ("记分", "Score it"),
+    "play_instead": ("用按钮打", "Play it"),
     "entry_kong_c": ("暗杠 {n}", "conc. {n}"),
     "entry_kong_e": ("明杠 {n}", "exp. {n}"),
     "entry_bet": ("注 {n}", "bet {n}"),

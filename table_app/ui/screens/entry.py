@@ -165,6 +165,12 @@ class EntryScreen(Base):
         self.page = "extra" if self.page == "result" else "result"
         self.refresh()
 
+    def play_instead(self) -> None:
+        """Back to playing with the buttons (this hand and the next ones)."""
+        a = app()
+        a.score_only = False
+        a.goto("table")
+
     def score_it(self) -> None:
         a = app()
         ev = entry_event(self.e)

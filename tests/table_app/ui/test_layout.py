@@ -30,6 +30,8 @@ WALK: list[tuple[list[dict[str, Any]], tuple[str, ...]]] = [
     ([{"type": "resolve"}, {"type": "discard", "seat": 2}, {"type": "claim", "seat": 3, "call": "win"},
       {"type": "resolve"}], ("win",)),
     ([{"type": "confirm_win", "wait": "closed"}], ("settlement", "table", "scores", "history")),
+    ([{"type": "next_hand"}, {"type": "score_hand", "winner": 1, "how": "self_drawn", "wait": "single"},
+      {"type": "next_hand"}], ("table",)),  # the dealer kept the deal: 庄连1
     ([{"type": "end_session"}], ("final",)),
 ]
 FORWARD = {"session": "start", "seating": "seating", "win": "closed", "settlement": "next_hand",
