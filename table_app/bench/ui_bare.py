@@ -14,11 +14,11 @@ import time
 
 
 def main(argv: list[str] | None = None) -> int:
-    from table_app.cli.run import _size, launched_at
+    from table_app.ui.launch import launched_at  # (nothing of the engine: the yardstick is Kivy and the font)
 
     started = launched_at()
     p = argparse.ArgumentParser()
-    p.add_argument("--size", type=_size, default=(800, 480))
+    p.add_argument("--size", type=lambda t: tuple(int(x) for x in t.split("x")), default=(800, 480))
     p.add_argument("--exit-after", type=float, default=4.0)
     args = p.parse_args(argv)
     from table_app.ui.launch import configure_kivy, rss_mb

@@ -20,7 +20,6 @@ import os
 import shutil
 import stat
 import sys
-import time
 from typing import TextIO
 
 from engine.rules import Rules
@@ -81,20 +80,6 @@ def has_display(env: dict[str, str] | os._Environ[str] | None = None) -> bool:
     return bool(env.get("DISPLAY") or env.get("WAYLAND_DISPLAY") or glob.glob("/dev/dri/card*"))
 
 
-def launched_at() -> float:
-    """``time.monotonic()`` of the moment this process started (Linux: /proc), so that the
-    first-frame figure includes the interpreter's own start-up and the imports."""
-    try:
-        with open("/proc/self/stat", encoding="ascii") as f:
-            start_ticks = int(f.read().rsplit(")", 1)[1].split()[19])
-        with open("/proc/uptime", encoding="ascii") as f:
-            uptime = float(f.read().split()[0])
-        age = uptime - start_ticks / os.sysconf("SC_CLK_TCK")
-        return time.monotonic() - max(0.0, age)
-    except (OSError, ValueError, IndexError):
-        return time.monotonic()
-
-
 def piped_input() -> bool:
     """Hands piped or redirected in (a FIFO or a file on stdin): the terminal table reads them.
     A terminal, or /dev/null as under systemd, leaves the app as the default."""
@@ -106,6 +91,8 @@ def piped_input() -> bool:
 
 
 def run(args: argparse.Namespace) -> int:
+    from table_app.ui.launch import launched_at
+
     started = launched_at()
     if args.terminal or (piped_input() and not (args.sim or args.demo or args.screenshot or args.fullscreen)):
         return run_terminal(args)

@@ -92,6 +92,7 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
         self.exit_after = exit_after
         self.started = started if started is not None else time.monotonic()
         self.first_frame_s: float | None = None
+        self.window_size: tuple[int, int] = (0, 0)  # as the last frame drew it
         self.demo_hands = 0
         self.frames_shown = 0
         self.pub: dict[str, Any] = dict(service.public)
@@ -157,6 +158,7 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
         self.frames_shown += 1
         if self.first_frame_s is None:
             self.first_frame_s = time.monotonic() - self.started
+        self.window_size = tuple(Window.size)
 
     def _exit(self, *_: Any) -> None:
         if self.screenshot_path and not Path(self.screenshot_path).exists():
