@@ -283,6 +283,9 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
         (red) and in the top line; the kong the engine cannot tell is asked for."""
         text = refusal(code, params, error, list(self.pub.get("players") or []), self.lang)
         self.say(text)
+        current = self.sm.current_screen if self.sm is not None else None
+        if current is not None:
+            current.refused(code, params)  # a form may show what to do again (the tied seats roll again)
         table = self.made("table")
         if not isinstance(seat, int) or table is None:
             return

@@ -301,18 +301,17 @@ def settle_lines(pub: dict[str, Any], lang: str) -> list[str]:
 # --- the history in sentences -----------------------------------------------------------------
 
 
-def describe(events: Sequence[dict[str, Any]], names: Sequence[str], lang: str) -> list[str]:
+def describe(events: Sequence[dict[str, Any]], names: Sequence[str], lang: str, east: int | None = None) -> list[str]:
     """Each event of a session as a sentence ("阿华 碰 阿明的 三条"), read in order so that a
-    claim can say whose tile it was."""
+    claim can say whose tile it was. ``names`` are the players by seat as the table holds them
+    now (seating by everyone rolling moves them), ``east`` the East seat (the engine's winds)."""
     out = []
     last: tuple[int, str | None] | None = None  # (discarder, tile) of the open discard
     rolls = 0  # the rolls of this hand so far (the first chooses the wall, the second the break)
     players = list(names)
     for ev in events:
         t = ev.get("type", "")
-        if t == "new_session":
-            players = list(ev.get("players") or players)
-        out.append(_sentence(ev, players, lang, last, rolls > 0))
+        out.append(_sentence(ev, players, lang, last, rolls > 0, east))
         if t == "discard":
             last = (ev["seat"], ev.get("tile"))
         elif t == "roll":
@@ -323,7 +322,7 @@ def describe(events: Sequence[dict[str, Any]], names: Sequence[str], lang: str) 
 
 
 def _sentence(ev: dict[str, Any], names: Sequence[str], lang: str, last: tuple[int, str | None] | None,
-              rolled: bool = False) -> str:
+              rolled: bool = False, east: int | None = None) -> str:
     t = ev.get("type", "")
 
     def who(seat: Any) -> str:
@@ -337,12 +336,8 @@ def _sentence(ev: dict[str, Any], names: Sequence[str], lang: str, last: tuple[i
     if t == "seating":
         m = ev.get("method")
         if m == "A":
-            east = (ev["roller"] + sum(ev["dice"]) - 1) % 4
             return tr("ev_seating_A", lang, name=who(ev["roller"]), dice="+".join(map(str, ev["dice"])), east=who(east))
-        if m == "B":
-            sums = [sum(r) for r in ev["rolls"]]
-            return tr("ev_seating_B", lang, east=who(sums.index(max(sums))))
-        return tr("ev_seating_C", lang, east=who(ev.get("east")))
+        return tr(f"ev_seating_{m}", lang, east=who(east))
     if t == "bets":
         bets = ev.get("bets") or []
         listed = [f"{who(s)} {n}" for s, n in enumerate(bets) if n]

@@ -47,6 +47,9 @@ class Base(Screen):  # type: ignore[misc]  # Kivy is untyped
     def refresh(self) -> None:
         pass
 
+    def refused(self, code: str, params: dict[str, Any]) -> None:
+        """A command sent from here was refused (the reason is already in the top line)."""
+
 
 def make(name: str) -> Base:
     """Build screen ``name``: import its module, load its ``.kv`` once, make it."""

@@ -22,9 +22,9 @@ class HistoryScreen(Base):
         """(seq, sentence, source) of the events in effect, oldest first."""
         a = app()
         events = [ev for _, ev, _ in a.in_effect]
-        first = next((ev.get("players") for ev in events if ev.get("type") == "new_session"), None)
-        names = list(first or a.pub.get("players") or [""] * 4)
-        said = view.describe(events, names, a.lang)
+        names = list(a.pub.get("players") or [""] * 4)
+        winds = a.pub.get("winds") or []
+        said = view.describe(events, names, a.lang, winds.index("E") if "E" in winds else None)
         return [(seq, text, view.source_text(src, a.lang)) for (seq, _, src), text in zip(a.in_effect, said,
                                                                                            strict=True)]
 
@@ -68,7 +68,8 @@ class HistoryScreen(Base):
         if not a.redo_list:
             return
         names = list(a.pub.get("players") or [""] * 4)
-        what = view.describe([a.redo_list[0][1]], names, a.lang)[0]
+        winds = a.pub.get("winds") or []
+        what = view.describe([a.redo_list[0][1]], names, a.lang, winds.index("E") if "E" in winds else None)[0]
         ConfirmDialog(tr("confirm_redo", a.lang, what=what), lambda: a.send({"type": "redo"})).open()
 
 

@@ -131,6 +131,12 @@ class SeatingScreen(Base):
                          names=names_list([names[s] for s, r in enumerate(self.choice["rolls"]) if 0 in r], a.lang))
         self.ids.missing.text = missing
 
+    def refused(self, code: str, params: dict[str, Any]) -> None:
+        if code == "seating.ties":  # the tied players roll again: their rolls are cleared
+            for seat in params.get("tied") or []:
+                self.choice["rolls"][seat] = [0, 0]
+            self.refresh()
+
     def set_method(self, m: str) -> None:
         self.method = m
         # only the chosen method's rows are on the screen (hidden widgets would still take touches)
