@@ -49,7 +49,7 @@ _T: Final[dict[str, tuple[str, str]]] = {
     "drawable": ("可摸 {n} 张", "{n} to draw"),
     "break_at": ("从{name}的墙第{stack}墩后抓牌", "draw after stack {stack} of {name}'s wall"),
     "wall_line": ("剩{remaining}张 · 可摸{drawable} · 留{reserve}墩 · 杠{kongs}",
-                  "{remaining} left · {drawable} to draw · {reserve} kept · {kongs} kongs"),
+                  "{remaining} left · {drawable} to draw · {reserve} kept · kongs: {kongs}"),
     # phases
     "phase_idle": ("请开新牌局", "start a session"),
     "phase_seating": ("定位：选座位和东家", "seating: who is East"),
