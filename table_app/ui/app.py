@@ -100,6 +100,7 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
         self.claims_deadline: float | None = None  # time.monotonic() when the claim window closes
         self.claims_window: float = float(service.claim_window_s)
         self.in_effect: list[tuple[int, dict[str, Any], str]] = []  # (seq, event, source)
+        self.sources_read = True
         self.redo_list: list[tuple[int, dict[str, Any], str]] = []
         self.totals: list[tuple[int, list[int]]] = []  # (seq, scores after a hand ended)
         self.pending_bets = [0, 0, 0, 0]
@@ -178,7 +179,8 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
                 ev.cancel()
 
     def load_history(self) -> None:
-        """The events in effect of this session and its hand results, from the journal."""
+        """The events in effect of this session and its hand results, from the journal (their
+        sources are read when History is first shown: that reads the whole journal)."""
         if self.journal is None:
             return
         try:
@@ -188,17 +190,17 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
             begin = max((i for i, s in enumerate(active) if s in starts), default=0)
             seqs = active[begin:]
             events = self.journal.events(seqs)
-            sources = {r.seq: r.source for r in self.journal.records() if r.seq >= (seqs[0] if seqs else 0)}
         except Exception as e:  # a history we cannot read must not stop the table
             self.message = f"history: {e}"
             return
-        from engine import replay
+        from engine import new_table, push
 
-        self.in_effect = [(s, e, sources.get(s, "")) for s, e in zip(seqs, events, strict=True)]
-        state = None
+        self.in_effect = [(s, e, "") for s, e in zip(seqs, events, strict=True)]
+        self.sources_read = False
+        state = new_table()
         self.totals = []
         for seq, ev in zip(seqs, events, strict=True):
-            state = replay([ev], state)
+            push(state, ev)  # (one state, changed in place: no copy per event)
             if ev["type"] == "new_session":
                 self.totals = [(seq, [0, 0, 0, 0])]
             elif state.phase == "hand_over" and ev["type"] in ("confirm_win", "resolve", "pass", "claim",
@@ -206,6 +208,23 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
                 self.totals.append((seq, list(state.scores)))
             if ev["type"] == "score_hand":
                 self.score_only = True
+
+    def read_sources(self) -> None:
+        """Where the loaded events came from (touch, gpio…), for History: the journal's records
+        are read once, on the first look at History, not at start-up."""
+        if self.sources_read or self.journal is None:
+            return
+        self.sources_read = True
+        wanted = {seq for seq, _, source in self.in_effect if not source}
+        if not wanted:
+            return
+        first = min(wanted)
+        try:
+            found = {r.seq: r.source for r in self.journal.records() if r.seq >= first and r.seq in wanted}
+        except Exception as e:  # (a history we cannot read must not stop the table)
+            self.say(f"history: {e}")
+            return
+        self.in_effect = [(seq, ev, source or found.get(seq, "")) for seq, ev, source in self.in_effect]
 
     # -- the service's notices (service thread → Kivy thread) -----------------------------
 

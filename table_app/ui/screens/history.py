@@ -21,6 +21,7 @@ class HistoryScreen(Base):
     def sentences(self) -> list[tuple[int, str, str]]:
         """(seq, sentence, source) of the events in effect, oldest first."""
         a = app()
+        a.read_sources()
         events = [ev for _, ev, _ in a.in_effect]
         names = list(a.pub.get("players") or [""] * 4)
         winds = a.pub.get("winds") or []
