@@ -115,7 +115,7 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
     # -- start-up -------------------------------------------------------------------------
 
     def build(self) -> ScreenManager:
-        self.title = "xian-table 西安麻将"
+        self.title = "xian-table " + tr("app_title", "zh")
         if self.font_path:
             LabelBase.register(DEFAULT_FONT, self.font_path)
         else:

@@ -20,6 +20,7 @@ from typing import Any, Final
 from engine.tiles import TileError, parse_tiles, tile_name
 
 LANGS: Final = ("zh", "en")
+DEFAULT_NAMES: Final = ("阿明", "阿华", "阿强", "阿芳")  # the new-session form's names until the players type theirs
 
 WIND_ZH: Final = {"E": "东", "S": "南", "W": "西", "N": "北"}
 WIND_EN: Final = {"E": "East", "S": "South", "W": "West", "N": "North"}
@@ -255,6 +256,10 @@ _T: Final[dict[str, tuple[str, str]]] = {
                     "Leave the session being played and start a new one? (its record is kept)"),
     "settings": ("设置", "Settings"),
     "set_lang": ("语言", "Language"),
+    "lang_zh": ("中文", "中文"),
+    "lang_en": ("English", "English"),
+    "seconds_n": ("{s:g} 秒", "{s:g} s"),
+    "inches_n": ("{n:g} 英寸", "{n:g}\""),
     "set_layout": ("屏幕放哪儿", "Where the screen is"),
     "layout_upright": ("桌边", "at a side"),
     "layout_facing": ("桌子中间", "in the middle"),

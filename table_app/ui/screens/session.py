@@ -10,8 +10,6 @@ from table_app.ui.dialogs import ConfirmDialog
 from table_app.ui.screens import Base, app
 from table_app.ui.text import tr
 
-DEFAULT_NAMES = ("阿明", "阿华", "阿强", "阿芳")
-
 
 class SessionScreen(Base):
     def refresh(self) -> None:

@@ -32,8 +32,8 @@ class SettingsScreen(Base):
         ids.lang_en.state = "down" if lang == "en" else "normal"
         ids.upright.state = "down" if a.layout == "upright" else "normal"
         ids.facing.state = "down" if a.layout == "facing" else "normal"
-        ids.diagonal.text = f"{a.diagonal_in:g}\""
-        ids.claim.text = f"{a.service.claim_window_s:g} s"
+        ids.diagonal.text = tr("inches_n", lang, n=a.diagonal_in)
+        ids.claim.text = tr("seconds_n", lang, s=a.service.claim_window_s)
         if not ids.table_id.focus:
             ids.table_id.text = a.links.get("table_id", "table")
         ids.save.disabled = a.config_path is None

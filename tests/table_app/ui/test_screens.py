@@ -320,6 +320,7 @@ def test_settings_are_changed_on_screen_and_saved_to_the_config(ui: UI, tmp_path
     ui.tap(s.ids.save)
     cfg = load_config(ui.app.config_path)
     assert (cfg.ui_lang, cfg.ui_layout, cfg.claim_window_s, cfg.table_id) == ("zh", "facing", 4.0, "den")
+    assert s.ids.claim.text == "4 秒"
     assert ui.app.config_path.read_text().startswith("# the den's table\n")
     assert ui.app.message.startswith("已保存到 ")
 
