@@ -76,10 +76,10 @@ class SeatPanel(BoxLayout):  # type: ignore[misc]  # Kivy is untyped
             b.bind(on_release=self._pressed)
             self.slot_buttons.append(b)
             self.grid.add_widget(b)
-        for prop, widget, attr in ((("wind",), self.wind_badge, "text"), (("mark",), self.dealer_badge, "text"),
-                                   (("name",), self.name_label, "text"), (("score",), self.score_label, "text"),
-                                   (("led",), self.led_dot, "mode"), (("line_text",), self.line, "text")):
-            self.fbind(prop[0], lambda _w, v, widget=widget, attr=attr: setattr(widget, attr, v))
+        for prop, widget, attr in (("wind", self.wind_badge, "text"), ("mark", self.dealer_badge, "text"),
+                                   ("name", self.name_label, "text"), ("score", self.score_label, "text"),
+                                   ("led", self.led_dot, "mode"), ("line_text", self.line, "text")):
+            self.fbind(prop, lambda _w, v, widget=widget, attr=attr: setattr(widget, attr, v))
         self.bind(orient=lambda *_: self._arrange())
         app.bind(mm=lambda *_: self._arrange(), fs_l=lambda *_: self._arrange())
         self._arrange()

@@ -4,8 +4,6 @@ after a yes."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from kivy.uix.boxlayout import BoxLayout
 
 from table_app.ui import view
@@ -73,5 +71,3 @@ class HistoryScreen(Base):
         what = view.describe([a.redo_list[0][1]], names, a.lang, winds.index("E") if "E" in winds else None)[0]
         ConfirmDialog(tr("confirm_redo", a.lang, what=what), lambda: a.send({"type": "redo"})).open()
 
-
-__all__: list[Any] = ["HistoryScreen"]

@@ -4,8 +4,6 @@ first. Reachable from the menu at any time (it then shows the last hand settled)
 
 from __future__ import annotations
 
-from typing import Any
-
 from kivy.uix.scrollview import ScrollView
 
 from table_app.ui import view
@@ -70,5 +68,3 @@ class SettlementScreen(Base):
         d.row(close)
         d.open()
 
-
-__all__: list[Any] = ["SettlementScreen"]

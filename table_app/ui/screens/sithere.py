@@ -9,7 +9,7 @@ from kivy.uix.boxlayout import BoxLayout
 
 from table_app.ui.screens import Base, app
 from table_app.ui.text import tr, wind_mark
-from table_app.ui.widgets import Badge, NameLabel, Small, Text, Turned
+from table_app.ui.widgets import Badge, NameLabel, Small, Turned
 
 ARROWS = ("↓", "→", "↑", "←")
 ANGLES = (0, 90, 180, 270)
@@ -89,5 +89,3 @@ class SitHereScreen(Base):
         self.ids.hint.text = tr("sit_here_hint", a.lang, east=names[east]) if east is not None else ""
         self.place()
 
-
-__all__ = ["SitHereScreen", "Text"]
