@@ -81,7 +81,7 @@ def needed_height(w: Any) -> float:
     return float(core.texture.height) * shown / lines
 
 
-def problems(ui: UI, where: str) -> Iterator[str]:
+def problems(ui: UI, where: str, root: Any = None) -> Iterator[str]:
     from kivy.core.window import Window
     from kivy.uix.behaviors import ButtonBehavior
     from kivy.uix.label import Label
@@ -89,7 +89,7 @@ def problems(ui: UI, where: str) -> Iterator[str]:
 
     from table_app.ui.widgets import NameLabel, ScoreLabel, text_width
 
-    app, screen = ui.app, ui.screen
+    app, screen = ui.app, root if root is not None else ui.screen
     W, H = Window.size
     shown = [w for w in screen.walk() if visible(w)]
     for w in shown:
@@ -210,3 +210,32 @@ def test_the_check_sees_a_label_too_big_and_two_buttons_on_top_of_each_other(ui:
     finally:
         for w in extra:
             screen.remove_widget(w)
+
+
+def test_the_dialogs_fit(ui: UI) -> None:
+    """The menu, the dice pad and the questions, at the smallest size, in both languages."""
+    from kivy.core.window import Window
+
+    from table_app.ui.dialogs import ChoiceDialog, ConfirmDialog, DicePad, Menu
+    from table_app.ui.text import tr
+
+    Window.size = (800, 480)
+    for ev in START + SEATED:
+        assert ui.service.call(ev, source="test").ok
+    ui.settled()
+    found: list[str] = []
+    for lang in ("zh", "en"):
+        ui.app.set_lang(lang)
+        ui.app.goto("table")
+        for dialog in (Menu(), DicePad(on_done=lambda a, b: None, title=tr("rolls_next", lang, name=NAMES[0],
+                                                                              what=tr("roll_wall", lang))),
+                       ConfirmDialog(tr("confirm_false_win", lang, name=NAMES[0]), lambda: None),
+                       ConfirmDialog(tr("confirm_new", lang), lambda: None),
+                       ChoiceDialog(tr("kong_which", lang), [(tr("kong_concealed", lang), lambda: None),
+                                                             (tr("kong_added", lang), lambda: None)])):
+            dialog.open()
+            ui.frames(3)
+            found += list(problems(ui, f"{lang} {type(dialog).__name__}", dialog))
+            dialog.dismiss()
+            ui.frames(2)
+    assert not found, "\n".join(found)
