@@ -488,6 +488,8 @@ def _chow_tiles(v: Any) -> Any:
     return v
 
 
+from engine.scored import SCORED_FIELDS, ScoreHand  # noqa: E402  (score-only mode: engine/scored.py)
+
 _SCHEMA: Final[dict[str, tuple[type[Event], tuple[_Field, ...]]]] = {
     "new_session": (
         NewSession,
@@ -519,6 +521,7 @@ _SCHEMA: Final[dict[str, tuple[type[Event], tuple[_Field, ...]]]] = {
     "next_hand": (NextHand, ()),
     "end_session": (EndSession, ()),
     "name": (Name, (("seat", True, None), ("name", True, None))),
+    "score_hand": (ScoreHand, SCORED_FIELDS),
 }
 EVENT_TYPES: Final = tuple(_SCHEMA)
 EVENT_CLASSES: Final[dict[str, type[Event]]] = {k: v[0] for k, v in _SCHEMA.items()}

@@ -16,7 +16,8 @@ from typing import TypeVar
 T = TypeVar("T")
 
 # Add suites here, one line each.
-SUITES: tuple[str, ...] = ("hand", "service", "mqtt", "flood", "web", "phones", "sim")
+
+SUITES: tuple[str, ...] = ("hand", "service", "mqtt", "flood", "web", "phones", "sim", "ui")
 
 
 @dataclass(frozen=True)

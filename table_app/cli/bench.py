@@ -52,7 +52,8 @@ def run(args: argparse.Namespace) -> int:
         elif r.target_max is not None:
             target = f"target ≤ {r.target_max:,.3g}"
         verdict = {True: "ok", False: "BELOW TARGET", None: ""}[r.meets_target]
-        print(f"  {r.suite:<6} {r.name:<36} {r.value:>14,.0f} {r.unit:<9} {target:<20} {verdict}")
+        value = f"{r.value:>14,.2f}" if abs(r.value) < 100 else f"{r.value:>14,.0f}"
+        print(f"  {r.suite:<6} {r.name:<36} {value} {r.unit:<9} {target:<20} {verdict}")
         if r.note:
             print(f"         ({r.note})")
     return 0

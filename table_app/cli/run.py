@@ -20,7 +20,6 @@ import os
 import shutil
 import stat
 import sys
-import time
 from typing import TextIO
 
 from engine.rules import Rules
@@ -36,7 +35,9 @@ Commands: help, quit.
 """
 
 
-SCREENS = ("table", "wall", "scores", "history", "settings", "session", "seating", "win", "settlement")
+SCREENS = ("table", "wall", "scores", "history", "settings", "session", "rules", "seating", "sithere", "win",
+           "settlement", "final", "entry")
+DEFAULT_SIZE = (1280, 720)
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -61,9 +62,11 @@ def register(p: argparse.ArgumentParser) -> None:
     p.add_argument("--demo-hands", type=int, default=0, metavar="N", help="--demo: quit after N hands (0: play on)")
     p.add_argument("--screenshot", metavar="PATH", help="write a PNG of the running app (just before --exit-after)")
     p.add_argument("--exit-after", metavar="S", type=float, help="quit after S seconds")
-    p.add_argument("--lang", choices=("zh", "en"), default="zh", help="the language shown first (default zh)")
-    p.add_argument("--size", type=_size, default=(1280, 720), metavar="WxH",
-                   help="window size, e.g. 800x480 or 1280x720 (default)")
+    p.add_argument("--lang", choices=("zh", "en"), help="the language shown first (default: ui.lang, zh)")
+    p.add_argument("--size", type=_size, metavar="WxH",
+                   help="window size, e.g. 800x480 or 1280x720 (default; with --fullscreen: the display's own size)")
+    p.add_argument("--facing", action="store_true",
+                   help="the screen lies in the middle of the table: each seat's panel faces its player (ui.layout)")
     p.add_argument("--screen", choices=SCREENS, help="the screen to show first (default: the one the phase calls for)")
     p.add_argument("--fullscreen", action="store_true", help="full screen (the Pi's touchscreen)")
     p.add_argument("--xvfb", action="store_true", help="with no display, run on a virtual X display (xvfb-run)")
@@ -77,20 +80,6 @@ def has_display(env: dict[str, str] | os._Environ[str] | None = None) -> bool:
     return bool(env.get("DISPLAY") or env.get("WAYLAND_DISPLAY") or glob.glob("/dev/dri/card*"))
 
 
-def launched_at() -> float:
-    """``time.monotonic()`` of the moment this process started (Linux: /proc), so that the
-    first-frame figure includes the interpreter's own start-up and the imports."""
-    try:
-        with open("/proc/self/stat", encoding="ascii") as f:
-            start_ticks = int(f.read().rsplit(")", 1)[1].split()[19])
-        with open("/proc/uptime", encoding="ascii") as f:
-            uptime = float(f.read().split()[0])
-        age = uptime - start_ticks / os.sysconf("SC_CLK_TCK")
-        return time.monotonic() - max(0.0, age)
-    except (OSError, ValueError, IndexError):
-        return time.monotonic()
-
-
 def piped_input() -> bool:
     """Hands piped or redirected in (a FIFO or a file on stdin): the terminal table reads them.
     A terminal, or /dev/null as under systemd, leaves the app as the default."""
@@ -102,6 +91,8 @@ def piped_input() -> bool:
 
 
 def run(args: argparse.Namespace) -> int:
+    from table_app.ui.launch import launched_at
+
     started = launched_at()
     if args.terminal or (piped_input() and not (args.sim or args.demo or args.screenshot or args.fullscreen)):
         return run_terminal(args)
@@ -122,7 +113,7 @@ def _reexec_under_xvfb(args: argparse.Namespace) -> int:
     if xvfb is None:
         print("xian-table run: --xvfb needs xvfb-run (Debian: apt-get install xvfb xauth)", file=sys.stderr)
         return 2
-    w, h = args.size
+    w, h = args.size or DEFAULT_SIZE
     argv = [a for a in sys.argv[1:] if a != "--xvfb"]
     cmd = [xvfb, "-a", "-s", f"-screen 0 {w}x{h}x24", sys.executable, "-m", "table_app.cli", *argv]
     os.execv(xvfb, cmd)

@@ -83,3 +83,26 @@ def test_under_the_app_unit_ready_waits_for_the_screen_and_the_watchdog_is_fed(x
         sock.close()
     assert child.returncode == 0, err
     assert got.index("READY=1") < got.index("WATCHDOG=1")
+
+
+def test_fullscreen_takes_the_displays_own_size_and_facing_turns_the_panels(xvfb: str, tmp_path: Path) -> None:
+    """``--fullscreen`` on the test's 1280×720 X screen: the window is the display's own size,
+    whatever ``--size`` says (it once laid 1280×720 out on an 800×480 display); ``--facing``
+    from the command line."""
+    shot = tmp_path / "full.png"
+    proc = _run(["--fullscreen", "--size", "800x480", "--facing", "--screen", "table", "--screenshot", str(shot),
+                 "--exit-after", "3"], _env(tmp_path, DISPLAY=xvfb), tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    data = shot.read_bytes()
+    assert struct.unpack(">II", data[16:24]) == (1280, 720)
+    assert "(1280×720, facing, zh, 7\")" in proc.stderr
+
+
+def test_the_ui_settings_come_from_the_config(xvfb: str, tmp_path: Path) -> None:
+    cfg = tmp_path / "config.toml"
+    cfg.write_text('[ui]\nlang = "en"\nlayout = "facing"\ndiagonal_in = 10.1\n')
+    shot = tmp_path / "en.png"
+    proc = _run(["--config", str(cfg), "--size", "800x480", "--screenshot", str(shot), "--exit-after", "3"],
+                _env(tmp_path, DISPLAY=xvfb), tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "(800×480, facing, en, 10.1\")" in proc.stderr
