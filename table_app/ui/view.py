@@ -365,6 +365,8 @@ def _sentence(ev: dict[str, Any], names: Sequence[str], lang: str, last: tuple[i
         return tr("ev_confirm_win", lang, wait=wait)
     if t == "score_hand":
         return tr("ev_score_hand", lang, what=scored_words(ev, names, lang))
+    if t == "name":
+        return tr("ev_name", lang, name=str(ev.get("name", "")))
     if known_event(t):
         return tr(f"ev_{t}", lang)
     return str(t)

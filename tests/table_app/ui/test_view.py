@@ -143,11 +143,13 @@ def test_the_history_in_sentences() -> None:
               {"type": "claim", "seat": 3, "call": "pong"}, {"type": "resolve"},
               {"type": "kong", "seat": 3, "kind": "added", "tile": "5p"}, {"type": "win", "seat": 3},
               {"type": "confirm_win", "wait": "closed"},
-              {"type": "score_hand", "winner": 2, "how": "discard", "discarder": 0, "wait": "single"}]
+              {"type": "score_hand", "winner": 2, "how": "discard", "discarder": 0, "wait": "single"},
+              {"type": "name", "seat": 2, "name": "小明"}]
     said = view.describe(events, ["Ann", "Bo", "Cy", "Di"], "zh", east=1)
     assert said == ["新牌局：Ann、Bo、Cy、Di，基数 1", "定位：Bo 摸到东", "下注：Bo 1", "掷骰 1+2（定哪家的墙）",
                     "掷骰 3+3（定起牌点）", "Bo 出牌 五筒", "Di 碰 Bo的 五筒", "吃碰杠胡截止", "Di 加杠 五筒",
-                    "Di 自摸", "确认胡牌 · 夹张", "记分：Cy 点炮（Ann） · 单调"]
+                    "Di 自摸", "确认胡牌 · 夹张", "记分：Cy 点炮（Ann） · 单调",
+                    "入座改名：小明"]
     assert view.describe([{"type": "seating", "method": "A", "roller": 2, "dice": [1, 1]}], ["A", "B", "C", "D"],
                          "en", east=3) == ["seating: C rolls 1+1, D is East"]
     assert view.source_text("gpio press 1:TURN", "zh") == "按钮" and view.source_text("touch", "en") == "screen"
