@@ -62,6 +62,7 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
     layout = StringProperty("upright")  # upright: the screen at one side; facing: in the middle
     score_only = BooleanProperty(False)  # hands are entered (score_hand), not played
     rule_overrides = DictProperty({})  # the rules chosen for the next session
+    join_url = StringProperty("")  # the phones' join link (the QR code) while the web pages are on
     diagonal_in = NumericProperty(units.DEFAULT_DIAGONAL_IN)
     # sizes in px, from the window's size and the screen's diagonal (units.py)
     mm = NumericProperty(5.25)
@@ -372,6 +373,13 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
 
         ConfirmDialog(tr("confirm_end", self.lang), lambda: self.send({"type": "end_session"}),
                       yes=tr("end_session", self.lang)).open()
+
+    def show_join(self) -> None:
+        """The phones' QR code (the session screen, seating, the menu: whenever it is asked for)."""
+        if self.join_url:
+            from table_app.ui.dialogs import JoinDialog
+
+            JoinDialog().open()
 
     def open_menu(self) -> None:
         from table_app.ui.dialogs import Menu

@@ -132,14 +132,44 @@ class DicePad(Dialog):
             self.on_done(self.die_a, self.die_b)
 
 
+class JoinDialog(Dialog):
+    """The phones' join link as a QR code, with what to do: connect to the table's Wi-Fi, scan,
+    pick a seat and type a name (the phone is then that seat's buttons)."""
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__("", size_hint=(0.94, 0.94), **kw)
+        from table_app.ui.widgets import QrCode
+
+        app = _app()
+        self.box.remove_widget(self.question)
+        body = BoxLayout(spacing=app.mm * 2)
+        self.code = QrCode(url=app.join_url, size_hint_x=None)
+        body.bind(height=lambda b, h: setattr(self.code, "width", h))
+        body.add_widget(self.code)
+        words = BoxLayout(orientation="vertical", spacing=app.mm)
+        title = Text(text=tr("join_title", app.lang), size_hint_y=None, height=app.line_m * 1.2,
+                     halign="left", valign="middle")
+        steps = Small(text=tr("join_steps", app.lang), halign="left", valign="top")
+        link = Small(text=app.join_url, halign="left", valign="bottom", size_hint_y=None, height=app.line_s * 2)
+        for label in (title, steps, link):
+            label.bind(size=lambda w, s: setattr(w, "text_size", s))
+            words.add_widget(label)
+        close = BigButton(text=tr("close", app.lang), action="close", style="go", size_hint_y=None,
+                          height=app.touch)
+        close.bind(on_release=lambda *_: self.dismiss())
+        words.add_widget(close)
+        body.add_widget(words)
+        self.box.add_widget(body)
+
+
 MENU = (("table", "nav_table"), ("wall", "nav_wall"), ("settlement", "nav_settlement"), ("scores", "nav_scores"),
         ("history", "nav_history"), ("settings", "nav_settings"), ("entry", "nav_entry"), ("session", "nav_new"),
-        ("end", "nav_end"), ("lang", "lang_button"))
+        ("end", "nav_end"), ("join", "nav_join"), ("lang", "lang_button"))
 
 
 class Menu(Dialog):
     """Every screen, the settlement at any time, undo (History), score-only entry, a new
-    session, the end of the session (after a yes) and the language."""
+    session, the end of the session (after a yes), the phones' QR code and the language."""
 
     def __init__(self, **kw: Any) -> None:
         super().__init__("", size_hint=(0.92, 0.88), **kw)
@@ -155,6 +185,8 @@ class Menu(Dialog):
                 b.disabled = phase in ("idle", "ended")
             if name == "entry":
                 b.disabled = phase != "betting"
+            if name == "join":
+                b.disabled = not app.join_url  # (the web pages are off)
             b.bind(on_release=lambda _b, name=name: self.pick(name))
             self.items[name] = b
             grid.add_widget(b)
@@ -170,5 +202,7 @@ class Menu(Dialog):
             app.toggle_lang()
         elif name == "end":
             app.ask_end_session()
+        elif name == "join":
+            app.show_join()
         else:
             app.goto(name)

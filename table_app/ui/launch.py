@@ -95,7 +95,8 @@ def main(args: argparse.Namespace, started: float | None = None) -> int:
     try:
         # MQTT and the phones' pages as configured (``--sim``: a broker on localhost:1883 if one answers),
         # in a thread: a broker that is slow to answer must not hold up the first frame
-        threading.Thread(target=_outputs, args=(table, args.sim), daemon=True, name="outputs").start()
+        threading.Thread(target=_outputs, args=(table, args.sim, getattr(args, "web", None)), daemon=True,
+                         name="outputs").start()
         table.attach_inputs(panel=args.panel, gpio=args.gpio)
     except (ValueError, OSError) as e:  # a bad pin map, no GPIO on this machine
         app.message = str(e)
@@ -119,9 +120,9 @@ def main(args: argparse.Namespace, started: float | None = None) -> int:
     return 0
 
 
-def _outputs(table: Any, local_broker: bool) -> None:
+def _outputs(table: Any, local_broker: bool, web: str | None = None) -> None:
     try:
-        table.attach_outputs(local_broker=local_broker)
+        table.attach_outputs(local_broker=local_broker, web_listen=web)
     except (ValueError, OSError) as e:  # a bad URL must not stop the table; Settings says why
         log.warning("outputs: %s", e)
         table.link("mqtt", "offline", str(e))
@@ -154,10 +155,15 @@ class _LinkView:
         self.app = app
 
     def __call__(self, name: str, state: str, detail: str) -> None:
+        from kivy.clock import Clock
+
+        if name == "phones":  # the join link, new with each session's token: the QR code shows it
+            url = detail if state == "join" else ""
+            Clock.schedule_once(lambda *_: setattr(self.app, "join_url", url), 0)
+            return
         key = self.NAMES.get(name)
         if key is None:
             return
-        from kivy.clock import Clock
 
         def show(*_: Any) -> None:
             self.app.links[key] = f"{state} · {detail}" if detail else state

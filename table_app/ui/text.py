@@ -118,6 +118,14 @@ _T: Final[dict[str, tuple[str, str]]] = {
     "nav_history": ("记录 · 撤销", "History · undo"),
     "nav_settings": ("设置", "Settings"),
     "nav_new": ("新牌局", "New session"),
+    "nav_join": ("手机扫码入座", "Join by phone"),
+    "join_button": ("手机扫码入座", "Join by phone"),
+    "join_short": ("扫码入座", "Phones"),
+    "join_title": ("用手机扫码入座", "Join with your phone"),
+    "join_steps": ("1. 手机连上牌桌的 Wi-Fi\n2. 扫这个二维码\n3. 选座位，输入名字（中文也行）\n"
+                   "之后手机就是你座位的按钮，也显示你的分数。",
+                   "1. Connect the phone to the table's Wi-Fi\n2. Scan this code\n"
+                   "3. Pick your seat and type your name\nThe phone is then your seat's buttons and shows your score."),
     "nav_end": ("结束牌局", "End session"),
     "nav_entry": ("只记分", "Score only"),
     "back": ("返回", "Back"),

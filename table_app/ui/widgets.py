@@ -146,6 +146,50 @@ class Badge(Label):  # type: ignore[misc]  # Kivy is untyped
     big = BooleanProperty(False)
 
 
+class QrCode(Widget):  # type: ignore[misc]  # Kivy is untyped
+    """The QR code of ``url`` (the phones' join link), square, as big as the box allows, each
+    module a whole number of pixels (a phone's camera reads it from across the table)."""
+
+    url = StringProperty("")
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(**kw)
+        self._texture: Any = None
+        self.bind(url=self._make, pos=self._draw, size=self._draw)
+        self._make()
+
+    def _make(self, *_: Any) -> None:
+        from kivy.graphics.texture import Texture
+
+        from table_app.web.qr import qr_rows
+
+        self._texture = None
+        if self.url:
+            rows = qr_rows(self.url, border=2)
+            n = len(rows)
+            # (a texture's first row is its bottom one: the rows go in from the bottom up)
+            pixels = bytes(0 if dark else 255 for row in reversed(rows) for dark in row for _ in range(3))
+            texture = Texture.create(size=(n, n), colorfmt="rgb")
+            texture.blit_buffer(pixels, colorfmt="rgb", bufferfmt="ubyte")
+            texture.mag_filter = "nearest"
+            self._texture = texture
+        self._draw()
+
+    def _draw(self, *_: Any) -> None:
+        from kivy.graphics import Color, Rectangle
+
+        self.canvas.clear()
+        if self._texture is None:
+            return
+        n = self._texture.width
+        side = n * max(1, int(min(self.width, self.height) // n))
+        with self.canvas:
+            Color(1, 1, 1, 1)
+            # (from x, y and the size: ``center`` may not have followed them yet in their callbacks)
+            Rectangle(texture=self._texture, size=(side, side),
+                      pos=(int(self.x + (self.width - side) / 2), int(self.y + (self.height - side) / 2)))
+
+
 class Turned(Widget):  # type: ignore[misc]  # Kivy is untyped
     """Holds ``content`` turned by ``angle`` degrees counter-clockwise (0, 90, 180, 270) to face
     a side of the table; touches reach it turned the same way (a Scatter that never moves)."""

@@ -34,6 +34,7 @@ WALK: list[tuple[list[dict[str, Any]], tuple[str, ...]]] = [
       {"type": "next_hand"}], ("table",)),  # the dealer kept the deal: 庄连1
     ([{"type": "end_session"}], ("final",)),
 ]
+JOIN = "http://192.168.178.120:8080/join/Xq3vT0bLk9mWc2ZpR8sYfA"  # a session's link, as the web pages give it
 FORWARD = {"session": "start", "seating": "seating", "win": "closed", "settlement": "next_hand",
            "final": "new_session", "entry": "score_hand", "sithere": "seated"}
 
@@ -163,6 +164,7 @@ def test_every_screen_fits(ui: UI, size: tuple[int, int]) -> None:
     from kivy.core.window import Window
 
     Window.size = size
+    ui.app.join_url = JOIN  # (the phones' pages on: the join buttons are shown)
     ui.frames(4)
     found: list[str] = []
     for events, screens in WALK:
@@ -216,10 +218,11 @@ def test_the_dialogs_fit(ui: UI) -> None:
     """The menu, the dice pad and the questions, at the smallest size, in both languages."""
     from kivy.core.window import Window
 
-    from table_app.ui.dialogs import ChoiceDialog, ConfirmDialog, DicePad, Menu
+    from table_app.ui.dialogs import ChoiceDialog, ConfirmDialog, DicePad, JoinDialog, Menu
     from table_app.ui.text import tr
 
     Window.size = (800, 480)
+    ui.app.join_url = JOIN
     for ev in START + SEATED:
         assert ui.service.call(ev, source="test").ok
     ui.settled()
@@ -232,7 +235,8 @@ def test_the_dialogs_fit(ui: UI) -> None:
                        ConfirmDialog(tr("confirm_false_win", lang, name=NAMES[0]), lambda: None),
                        ConfirmDialog(tr("confirm_new", lang), lambda: None),
                        ChoiceDialog(tr("kong_which", lang), [(tr("kong_concealed", lang), lambda: None),
-                                                             (tr("kong_added", lang), lambda: None)])):
+                                                             (tr("kong_added", lang), lambda: None)]),
+                       JoinDialog()):
             dialog.open()
             ui.frames(3)
             found += list(problems(ui, f"{lang} {type(dialog).__name__}", dialog))

@@ -368,3 +368,44 @@ def test_score_only_a_plain_hand_in_three_taps(ui: UI) -> None:
     ui.tap(_toggle(ui.screen, ("wait", "closed")))
     ui.send_and_settle(ui.screen.ids.score_it)  # four taps with a wait
     assert ui.service.public["scores"] == [-4, 9, -2, -3]
+
+
+def test_the_phones_join_code_is_shown_on_demand_and_reads_as_the_sessions_link(ui: UI, tmp_path: Path) -> None:
+    """The session screen, seating and the menu open the join QR code while the phones' pages
+    are on; zbarimg (as a phone's camera) reads the session's link from the screen's pixels."""
+    import shutil
+    import subprocess
+
+    from table_app.ui.dialogs import JoinDialog
+
+    link = "http://192.168.1.20:8080/join/kq0Yc3Vb9TzLwR2mXa7NfQ"
+    assert ui.screen.name == "session"
+    assert ui.screen.ids.join.disabled and ui.screen.ids.join.opacity == 0  # the pages are off: no join button
+    ui.tap(ui.find("menu"))
+    assert ui.modal().items["join"].disabled
+    ui.modal().dismiss()
+    ui.frames(3)
+
+    ui.app.join_url = link  # (the web pages listening: the link state ``phones join <link>``)
+    ui.frames(2)
+    ui.tap(ui.screen.ids.join)
+    dialog = ui.modal()
+    assert isinstance(dialog, JoinDialog) and dialog.code.url == link
+    ui.frames(4)
+    shot = ui.app.save_screenshot(str(tmp_path / "join.png"))
+    zbarimg = shutil.which("zbarimg")
+    assert zbarimg, "zbarimg (Debian: zbar-tools) reads the code as a phone would; scripts/setup.sh test installs it"
+    read = subprocess.run([zbarimg, "--raw", "-q", shot], capture_output=True, text=True, timeout=30)
+    assert read.stdout.strip() == link
+    dialog.dismiss()
+    ui.frames(3)
+
+    given(ui, SETUP[:1])  # seating: the same code from its own button, and again from the menu
+    ui.app.goto("seating")
+    ui.tap(ui.screen.ids.join)
+    assert isinstance(ui.modal(), JoinDialog)
+    ui.modal().dismiss()
+    ui.frames(3)
+    ui.tap(ui.find("menu"))
+    ui.tap(ui.modal().items["join"])
+    assert isinstance(ui.modal(), JoinDialog) and ui.modal().code.url == link
