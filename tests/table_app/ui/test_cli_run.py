@@ -40,12 +40,20 @@ def test_screenshot_of_the_running_app(xvfb: str, tmp_path: Path) -> None:
     assert (tmp_path / "data" / "xian-table" / "journal.sqlite3").is_file()
 
 
-def test_no_display_falls_back_to_the_terminal_table(tmp_path: Path) -> None:
+def test_no_display_and_a_busy_port_says_which_port_to_take(tmp_path: Path) -> None:
+    """With no display ``run`` serves the table in the browser (tests/table_app/test_table_page.py
+    plays a hand that way); a port that is taken is refused with the way out."""
+    import socket
+
     if list(Path("/dev/dri").glob("card*")) if Path("/dev/dri").is_dir() else False:
         pytest.fail("this machine has a KMS console: the no-display path cannot be checked here")
-    proc = _run([], _env(tmp_path), tmp_path)
-    assert proc.returncode == 0, proc.stderr
-    assert "no display here" in proc.stderr and "--xvfb" in proc.stderr
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        proc = _run(["--web", f"127.0.0.1:{port}"], _env(tmp_path), tmp_path)
+    assert proc.returncode == 2, proc.stderr
+    assert "Address already in use" in proc.stderr and "--web :8081" in proc.stderr
 
 
 def test_piped_hands_go_to_the_terminal_table_even_with_a_display(tmp_path: Path) -> None:
