@@ -8,8 +8,8 @@ from typing import Final
 
 from engine.events import Claim, Pass, Resolve
 from engine.hand import is_complete
-from engine.moves import Effect, Effects, draw, hand_text, pong_for, refuse, settle_now
-from engine.records import Answer, Call, Claims, WinKind, hand_result
+from engine.moves import Effect, Effects, draw, end_hand, hand_text, pong_for, refuse, settle_now
+from engine.records import Answer, Call, Claims, WinKind
 from engine.scoring import Transfer, kong_transfers, settlement
 from engine.seats import OTHERS, next_seat
 from engine.state import Meld, SeatState, TableState
@@ -282,10 +282,7 @@ def exhaustive_draw(s: TableState) -> Effects:
     if not s.rules.kong_paid_on_draw:
         back = [Transfer(t.to, t.frm, t.amount, t.reason) for t in s.hand_transfers]
         settle_now(s, back)
-    s.last_settlement = settlement(s.hand_transfers, dealer=s.dealer, hand=s.hand)
-    s.results.append(hand_result(s.last_settlement))
-    s.turn, s.drawn, s.last_drawn, s.claims, s.phase = None, None, None, None, "hand_over"
-    return [Effect("hand_over", None, None, s.last_settlement)]
+    return end_hand(s, settlement(s.hand_transfers, dealer=s.dealer, hand=s.hand))
 
 
 on_resolve = resolve_claims  # the handler of ``resolve``: close the window now

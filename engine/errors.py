@@ -84,6 +84,8 @@ CODES: Final[dict[str, str]] = {
     "confirm.melds_kind": "the melds are not the kinds the seat exposed (RULES §17): exposed",
     "confirm.melds_tiles": "a meld is not the one the table shows: shown",
     "confirm.bad_hand": "the hand entered cannot be read (the message says why)",
+    "score.heavenly_dealer": "score_hand: 天胡 is the dealer's win: dealer",
+    "score.kong_discarder": "score_hand: an exposed kong needs its discarder (exposed_kong_payers=discarder)",
     "press.not_turn": "a button on another seat's turn: turn, button",
     "press.claim_pending": "the 下家's TURN while a claim is pending: claimant, call",
     "press.own_discard": "the discarder's own tile: button",

@@ -24,70 +24,24 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Final, Literal, get_args
 
 from engine.errors import InvalidEventError
+from engine.fields import (
+    MAX_AMOUNT,
+    amount_text,
+    check_dice,
+    check_name,
+    check_seat,
+    check_tile,
+    quoted_event,
+)
 from engine.hand import HandError, parse_meld
 from engine.records import CALLS, WAIT_KINDS, Call, WaitKind
 from engine.rules import Rules, RulesError
-from engine.seats import SEATS
-from engine.tiles import TileError, format_tiles, is_tile, parse_tile, parse_tiles, tile_text
+from engine.tiles import TileError, format_tiles, parse_tiles, tile_text
 
 OwnKong = Literal["concealed", "added"]
 KONG_KINDS: Final[tuple[OwnKong, ...]] = get_args(OwnKong)
 SeatingMethod = Literal["A", "B", "C"]
 SEATING_METHODS: Final[tuple[SeatingMethod, ...]] = get_args(SeatingMethod)
-MAX_AMOUNT: Final = 10**6  # base and bets: far above any table's stakes, and settlements stay short to print
-
-
-def _amount(value: object) -> str:
-    """An amount for an error message: a huge int is described, never converted (over 4,300
-    digits ``repr`` itself raises)."""
-    if type(value) is int and not -(10**18) < value < 10**18:
-        return f"a number of about {int(abs(value).bit_length() * 0.30103) + 1:,} digits"
-    return repr(value)
-
-
-def _quoted(obj: Mapping[str, Any]) -> str:
-    """``repr`` of an event for an error, even one holding an int too long to convert."""
-    try:
-        return repr(dict(obj))
-    except ValueError:
-        return f"a {obj.get('type')!r} event holding a number too long to print"
-
-
-def _where(obj: object) -> str:
-    return f" in {obj!r}" if obj is not None else ""
-
-
-def _seat(value: object, name: str, etype: str, src: object = None) -> int:
-    if type(value) is not int or not 0 <= value < SEATS:
-        raise InvalidEventError(f"{etype}: {name!r} must be a seat 0..3, got {value!r}{_where(src)}")
-    return value
-
-
-def _dice(value: object, name: str, etype: str, src: object = None) -> tuple[int, int]:
-    if (
-        not isinstance(value, list | tuple)
-        or len(value) != 2
-        or any(type(d) is not int or not 1 <= d <= 6 for d in value)
-    ):
-        raise InvalidEventError(f"{etype}: {name!r} must be two dice [a, b], each 1..6, got {value!r}{_where(src)}")
-    return (value[0], value[1])
-
-
-def _tile(value: object, name: str, etype: str, src: object = None) -> int:
-    """A tile from its mpsz text (JSON) or an int 0..33 (Python)."""
-    if is_tile(value):
-        return value
-    if isinstance(value, str):
-        try:
-            return parse_tile(value)
-        except TileError as e:
-            raise InvalidEventError(f"{etype}: {name!r}: {e}{_where(src)}") from None
-    raise InvalidEventError(f"{etype}: {name!r} must be one tile in mpsz text like '5p', got {value!r}{_where(src)}")
-
-
-dice_pair = _dice  # (engine.presses reads a press's dice with the same check)
-
-
 @dataclass(frozen=True)
 class Event:
     """Base of all events; ``TYPE`` is the JSON ``type``."""
@@ -122,7 +76,7 @@ class NewSession(Event):
             raise InvalidEventError(f"new_session: 'players' must be 4 non-empty names, one per seat 0..3, got {p!r}")
         if type(self.base) is not int or not 1 <= self.base <= MAX_AMOUNT:
             raise InvalidEventError(f"new_session: 'base' must be a whole number >= 1 (at most {MAX_AMOUNT:,}), "
-                                    f"got {_amount(self.base)}")
+                                    f"got {amount_text(self.base)}")
         if self.rules is not None:
             if not isinstance(self.rules, Mapping):
                 raise InvalidEventError(f"new_session: 'rules' must be an object of option: value, got {self.rules!r}")
@@ -169,16 +123,16 @@ class Seating(Event):
             if not given and name in need:
                 raise InvalidEventError(f"seating: method {m} needs {name!r}")
         if self.roller is not None:
-            _seat(self.roller, "roller", "seating")
+            check_seat(self.roller, "roller", "seating")
         if self.east is not None:
-            _seat(self.east, "east", "seating")
+            check_seat(self.east, "east", "seating")
         if self.dice is not None:
-            object.__setattr__(self, "dice", _dice(self.dice, "dice", "seating"))
+            object.__setattr__(self, "dice", check_dice(self.dice, "dice", "seating"))
         if self.rolls is not None:
             r = self.rolls
             if not isinstance(r, list | tuple) or len(r) != 4:
                 raise InvalidEventError(f"seating: 'rolls' must be 4 pairs of dice, one per seat, got {r!r}")
-            object.__setattr__(self, "rolls", tuple(_dice(x, f"rolls[{i}]", "seating") for i, x in enumerate(r)))
+            object.__setattr__(self, "rolls", tuple(check_dice(x, f"rolls[{i}]", "seating") for i, x in enumerate(r)))
 
     def to_json(self) -> dict[str, Any]:
         d: dict[str, Any] = {"type": self.TYPE, "method": self.method}
@@ -204,7 +158,7 @@ class Bets(Event):
         if not isinstance(b, list | tuple) or len(b) != 4 or any(
             type(n) is not int or not 0 <= n <= MAX_AMOUNT for n in b
         ):
-            shown = f"[{', '.join(map(_amount, b[:8]))}]" if isinstance(b, list | tuple) else repr(b)
+            shown = f"[{', '.join(map(amount_text, b[:8]))}]" if isinstance(b, list | tuple) else repr(b)
             raise InvalidEventError(
                 f"bets: 'bets' must be 4 whole numbers >= 0 (each at most {MAX_AMOUNT:,}), one per seat, got {shown}"
             )
@@ -223,9 +177,9 @@ class Roll(Event):
     seat: int | None = None
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "dice", _dice(self.dice, "dice", "roll"))
+        object.__setattr__(self, "dice", check_dice(self.dice, "dice", "roll"))
         if self.seat is not None:
-            _seat(self.seat, "seat", "roll")
+            check_seat(self.seat, "seat", "roll")
 
     def to_json(self) -> dict[str, Any]:
         d: dict[str, Any] = {"type": self.TYPE, "dice": list(self.dice)}
@@ -243,9 +197,9 @@ class Discard(Event):
     tile: int | None = None
 
     def __post_init__(self) -> None:
-        _seat(self.seat, "seat", "discard")
+        check_seat(self.seat, "seat", "discard")
         if self.tile is not None:
-            object.__setattr__(self, "tile", _tile(self.tile, "tile", "discard"))
+            object.__setattr__(self, "tile", check_tile(self.tile, "tile", "discard"))
 
     def to_json(self) -> dict[str, Any]:
         d: dict[str, Any] = {"type": self.TYPE, "seat": self.seat}
@@ -267,7 +221,7 @@ class Claim(Event):
     tiles: tuple[int, ...] | None = None
 
     def __post_init__(self) -> None:
-        _seat(self.seat, "seat", "claim")
+        check_seat(self.seat, "seat", "claim")
         if self.call not in CALLS:
             raise InvalidEventError(f"claim: 'call' must be one of {', '.join(CALLS)}, got {self.call!r}")
         if self.tiles is not None:
@@ -275,7 +229,7 @@ class Claim(Event):
                 raise InvalidEventError(f"claim: 'tiles' are given only with a chow, not with {self.call!r}")
             t = self.tiles
             try:
-                tiles = parse_tiles(t) if isinstance(t, str) else [_tile(x, "tiles", "claim") for x in t]
+                tiles = parse_tiles(t) if isinstance(t, str) else [check_tile(x, "tiles", "claim") for x in t]
             except (TileError, TypeError):
                 raise InvalidEventError(
                     f"claim: 'tiles' must be 2 or 3 tiles in mpsz text like '34m', got {t!r}"
@@ -297,7 +251,7 @@ class Pass(Event):
     seat: int
 
     def __post_init__(self) -> None:
-        _seat(self.seat, "seat", "pass")
+        check_seat(self.seat, "seat", "pass")
 
     def to_json(self) -> dict[str, Any]:
         return {"type": self.TYPE, "seat": self.seat}
@@ -321,14 +275,14 @@ class Kong(Event):
     tile: int | None = None
 
     def __post_init__(self) -> None:
-        _seat(self.seat, "seat", "kong")
+        check_seat(self.seat, "seat", "kong")
         if self.kind not in KONG_KINDS:
             raise InvalidEventError(
                 f"kong: 'kind' must be 'concealed' or 'added', got {self.kind!r}"
                 " (a kong on a discard is a claim with call 'kong')"
             )
         if self.tile is not None:
-            object.__setattr__(self, "tile", _tile(self.tile, "tile", "kong"))
+            object.__setattr__(self, "tile", check_tile(self.tile, "tile", "kong"))
 
     def to_json(self) -> dict[str, Any]:
         d: dict[str, Any] = {"type": self.TYPE, "seat": self.seat, "kind": self.kind}
@@ -345,7 +299,7 @@ class Win(Event):
     seat: int
 
     def __post_init__(self) -> None:
-        _seat(self.seat, "seat", "win")
+        check_seat(self.seat, "seat", "win")
 
     def to_json(self) -> dict[str, Any]:
         return {"type": self.TYPE, "seat": self.seat}
@@ -378,7 +332,7 @@ class ConfirmWin(Event):
                 parse_tiles(self.hand)
             except TileError as e:
                 raise InvalidEventError(f"confirm_win: 'hand': {e}") from None
-            object.__setattr__(self, "win_tile", _tile(self.win_tile, "win_tile", "confirm_win"))
+            object.__setattr__(self, "win_tile", check_tile(self.win_tile, "win_tile", "confirm_win"))
         if self.melds is not None:
             m = self.melds
             if isinstance(m, str) or not isinstance(m, list | tuple) or not all(isinstance(x, str) for x in m):
@@ -429,28 +383,6 @@ class EndSession(Event):
         return {"type": self.TYPE}
 
 
-NAME_MAX: Final = 12
-
-
-def check_name(value: object, field: str = "name", etype: str = "name") -> str:
-    """A player's name as a phone or the screen gives it: 1–12 characters once trimmed, every
-    one printable (no control, format or line characters); any script.
-
-    >>> check_name("  阿强 ")
-    '阿强'
-    >>> check_name("a\u202eb")
-    Traceback (most recent call last):
-    ...
-    engine.errors.InvalidEventError: name: 'name' must be 1-12 printable characters, got 'a\u202eb'
-    """
-    if not isinstance(value, str) or not (name := value.strip()) or len(name) > NAME_MAX \
-            or not name.isprintable():
-        shown = value if isinstance(value, str) and len(value) <= 40 else f"{str(value)[:40]}…"
-        raise InvalidEventError(f"{etype}: {field!r} must be 1-{NAME_MAX} printable characters, got {shown!r}",
-                                "invalid.name")
-    return name
-
-
 @dataclass(frozen=True)
 class Name(Event):
     """A player names their seat (from a phone, or the screen): before the first hand's deal or
@@ -461,7 +393,7 @@ class Name(Event):
     name: str
 
     def __post_init__(self) -> None:
-        _seat(self.seat, "seat", "name")
+        check_seat(self.seat, "seat", "name")
         object.__setattr__(self, "name", check_name(self.name))
 
     def to_json(self) -> dict[str, Any]:
@@ -469,6 +401,8 @@ class Name(Event):
 
 
 # --- reading JSON --------------------------------------------------------------------
+
+from engine.scored import SCORED_FIELDS, ScoreHand  # noqa: E402  (score-only mode: engine/scored.py)
 
 _SCHEMA: Final[dict[str, tuple[type[Event], tuple[str, ...], tuple[str, ...]]]] = {
     # type: (class, required fields, optional fields)
@@ -487,6 +421,7 @@ _SCHEMA: Final[dict[str, tuple[type[Event], tuple[str, ...], tuple[str, ...]]]] 
     "next_hand": (NextHand, (), ()),
     "end_session": (EndSession, (), ()),
     "name": (Name, ("seat", "name"), ()),
+    "score_hand": (ScoreHand, (), SCORED_FIELDS),
 }
 _TEXT: Final = {"tile": "a tile in JSON is mpsz text like '5p'", "win_tile": "a tile in JSON is mpsz text like '5p'",
                 "tiles": "'tiles' in JSON are mpsz text like '34m'"}
@@ -532,7 +467,7 @@ def parse_event(obj: object) -> Event:
         return cls(**kwargs)
     except InvalidEventError as e:
         msg = str(e)
-        raise InvalidEventError(msg if " in {" in msg else f"{msg} in {_quoted(obj)}") from None
+        raise InvalidEventError(msg if " in {" in msg else f"{msg} in {quoted_event(obj)}") from None
     except (TypeError, ValueError) as e:  # a value so odd the checks above did not name it
         raise InvalidEventError(f"{etype}: {e} in {dict(obj)!r}") from None
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any, Literal, NamedTuple
 
 from engine.errors import IllegalEventError
-from engine.records import Drawn
+from engine.records import Drawn, Settlement, hand_result
 from engine.scoring import Transfer, deltas
 from engine.state import SeatState, TableState
 from engine.tiles import ALL_TILES, Tile, format_tiles, tile_text
@@ -55,6 +55,17 @@ def refuse(s: TableState, seat: int | None, what: str, code: str, **params: Any)
     in its own language (every code is listed in ``engine.errors.CODES``)."""
     who = f"seat {seat} " if seat is not None else ""
     return IllegalEventError(f"{s.phase}: {who}{what}", code, seat=seat, phase=s.phase, **params)
+
+
+def end_hand(s: TableState, settled: Settlement, seat: int | None = None, tile: Tile | None = None) -> Effects:
+    """The hand is over — a win confirmed or scored, or a drawn hand: its settlement (made by
+    ``engine.scoring.settlement``) kept as ``last_settlement`` and added to the session's
+    ``results``; nobody is to move. ``seat`` and ``tile``: the winner and the winning tile."""
+    s.last_settlement = settled
+    s.results.append(hand_result(settled))
+    s.turn = s.drawn = s.last_drawn = s.claims = s.pending = None
+    s.phase = "hand_over"
+    return [Effect("hand_over", seat, tile, settled)]
 
 
 def settle_now(s: TableState, transfers: list[Transfer]) -> None:

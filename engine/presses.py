@@ -46,7 +46,8 @@ from typing import Any, ClassVar, Final
 
 from engine.claims import prevailing_claim
 from engine.errors import IllegalEventError, InvalidEventError, RuleError
-from engine.events import Claim, Discard, Event, Kong, Pass, Resolve, Roll, Win, dice_pair
+from engine.events import Claim, Discard, Event, Kong, Pass, Resolve, Roll, Win
+from engine.fields import check_dice
 from engine.legal import action_of, legal_moves, roller
 from engine.records import Call
 from engine.seats import OTHERS
@@ -93,7 +94,7 @@ class Press:
         if self.dice is not None:
             if self.button != "DICE":
                 raise InvalidEventError(f"press: only the dice button carries 'dice', not {self.button}")
-            object.__setattr__(self, "dice", dice_pair(self.dice, "dice", "press"))
+            object.__setattr__(self, "dice", check_dice(self.dice, "dice", "press"))
 
     def to_json(self) -> dict[str, Any]:
         d: dict[str, Any] = {"type": self.TYPE, "seat": self.seat, "button": self.button, "held": self.held}

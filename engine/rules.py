@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final, Literal, get_args
 
+from engine.fields import MAX_AMOUNT
 from engine.records import WaitKind
 
 
@@ -75,10 +76,10 @@ class Rules:
                 f"rule option 'kong_reserve' must be 4 whole numbers of stacks 0..30 "
                 f"(for 0, 1, 2 and 3+ kongs); got {reserve!r}"
             )
-        if self.bet_unit is not None and (type(self.bet_unit) is not int or not 1 <= self.bet_unit <= 10**6):
+        if self.bet_unit is not None and (type(self.bet_unit) is not int or not 1 <= self.bet_unit <= MAX_AMOUNT):
             shown = repr(self.bet_unit) if type(self.bet_unit) is not int or self.bet_unit < 10**18 else "a huge number"
             raise RulesError(
-                "rule option 'bet_unit' must be a whole number >= 1 (at most 1,000,000) or null (the base); "
+                f"rule option 'bet_unit' must be a whole number >= 1 (at most {MAX_AMOUNT:,}) or null (the base); "
                 f"got {shown}"
             )
 

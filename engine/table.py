@@ -51,6 +51,7 @@ from engine.events import (
 )
 from engine.moves import Effect, Effects, check_turn, draw, need_tile, pong_for, refuse, settle_now
 from engine.records import PHASES, ClaimKind, Claims
+from engine.scored import on_score_hand
 from engine.scoring import kong_transfers
 from engine.seats import SEAT_RANGE, SEATS, next_seat, seat_counting
 from engine.state import Meld, SeatState, TableState
@@ -389,6 +390,7 @@ _TABLE: Final[list[tuple[str, str, Handler, str]]] = [
     ("win_pending", "confirm_win", on_confirm_win, "hand_over"),
     ("win_pending", "reject_win",  on_reject_win,  "turn | claims | as resolve"),
     ("hand_over",   "next_hand",   on_next_hand,   "betting"),
+    ("betting",     "score_hand",  on_score_hand,  "hand_over (score-only mode: engine/scored.py)"),
     *[(p, "end_session", on_end_session, "ended") for p in _ANY_SESSION],
     *[(p, "name", on_name, p + " (the same)") for p in ("seating", "betting", "hand_over")],
     *[(p, "new_session", on_new_session, "seating") for p in ("idle", *_ANY_SESSION, "ended")],

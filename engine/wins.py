@@ -7,8 +7,8 @@ from __future__ import annotations
 from engine.claims import resolve_if_answered
 from engine.events import ConfirmWin, RejectWin, Win
 from engine.hand import HandError, analyse_win, hand_counts, is_complete, parse_meld
-from engine.moves import Effect, Effects, check_turn, hand_text, refuse, settle_now
-from engine.records import MeldKind, WaitKind, WinKind, hand_result
+from engine.moves import Effect, Effects, check_turn, end_hand, hand_text, refuse, settle_now
+from engine.records import MeldKind, WaitKind, WinKind
 from engine.scoring import WinHow, settlement, win_transfers
 from engine.state import SeatState, TableState
 from engine.tiles import ALL_TILES, Tile, TileError, format_tiles, tile_text
@@ -73,12 +73,10 @@ def on_confirm_win(s: TableState, ev: ConfirmWin) -> Effects:
         if st.concealed is not None and tile is not None:
             st.concealed[tile] += 1
     settle_now(s, wins)
-    s.last_settlement = settlement(
+    settled = settlement(
         s.hand_transfers, dealer=s.dealer, hand=s.hand, winner=seat, kind=kind, wait=wait, bonus=bonus, frm=frm
     )
-    s.results.append(hand_result(s.last_settlement))
-    s.pending, s.claims, s.turn, s.drawn, s.last_drawn, s.phase = None, None, None, None, None, "hand_over"
-    return [Effect("hand_over", seat, tile, s.last_settlement)]
+    return end_hand(s, settled, seat, tile)
 
 
 def judge_wait(

@@ -21,6 +21,8 @@ if [[ $purpose == test ]]; then
     DEBS+=(chromium systemd gcc libc6-dev openssl)
     # node runs MicroPython's WebAssembly port for the seat display firmware's tests
     DEBS+=(nodejs)
+    # zbarimg reads the join QR codes the touchscreen and the pages draw, as a phone's camera would
+    DEBS+=(zbar-tools)
 fi
 scripts/debian-packages.sh "${DEBS[@]}"
 if [[ ! -x .venv/bin/python ]]; then

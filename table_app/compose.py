@@ -3,7 +3,8 @@ the outputs (MQTT, the phones' pages) and the inputs (GPIO buttons, the serial p
 
 Every part says how it is doing through one callback, ``on_link(name, state, detail)``:
 ``mqtt`` (``connecting``, ``online``, ``offline``, ``denied``, ``off``), ``web``
-(``listening``, ``off``), ``gpio`` and ``panel`` (``connected``, ``reconnecting``, ``waiting``,
+(``listening``, ``off``), ``phones`` (``join``: the detail is the session's join link, which
+the touchscreen shows as a QR code), ``gpio`` and ``panel`` (``connected``, ``reconnecting``, ``waiting``,
 ``version_mismatch``, ``warning``). ``serve`` prints them; the touchscreen's Settings shows
 them. Kivy is never imported here.
 """

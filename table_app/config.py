@@ -165,6 +165,25 @@ def _tls_names(v: Any) -> Array:
     return Array(v)
 
 
+def _lang(v: Any) -> str:
+    if v not in ("zh", "en"):
+        raise ValueError('"zh" (中文) or "en" (English)')
+    return str(v)
+
+
+def _layout(v: Any) -> str:
+    if v not in ("upright", "facing"):
+        raise ValueError('"upright" (the screen at one side of the table) or "facing" (in the middle, '
+                         'each seat\'s panel turned toward its player)')
+    return str(v)
+
+
+def _inches(v: Any) -> float:
+    if type(v) not in (int, float) or not 3 <= v <= 100:
+        raise ValueError("the screen's diagonal in inches, 3 to 100 (the Pi's touch display: 7)")
+    return float(v)
+
+
 def _level(v: Any) -> str:
     levels = ("debug", "info", "warning", "error")
     if v not in levels:
@@ -200,6 +219,13 @@ KEYS: tuple[Key, ...] = (
     Key("broker", "tls_names", "broker_tls_names", Array(),
         "more names or addresses clients use for the broker, put in its TLS certificate", _tls_names),
     Key("log", "level", "log_level", "info", "how much the service logs: debug, info, warning or error", _level),
+    Key("ui", "lang", "ui_lang", "zh", "the touchscreen's language: zh or en (--lang; the app's 中文/English switch)",
+        _lang),
+    Key("ui", "layout", "ui_layout", "upright",
+        "upright: the screen at one side of the table; facing: in the middle, each seat's panel turned toward its "
+        "player (--facing)", _layout),
+    Key("ui", "diagonal_in", "ui_diagonal_in", 7.0,
+        "the screen's diagonal in inches: every size is drawn in mm from it (scores 8 mm, names 5 mm)", _inches),
 )
 
 _BY_DOTTED = {k.dotted: k for k in KEYS}
@@ -225,6 +251,9 @@ class Config:
     broker_tls_listen: tuple[str, ...] = Array()
     broker_tls_names: tuple[str, ...] = Array()
     log_level: str = "info"
+    ui_lang: str = "zh"
+    ui_layout: str = "upright"
+    ui_diagonal_in: float = 7.0
 
     def journal_file(self, env: Mapping[str, str] | None = None) -> Path:
         """The journal's path: the configured one (``~`` expanded), else in the user data dir."""
@@ -309,6 +338,65 @@ def load_config(path: str | os.PathLike[str] | None = None, env: Mapping[str, st
     except UnicodeDecodeError:
         raise ConfigError(f"{found}: not UTF-8 text") from None
     return parse_config(text, found)
+
+
+def save_keys(path: str | os.PathLike[str], values: Mapping[str, Any]) -> Path:
+    """Write ``values`` (``{"ui.lang": "en", …}``) into the TOML file at ``path`` — created if
+    missing, its other lines and comments kept — after checking each value as :func:`parse_config`
+    would; the file is replaced whole (written beside it, then renamed), so it is never half
+    written. The settings screen saves with this.
+
+    >>> import tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "config.toml"
+    >>> _ = p.write_text("# my table\\n[table]\\nid = \\"den\\"\\n")
+    >>> _ = save_keys(p, {"table.claim_window_s": 2.5, "ui.lang": "en"})
+    >>> print(p.read_text(), end="")
+    # my table
+    [table]
+    id = "den"
+    claim_window_s = 2.5
+    <BLANKLINE>
+    [ui]
+    lang = "en"
+    >>> load_config(p).ui_lang
+    'en'
+    """
+    target = Path(path).expanduser()
+    for dotted, v in values.items():
+        spec = _BY_DOTTED.get(dotted)
+        if spec is None:
+            raise ConfigError(f"unknown key {dotted!r}{_hint(dotted, list(_BY_DOTTED))}")
+        try:
+            spec.check(v)
+        except ValueError as e:
+            raise ConfigError(f"key {dotted!r} must be {e}; got {v!r}") from None
+    lines = target.read_text(encoding="utf-8").splitlines() if target.is_file() else []
+    for dotted, v in values.items():
+        section, name = dotted.split(".", 1)
+        line = f"{name} = {_toml_value(v)}"
+        header = next((i for i, text in enumerate(lines) if text.strip() == f"[{section}]"), None)
+        if header is None:
+            if lines and lines[-1].strip():
+                lines.append("")
+            lines += [f"[{section}]", line]
+            continue
+        end = next((i for i in range(header + 1, len(lines)) if lines[i].strip().startswith("[")), len(lines))
+        found = next((i for i in range(header + 1, end)
+                      if re.match(rf"\s*{re.escape(name)}\s*=", lines[i])), None)
+        if found is not None:
+            lines[found] = line
+        else:
+            at = end
+            while at > header + 1 and not lines[at - 1].strip():
+                at -= 1
+            lines.insert(at, line)
+    text = "\n".join(lines) + "\n"
+    parse_config(text, target)  # what is written must read back
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = target.with_name(target.name + ".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, target)
+    return target
 
 
 def defaults_toml() -> str:

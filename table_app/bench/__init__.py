@@ -16,7 +16,8 @@ from typing import TypeVar
 T = TypeVar("T")
 
 # Add suites here, one line each.
-SUITES: tuple[str, ...] = ("hand", "service", "mqtt", "flood", "web", "phones", "sim", "startup")
+
+SUITES: tuple[str, ...] = ("hand", "service", "mqtt", "flood", "web", "phones", "sim", "ui", "startup")
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ Starts a service with a journal in a temporary folder (durable commits) and the 
 four phones join their seats over HTTP and each keeps its page's event stream open. Each of
 500 presses (an endless tracked game played from the phones: the dice, each player's TURN —
 the quick 下家's one press per discard — the next hand from the table's screen) is sent as
-``POST /phone/press`` 100 ms after the previous one's four views have arrived (faster than
+``POST /phone/<seat>/press`` 100 ms after the previous one's four views have arrived (faster than
 any player, slower than the streams' fastest pace in a burst); its latency is from sending
 the request until the last of the four streams has a view with its seq.
 """
@@ -35,9 +35,10 @@ WAIT_S = 10.0
 class _Stream:
     """One phone's event stream: the seq of each view as it arrives."""
 
-    def __init__(self, port: int, cookie: str) -> None:
+    def __init__(self, port: int, seat: int, cookie: str) -> None:
+        self.seat = seat
         self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-        self.conn.request("GET", "/phone/events", headers={"Cookie": cookie})
+        self.conn.request("GET", f"/phone/{self.seat}/events", headers={"Cookie": cookie})
         self.resp = self.conn.getresponse()
         self.cond = threading.Condition()
         self.seq = -1
@@ -99,7 +100,7 @@ def one_run(workdir: Path, progress: Callable[[str], None], presses: int = PRESS
             if status != 200 or not answer.get("ok"):
                 raise RuntimeError(f"seat {seat}'s phone could not join: {answer}")
             cookies.append(cookie)
-        streams = [_Stream(pages.port, c) for c in cookies]
+        streams = [_Stream(pages.port, s, c) for s, c in enumerate(cookies)]
         for s in streams:
             s.wait_for(service.seq)
         latencies: list[float] = []
@@ -114,7 +115,7 @@ def one_run(workdir: Path, progress: Callable[[str], None], presses: int = PRESS
             body = {"type": "press", "button": cmd["button"], "held": False}
             time.sleep(GAP_S)
             t0 = time.perf_counter()
-            status, answer, _ = _post(pages.port, "/phone/press", body, cookies[seat])
+            status, answer, _ = _post(pages.port, f"/phone/{seat}/press", body, cookies[seat])
             if status != 200 or not answer.get("ok"):
                 raise RuntimeError(f"the benchmark game was refused: {body} from seat {seat}: {answer}")
             done = max(s.wait_for(answer["seq"]) for s in streams)
@@ -139,7 +140,7 @@ def run(runs: int, progress: Callable[[str], None]) -> list[Result]:
         p50.append(percentile(lat, 50))
         p99.append(percentile(lat, 99))
         worst.append(max(lat))
-    note = "POST /phone/press → the 4 phones' streams have the new view; journal commits included"
+    note = "POST /phone/<seat>/press → the 4 phones' streams have the new view; journal commits included"
     return [
         result(NAME, "phone press → 4 seat pages, p50", p50, "ms", note=note),
         result(NAME, "phone press → 4 seat pages, p99", p99, "ms", target_max=TARGET_P99_MS, note=note),

@@ -53,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
             target = f"target ≤ {r.target_max:,.3g}"
         verdict = {True: "ok", False: "BELOW TARGET" if r.target is not None else "ABOVE TARGET", None: ""}[
             r.meets_target]
-        value = f"{r.value:>14,.1f}" if r.value < 100 else f"{r.value:>14,.0f}"
+        value = f"{r.value:>14,.2f}" if abs(r.value) < 100 else f"{r.value:>14,.0f}"
         print(f"  {r.suite:<6} {r.name:<36} {value} {r.unit:<9} {target:<20} {verdict}")
         if r.note:
             print(f"         ({r.note})")

@@ -7,9 +7,12 @@ waits on), optionally followed by ``win=T`` and ``melds=M,M``.
 Hands piped into ``run`` (``echo 1112345678999m | xian-table run``) go to the terminal table
 as before, unless an app option (``--sim``, ``--demo``, ``--screenshot``, ``--fullscreen``)
 is given. Where the app needs a display: X11 (``DISPLAY``), Wayland (``WAYLAND_DISPLAY``) or a KMS
-console (``/dev/dri/card*``, SDL's kmsdrm). With none of them, ``run`` says so and starts
-the terminal table instead, unless ``--xvfb`` asks for a virtual X display (``xvfb-run``),
-which is how screenshots are made on a headless machine.
+console (``/dev/dri/card*``, SDL's kmsdrm). With none of them (a server, a laptop over SSH),
+``run`` starts the table without a screen of its own: the service and its web pages
+(``--web``, else ``web.listen``, else port 8080 on every interface so that phones can join),
+and prints where a browser finds the table page (the touchscreen's table screen, live) and
+the join link (with its QR code on a terminal). ``--xvfb`` instead runs the app on a virtual
+X display (``xvfb-run``), which is how screenshots are made on a headless machine.
 """
 
 from __future__ import annotations
@@ -18,9 +21,10 @@ import argparse
 import glob
 import os
 import shutil
+import signal
 import stat
 import sys
-import time
+import threading
 from typing import TextIO
 
 from engine.rules import Rules
@@ -36,7 +40,10 @@ Commands: help, quit.
 """
 
 
-SCREENS = ("table", "wall", "scores", "history", "settings", "session", "seating", "win", "settlement")
+BROWSER_WEB = ":8080"  # the web pages of a table without a display, unless --web or web.listen says
+SCREENS = ("table", "wall", "scores", "history", "settings", "session", "rules", "seating", "sithere", "win",
+           "settlement", "final", "entry")
+DEFAULT_SIZE = (1280, 720)
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -61,12 +68,16 @@ def register(p: argparse.ArgumentParser) -> None:
     p.add_argument("--demo-hands", type=int, default=0, metavar="N", help="--demo: quit after N hands (0: play on)")
     p.add_argument("--screenshot", metavar="PATH", help="write a PNG of the running app (just before --exit-after)")
     p.add_argument("--exit-after", metavar="S", type=float, help="quit after S seconds")
-    p.add_argument("--lang", choices=("zh", "en"), default="zh", help="the language shown first (default zh)")
-    p.add_argument("--size", type=_size, default=(1280, 720), metavar="WxH",
-                   help="window size, e.g. 800x480 or 1280x720 (default)")
+    p.add_argument("--lang", choices=("zh", "en"), help="the language shown first (default: ui.lang, zh)")
+    p.add_argument("--size", type=_size, metavar="WxH",
+                   help="window size, e.g. 800x480 or 1280x720 (default; with --fullscreen: the display's own size)")
+    p.add_argument("--facing", action="store_true",
+                   help="the screen lies in the middle of the table: each seat's panel faces its player (ui.layout)")
     p.add_argument("--screen", choices=SCREENS, help="the screen to show first (default: the one the phase calls for)")
     p.add_argument("--fullscreen", action="store_true", help="full screen (the Pi's touchscreen)")
     p.add_argument("--xvfb", action="store_true", help="with no display, run on a virtual X display (xvfb-run)")
+    p.add_argument("--web", metavar="[HOST]:PORT",
+                   help="the web pages (phones, the table page) here (default: web.listen; with no display: :8080)")
     p.add_argument("--config", metavar="FILE", help="the TOML config file (default: the user's, then /etc/xian-table/)")
     p.add_argument("--db", metavar="FILE", help="the SQLite journal (default: journal.path, or the user data dir)")
     p.add_argument("--seven-pairs", action="store_true", help="terminal table: count seven pairs as a winning hand")
@@ -75,20 +86,6 @@ def register(p: argparse.ArgumentParser) -> None:
 def has_display(env: dict[str, str] | os._Environ[str] | None = None) -> bool:
     env = os.environ if env is None else env
     return bool(env.get("DISPLAY") or env.get("WAYLAND_DISPLAY") or glob.glob("/dev/dri/card*"))
-
-
-def launched_at() -> float:
-    """``time.monotonic()`` of the moment this process started (Linux: /proc), so that the
-    first-frame figure includes the interpreter's own start-up and the imports."""
-    try:
-        with open("/proc/self/stat", encoding="ascii") as f:
-            start_ticks = int(f.read().rsplit(")", 1)[1].split()[19])
-        with open("/proc/uptime", encoding="ascii") as f:
-            uptime = float(f.read().split()[0])
-        age = uptime - start_ticks / os.sysconf("SC_CLK_TCK")
-        return time.monotonic() - max(0.0, age)
-    except (OSError, ValueError, IndexError):
-        return time.monotonic()
 
 
 def piped_input() -> bool:
@@ -102,19 +99,57 @@ def piped_input() -> bool:
 
 
 def run(args: argparse.Namespace) -> int:
+    from table_app.ui.launch import launched_at
+
     started = launched_at()
     if args.terminal or (piped_input() and not (args.sim or args.demo or args.screenshot or args.fullscreen)):
         return run_terminal(args)
     if not has_display():
         if args.xvfb:
             return _reexec_under_xvfb(args)
-        print("xian-table run: no display here (DISPLAY and WAYLAND_DISPLAY are unset, no KMS console); "
-              "starting the terminal table. `xian-table run --xvfb --screenshot shot.png --exit-after 5` "
-              "runs the app on a virtual display.", file=sys.stderr)
-        return run_terminal(args)
+        return run_browser(args)
     from table_app.ui.launch import main
 
     return main(args, started)
+
+
+def run_browser(args: argparse.Namespace) -> int:
+    """No display: the table with its web pages; a browser shows the table page, phones (or
+    four browser tabs) join as the seats. Runs until Ctrl-C or SIGTERM."""
+    from table_app.cli.serve import _say_link
+    from table_app.compose import EXIT_USAGE, StartError, Table
+
+    try:
+        table = Table.open(config=args.config, db=args.db, verb="run")
+    except StartError as e:
+        print(e, file=sys.stderr)
+        return e.status
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    with table:
+        table.start()
+        table.add_link_listener(lambda name, state, detail: _say_link(name, state, detail, "run"))
+        listen = args.web or table.cfg.web_listen or BROWSER_WEB
+        try:
+            table.attach_outputs(web_listen=listen)
+            table.attach_inputs(panel=args.panel, gpio=args.gpio)
+        except (ValueError, OSError) as e:  # a bad address, a busy port, no GPIO on this machine
+            print(f"xian-table run: {e} (another port: --web :8081)", file=sys.stderr)
+            return EXIT_USAGE
+        assert table.pages is not None
+        port = table.pages.port
+        print(f"xian-table run: no display here, so the table is in the browser:\n"
+              f"  the table   http://localhost:{port}/table   (this machine; others: {table.pages.url}table)\n"
+              f"  the seats   phones scan the join code (below; on the table page of this machine too),\n"
+              f"              or open the join link in four browser tabs to play all four seats here\n"
+              f"  (`xian-table run --terminal` reads hands in the terminal; Ctrl-C stops the table)",
+              file=sys.stderr, flush=True)
+        try:
+            while not stop.wait(3600):
+                pass
+        except KeyboardInterrupt:
+            pass
+    return 0
 
 
 def _reexec_under_xvfb(args: argparse.Namespace) -> int:
@@ -122,7 +157,7 @@ def _reexec_under_xvfb(args: argparse.Namespace) -> int:
     if xvfb is None:
         print("xian-table run: --xvfb needs xvfb-run (Debian: apt-get install xvfb xauth)", file=sys.stderr)
         return 2
-    w, h = args.size
+    w, h = args.size or DEFAULT_SIZE
     argv = [a for a in sys.argv[1:] if a != "--xvfb"]
     cmd = [xvfb, "-a", "-s", f"-screen 0 {w}x{h}x24", sys.executable, "-m", "table_app.cli", *argv]
     os.execv(xvfb, cmd)

@@ -73,12 +73,12 @@ _SAY: dict[tuple[str, str], str] = {
 }
 
 
-def _say_link(name: str, state: str, detail: str) -> None:
+def _say_link(name: str, state: str, detail: str, verb: str = "serve") -> None:
     """What a part says about itself, on stderr (systemd's journal under the unit); the join
     link also as a QR code a phone can scan off the terminal."""
     text = _SAY.get((name, state), "{name}: {state}: {detail}").format(name=name, state=state, detail=detail)
     if text:
-        print(f"xian-table serve: {text}", file=sys.stderr, flush=True)
+        print(f"xian-table {verb}: {text}", file=sys.stderr, flush=True)
     if (name, state) == ("phones", "join") and sys.stderr.isatty():
         from table_app.web.qr import qr_text
 

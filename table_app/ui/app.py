@@ -6,6 +6,10 @@ schedules :meth:`TableApp.apply_notice` on the Kivy thread (``Clock.schedule_onc
 Answers to the app's own commands come back the same way. What happened is read from the
 notice — the engine's effects, the public state's ``actions`` and ``claims`` keys, the
 service's claim-window time — never worked out by comparing two states.
+
+Screens are built when first shown (``screens.SCREENS``: one module and one ``.kv`` each),
+so the first frame waits only for the screen it shows. Every size is in millimetres of the
+real screen (``units``): :attr:`TableApp.mm` px per mm and three font sizes.
 Kivy must be configured (window size, ``KIVY_NO_ARGS``) before this module is imported;
 :func:`table_app.ui.launch.main` does that.
 """
@@ -22,22 +26,21 @@ from kivy.clock import Clock
 from kivy.core.text import DEFAULT_FONT, LabelBase
 from kivy.core.window import Window
 from kivy.lang import Builder
-from kivy.properties import BooleanProperty, NumericProperty, StringProperty
+from kivy.properties import BooleanProperty, DictProperty, NumericProperty, StringProperty
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
-from engine import replay
-from table_app.ui import screens
+from table_app.ui import screens, units
 from table_app.ui.fonts import MISSING, find_cjk_font
 from table_app.ui.sim import KEYS
 from table_app.ui.text import refusal, tr
 
-KV_DIR = Path(__file__).parent / "kv"
-KV_FILES = ("common", "session", "seating", "table", "wall", "win", "settlement", "scores", "history", "settings")
+HERE = Path(__file__).parent
 HOME_SCREEN = {"idle": "session", "seating": "seating", "win_pending": "win", "hand_over": "settlement",
-               "ended": "scores"}
+               "ended": "final"}
 TOUCH = "touch"
 SIM_KEYS = "sim-keys"
 HISTORY_KEPT = 2000  # events of the session the History screen can take back to
+MESSAGE_S = 6.0  # how long a message stays in the top line
 
 
 def _ui_heartbeat() -> Any:
@@ -52,37 +55,59 @@ def _ui_heartbeat() -> Any:
 
 class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
     lang = StringProperty("zh")
-    message = StringProperty("")  # the last refusal or warning, shown on every screen
+    message = StringProperty("")  # the last refusal or warning, shown in the top line for a while
     font_warning = StringProperty("")
     version = NumericProperty(0)  # +1 on every change of the table (screens refresh on it)
     sim = BooleanProperty(False)
+    layout = StringProperty("upright")  # upright: the screen at one side; facing: in the middle
+    score_only = BooleanProperty(False)  # hands are entered (score_hand), not played
+    rule_overrides = DictProperty({})  # the rules chosen for the next session
+    join_url = StringProperty("")  # the phones' join link (the QR code) while the web pages are on
+    diagonal_in = NumericProperty(units.DEFAULT_DIAGONAL_IN)
+    # sizes in px, from the window's size and the screen's diagonal (units.py)
+    mm = NumericProperty(5.25)
+    fs_s = NumericProperty(19)
+    fs_m = NumericProperty(27)
+    fs_l = NumericProperty(42)
+    line_s = NumericProperty(30)
+    line_m = NumericProperty(42)
+    line_l = NumericProperty(63)
+    touch = NumericProperty(53)
 
     def __init__(self, service: Any, *, journal: Any = None, sim: bool = False, lang: str = "zh",
-                 first_screen: str | None = None,
-                 links: dict[str, str] | None = None, screenshot: str | None = None,
-                 exit_after: float | None = None, started: float | None = None, **kw: Any) -> None:
+                 first_screen: str | None = None, links: dict[str, str] | None = None,
+                 screenshot: str | None = None, exit_after: float | None = None, started: float | None = None,
+                 layout: str = "upright", diagonal_in: float = units.DEFAULT_DIAGONAL_IN,
+                 config_path: Any = None, **kw: Any) -> None:
         super().__init__(**kw)
         self.service = service
         self.journal = journal
         self.sim = sim
         self.lang = lang
+        self.layout = layout
+        self.diagonal_in = diagonal_in
+        self.config_path = config_path  # where Settings saves (the config file read, else the user's); None: nowhere
         self.links = dict(links or {})
         self.first_screen = first_screen
         self.screenshot_path = screenshot
         self.exit_after = exit_after
         self.started = started if started is not None else time.monotonic()
         self.first_frame_s: float | None = None
+        self.window_size: tuple[int, int] = (0, 0)  # as the last frame drew it
         self.demo_hands = 0
         self.frames_shown = 0
         self.pub: dict[str, Any] = dict(service.public)
         self.seq = service.seq
         self.claims_deadline: float | None = None  # time.monotonic() when the claim window closes
+        self.claims_window: float = float(service.claim_window_s)
         self.in_effect: list[tuple[int, dict[str, Any], str]] = []  # (seq, event, source)
+        self.sources_read = True
         self.redo_list: list[tuple[int, dict[str, Any], str]] = []
         self.totals: list[tuple[int, list[int]]] = []  # (seq, scores after a hand ended)
         self.pending_bets = [0, 0, 0, 0]
         self.last_phase = self.pub.get("phase")
         self.font_path = find_cjk_font()
+        self.sm: ScreenManager | None = None
         self._unsubscribe: Any = None
         self._pending: list[Any] = []
         self._pending_lock = threading.Lock()
@@ -91,19 +116,19 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
     # -- start-up -------------------------------------------------------------------------
 
     def build(self) -> ScreenManager:
-        self.title = "xian-table 西安麻将"
+        self.title = "xian-table " + tr("app_title", "zh")
         if self.font_path:
             LabelBase.register(DEFAULT_FONT, self.font_path)
         else:
             self.font_warning = MISSING
-        for name in KV_FILES:
-            path = str(KV_DIR / f"{name}.kv")
-            Builder.unload_file(path)  # a second app in one process (the tests) must not add the rules twice
-            Builder.load_file(path)
+        path = str(HERE / "widgets.kv")
+        Builder.unload_file(path)  # a second app in one process (the tests) must not add the rules twice
+        Builder.load_file(path)
+        screens.unload_all()
         self.load_history()
+        self.sizes()
+        Window.bind(size=self.sizes)
         sm = ScreenManager(transition=NoTransition())
-        for cls in screens.ALL:
-            sm.add_widget(cls())
         self.sm = sm
         self._unsubscribe = self.service.subscribe(self.notice)
         Window.bind(on_key_down=self.on_key)
@@ -117,15 +142,25 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
             Clock.schedule_once(self._screenshot, max(0.5, (self.exit_after or 3) - 0.5))
         if self.exit_after:
             Clock.schedule_once(self._exit, self.exit_after)
-        self.goto(self.first_screen or HOME_SCREEN.get(self.pub.get("phase", "idle"), "table"))
-        self.refresh()
+        self.goto(self.first_screen or self.home())
         return sm
+
+    def sizes(self, *_: Any) -> None:
+        """Millimetres and font sizes for the window's size (on start and on every resize)."""
+        w, h = Window.size
+        ppm = units.px_per_mm(w, h, self.diagonal_in)
+        ts = units.type_scale(ppm)
+        self.mm = ppm
+        self.fs_s, self.fs_m, self.fs_l = ts
+        self.line_s, self.line_m, self.line_l = (int(units.LINE * f) + 3 for f in ts)
+        self.touch = max(48, round(units.TOUCH_MM * ppm))
 
     def _flipped(self, *_: Any) -> None:
         """A frame reached the screen (the first one is the launch-to-first-frame figure)."""
         self.frames_shown += 1
         if self.first_frame_s is None:
             self.first_frame_s = time.monotonic() - self.started
+        self.window_size = tuple(Window.size)
 
     def _exit(self, *_: Any) -> None:
         if self.screenshot_path and not Path(self.screenshot_path).exists():
@@ -135,6 +170,7 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
 
     def on_stop(self) -> None:
         Window.unbind(on_flip=self._flipped)
+        Window.unbind(size=self.sizes)
         if self._unsubscribe is not None:
             self._unsubscribe()
             self._unsubscribe = None
@@ -144,7 +180,8 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
                 ev.cancel()
 
     def load_history(self) -> None:
-        """The events in effect of this session and its hand results, from the journal."""
+        """The events in effect of this session and its hand results, from the journal (their
+        sources are read when History is first shown: that reads the whole journal)."""
         if self.journal is None:
             return
         try:
@@ -154,19 +191,41 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
             begin = max((i for i, s in enumerate(active) if s in starts), default=0)
             seqs = active[begin:]
             events = self.journal.events(seqs)
-            sources = {r.seq: r.source for r in self.journal.records() if r.seq >= (seqs[0] if seqs else 0)}
         except Exception as e:  # a history we cannot read must not stop the table
             self.message = f"history: {e}"
             return
-        self.in_effect = [(s, e, sources.get(s, "")) for s, e in zip(seqs, events, strict=True)]
-        state = None
+        from engine import new_table, push
+
+        self.in_effect = [(s, e, "") for s, e in zip(seqs, events, strict=True)]
+        self.sources_read = False
+        state = new_table()
         self.totals = []
         for seq, ev in zip(seqs, events, strict=True):
-            state = replay([ev], state)
+            push(state, ev)  # (one state, changed in place: no copy per event)
             if ev["type"] == "new_session":
                 self.totals = [(seq, [0, 0, 0, 0])]
-            elif state.phase == "hand_over" and ev["type"] in ("confirm_win", "resolve", "pass", "claim"):
+            elif state.phase == "hand_over" and ev["type"] in ("confirm_win", "resolve", "pass", "claim",
+                                                                "score_hand"):
                 self.totals.append((seq, list(state.scores)))
+            if ev["type"] == "score_hand":
+                self.score_only = True
+
+    def read_sources(self) -> None:
+        """Where the loaded events came from (touch, gpio…), for History: the journal's records
+        are read once, on the first look at History, not at start-up."""
+        if self.sources_read or self.journal is None:
+            return
+        self.sources_read = True
+        wanted = {seq for seq, _, source in self.in_effect if not source}
+        if not wanted:
+            return
+        first = min(wanted)
+        try:
+            found = {r.seq: r.source for r in self.journal.records() if r.seq >= first and r.seq in wanted}
+        except Exception as e:  # (a history we cannot read must not stop the table)
+            self.say(f"history: {e}")
+            return
+        self.in_effect = [(seq, ev, source or found.get(seq, "")) for seq, ev, source in self.in_effect]
 
     # -- the service's notices (service thread → Kivy thread) -----------------------------
 
@@ -211,44 +270,62 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
             self.in_effect.append(self.redo_list.pop(0))
         if ev.get("type") == "new_session":
             self.totals = [(n.seq, [0, 0, 0, 0])]
+        if ev.get("type") == "score_hand":
+            self.score_only = True
         if any(e.what == "hand_over" for e in n.effects):  # the engine settled a hand
             seq_of_event = self.in_effect[-1][0] if self.in_effect else n.seq
             self.totals.append((seq_of_event, list(self.pub["scores"])))
         self.claims_deadline = None if n.claim_left is None else time.monotonic() + n.claim_left
+        if n.claim_left is not None and any(e.what == "claims_open" for e in n.effects):
+            self.claims_window = max(float(n.claim_left), 0.1)
         if any(e.what == "to_move" and e.data == "roll" for e in n.effects) and self.pub.get("phase") == "betting":
             self.pending_bets = list(self.pub.get("bets") or [0, 0, 0, 0])
-        table = self.sm.get_screen("table")
-        if n.press is not None and not n.source.startswith(TOUCH) and isinstance(ev.get("seat"), int):
-            table.flash(ev["seat"], self.event_word(ev))  # a wired button's press
-        for e in n.effects:  # what the engine says happened to a seat, whoever pressed
-            word = self.effect_word(e)
-            if word and e.seat is not None:
-                table.flash(e.seat, word)
+        table = self.made("table")
+        if table is not None:
+            if n.press is not None and not n.source.startswith(TOUCH) and isinstance(ev.get("seat"), int):
+                table.flash(ev["seat"], self.event_word(ev))  # a wired button's press
+            for e in n.effects:  # what the engine says happened to a seat, whoever pressed
+                word = self.effect_word(e)
+                if word and e.seat is not None:
+                    table.flash(e.seat, word)
         phase = self.pub.get("phase")
         if phase != self.last_phase:
             self.last_phase = phase
-            stay = n.kind in ("undo", "redo") and self.sm.current == "history"  # where the undo was asked
+            stay = n.kind in ("undo", "redo") and self.sm is not None and self.sm.current == "history"
             if phase is not None and not stay:
-                self.goto(HOME_SCREEN.get(phase, "table"), refresh=False)
+                self.goto("sithere" if ev.get("type") == "seating" and n.kind == "event" else self.home(),
+                          refresh=False)
         if refresh:
             self.refresh()
 
     def show_refusal(self, code: str, params: dict[str, Any], error: str, seat: Any) -> None:
-        """A refused press, from any input: its reason in the player's language on the seat's
-        panel (red) and in the message line; the kong the engine cannot tell is asked for."""
+        """A refusal, from any input: its reason in the player's language on the seat's panel
+        (red) and in the top line; the kong the engine cannot tell is asked for."""
         text = refusal(code, params, error, list(self.pub.get("players") or []), self.lang)
-        self.message = text
-        if not isinstance(seat, int):
+        self.say(text)
+        current = self.sm.current_screen if self.sm is not None else None
+        if current is not None:
+            current.refused(code, params)  # a form may show what to do again (the tied seats roll again)
+        table = self.made("table")
+        if not isinstance(seat, int) or table is None:
             return
-        table = self.sm.get_screen("table")
         table.flash(seat, text, refused=True)
-        if code == "press.kong_which" and self.sm.current == "table":
+        if code == "press.kong_which" and self.sm is not None and self.sm.current == "table":
             table.ask_kong(seat)
+
+    def say(self, text: str) -> None:
+        """A message in the top line (in place of the title: nothing moves), for a while."""
+        self.message = text
+        Clock.unschedule(self._quiet)
+        Clock.schedule_once(self._quiet, MESSAGE_S)
+
+    def _quiet(self, *_: Any) -> None:
+        self.message = ""
 
     def effect_word(self, e: Any) -> str:
         """The word a seat's panel flashes for an engine effect (a claim taken, a kong, a win)."""
         if e.what == "claim_taken":
-            return tr(f"act_claim_{e.data}", self.lang)
+            return tr(f"flash_claim_{e.data}", self.lang)
         if e.what == "kong":
             return tr(f"kong_{e.data}", self.lang)
         if e.what == "win_declared":
@@ -258,10 +335,10 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
     def event_word(self, ev: dict[str, Any]) -> str:
         t = ev.get("type", "")
         if t == "claim":
-            return tr(f"act_claim_{ev['call']}", self.lang)
+            return tr(f"flash_claim_{ev['call']}", self.lang)
         if t == "kong":
             return tr(f"kong_{ev.get('kind', 'concealed')}", self.lang)
-        return tr(f"act_{t}", self.lang) if t in ("roll", "discard", "win", "pass") else t
+        return tr(f"flash_{t}", self.lang) if t in ("roll", "discard", "win", "pass") else ""
 
     # -- sending commands (Kivy thread → service) ------------------------------------------
 
@@ -273,13 +350,11 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
         def answered(f: Any) -> None:
             ans = f.result()
             if not ans.ok:
-                params = ans.params or {}
-                Clock.schedule_once(lambda *_: self.show_refusal(ans.code, params, ans.error, params.get("seat")), 0)
+                params = dict(ans.params or {})
+                seat = command.get("seat") if isinstance(command.get("seat"), int) else params.get("seat")
+                Clock.schedule_once(lambda *_: self.show_refusal(ans.code, params, ans.error or "", seat), 0)
 
         fut.add_done_callback(answered)
-
-    def refused(self, error: str) -> None:
-        self.message = tr("refused", self.lang, error=error)
 
     def seating_dice(self, dice: list[int]) -> None:
         """The dice button (GPIO, or the panel's own dice) while the table is seated: called on
@@ -287,30 +362,81 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
         values = list(dice)
 
         def fill(*_: object) -> None:
-            if self.sm.current != "seating":
+            if self.sm is not None and self.sm.current != "seating":
                 self.goto("seating")
-            self.sm.get_screen("seating").dice_from_button(values)
+            self.screen("seating").dice_from_button(values)
 
         Clock.schedule_once(fill, 0)
 
+    def ask_end_session(self) -> None:
+        from table_app.ui.dialogs import ConfirmDialog
+
+        ConfirmDialog(tr("confirm_end", self.lang), lambda: self.send({"type": "end_session"}),
+                      yes=tr("end_session", self.lang)).open()
+
+    def show_join(self) -> None:
+        """The phones' QR code (the session screen, seating, the menu: whenever it is asked for)."""
+        if self.join_url:
+            from table_app.ui.dialogs import JoinDialog
+
+            JoinDialog().open()
+
+    def open_menu(self) -> None:
+        from table_app.ui.dialogs import Menu
+
+        Menu().open()
+
     # -- screens ----------------------------------------------------------------------------
+
+    def home(self) -> str:
+        """The screen the phase calls for."""
+        phase = self.pub.get("phase") or "idle"
+        if phase == "betting" and self.score_only:
+            return "entry"
+        return HOME_SCREEN.get(phase, "table")
+
+    def screen(self, name: str) -> Any:
+        """The screen ``name``, built the first time it is asked for."""
+        assert self.sm is not None
+        if not self.sm.has_screen(name):
+            self.sm.add_widget(screens.make(name))
+        return self.sm.get_screen(name)
+
+    def made(self, name: str) -> Any:
+        """Screen ``name`` if it has been built (else None: nothing to update on it)."""
+        return self.sm.get_screen(name) if self.sm is not None and self.sm.has_screen(name) else None
 
     def goto(self, name: str, refresh: bool = True) -> None:
         self.message = ""
+        screen = self.screen(name)
+        assert self.sm is not None
         self.sm.current = name
         if refresh:
-            self.sm.current_screen.refresh()
+            screen.refresh()
 
     def refresh(self) -> None:
         self.version += 1
-        self.sm.current_screen.refresh()
+        if self.sm is not None and self.sm.current_screen is not None:
+            self.sm.current_screen.refresh()
 
     def toggle_lang(self) -> None:
-        self.lang = "en" if self.lang == "zh" else "zh"
+        self.set_lang("en" if self.lang == "zh" else "zh")
+
+    def set_lang(self, lang: str) -> None:
+        self.lang = lang
+        self.refresh()
+
+    def set_layout(self, layout: str) -> None:
+        if layout == self.layout:
+            return
+        self.layout = layout
+        table = self.made("table")
+        if table is not None:
+            table.arrange()
         self.refresh()
 
     def tick(self, _dt: float) -> None:
-        if self.claims_deadline is not None and self.sm.current == "table":
+        if self.claims_deadline is not None and self.sm is not None and self.sm.current == "table":
             self.sm.current_screen.update_status()
 
     def claim_left(self) -> float | None:
@@ -324,7 +450,7 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
     def on_key(self, _window: Any, key: int, _scancode: int, codepoint: str | None, mods: Any) -> bool:
         """``--sim``: a key is a press of the button it stands for, sent like the panel's;
         with Shift the button is held (a held TURN is undo)."""
-        if not self.sim or self.sm.current in ("session",):
+        if not self.sim or self.sm is None or self.sm.current in ("session", "settings", "rules"):
             return False
         name = "spacebar" if key == 32 else chr(key) if 32 < key < 127 else (codepoint or "")
         if name not in KEYS:
@@ -345,6 +471,9 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
     def save_screenshot(self, path: str) -> str:
         target = Path(path)
         target.parent.mkdir(parents=True, exist_ok=True)
+        # draw the frame now: the pixels are read from the back buffer, which after a flip may
+        # still hold an older frame (seen under Xvfb: two screens over each other)
+        Window.dispatch("on_draw")
         made = Window.screenshot(name=str(target.with_name(target.stem + "-tmp.png")))
         if made:
             Path(made).replace(target)

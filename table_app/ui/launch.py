@@ -20,11 +20,28 @@ from typing import Any, Final
 log = logging.getLogger(__name__)
 
 
+def launched_at() -> float:
+    """``time.monotonic()`` of the moment this process started (Linux: /proc), so that the
+    first-frame figure includes the interpreter's own start-up and the imports."""
+    try:
+        with open("/proc/self/stat", encoding="ascii") as f:
+            start_ticks = int(f.read().rsplit(")", 1)[1].split()[19])
+        with open("/proc/uptime", encoding="ascii") as f:
+            uptime = float(f.read().split()[0])
+        age = uptime - start_ticks / os.sysconf("SC_CLK_TCK")
+        return time.monotonic() - max(0.0, age)
+    except (OSError, ValueError, IndexError):
+        return time.monotonic()
+
+
 def configure_kivy(width: int, height: int, fullscreen: bool) -> None:
+    """Kivy's settings before it is imported. Full screen takes the display's own size (SDL's
+    desktop mode): the window size is then only what a display that reports none gets."""
     os.environ.setdefault("KIVY_NO_ARGS", "1")
     os.environ.setdefault("KIVY_NO_FILELOG", "1")
     os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")
     os.environ.setdefault("KIVY_CLIPBOARD", "sdl2")  # not xsel/xclip, which a Pi may lack
+    os.environ.setdefault("KIVY_IMAGE", "sdl2")  # PNGs through SDL_image: Pillow and the others are not loaded
     logging.getLogger("kivy").setLevel(logging.WARNING)
     from kivy.config import Config
 
@@ -55,7 +72,10 @@ def main(args: argparse.Namespace, started: float | None = None) -> int:
         print(e, file=sys.stderr)
         return e.status
     cfg, journal, service = table.cfg, table.journal, table.service
-    width, height = args.size
+    from table_app.cli.run import DEFAULT_SIZE
+    from table_app.config import user_config_file
+
+    width, height = args.size or DEFAULT_SIZE
     configure_kivy(width, height, args.fullscreen)
     from table_app.ui.app import TableApp
 
@@ -66,15 +86,17 @@ def main(args: argparse.Namespace, started: float | None = None) -> int:
         "journal": str(journal.path),
         "table_id": cfg.table_id,
     }
-    app = TableApp(service, journal=journal, sim=args.sim, lang=args.lang, links=links,
+    app = TableApp(service, journal=journal, sim=args.sim, lang=args.lang or cfg.ui_lang, links=links,
                    screenshot=args.screenshot, exit_after=args.exit_after, started=started,
-                   first_screen=args.screen)
+                   first_screen=args.screen, layout="facing" if args.facing else cfg.ui_layout,
+                   diagonal_in=cfg.ui_diagonal_in, config_path=cfg.source or user_config_file())
     table.add_link_listener(_LinkView(app))
     table.start()
     try:
         # MQTT and the phones' pages as configured (``--sim``: a broker on localhost:1883 if one answers),
         # in a thread: a broker that is slow to answer must not hold up the first frame
-        threading.Thread(target=_outputs, args=(table, args.sim), daemon=True, name="outputs").start()
+        threading.Thread(target=_outputs, args=(table, args.sim, getattr(args, "web", None)), daemon=True,
+                         name="outputs").start()
         table.attach_inputs(panel=args.panel, gpio=args.gpio)
     except (ValueError, OSError) as e:  # a bad pin map, no GPIO on this machine
         app.message = str(e)
@@ -88,7 +110,9 @@ def main(args: argparse.Namespace, started: float | None = None) -> int:
             demo.set()
         table.close()
     if app.first_frame_s is not None:
-        print(f"xian-table run: first frame {app.first_frame_s:.2f} s after launch", file=sys.stderr)
+        w, h = app.window_size
+        print(f"xian-table run: first frame {app.first_frame_s:.2f} s after launch ({w}×{h}, {app.layout}, "
+              f"{app.lang}, {app.diagonal_in:g}\")", file=sys.stderr)
     if args.screenshot and os.path.exists(args.screenshot):
         print(f"xian-table run: screenshot written to {args.screenshot}", file=sys.stderr)
     played = f"demo played {app.demo_hands} hands; " if args.demo else ""
@@ -96,9 +120,9 @@ def main(args: argparse.Namespace, started: float | None = None) -> int:
     return 0
 
 
-def _outputs(table: Any, local_broker: bool) -> None:
+def _outputs(table: Any, local_broker: bool, web: str | None = None) -> None:
     try:
-        table.attach_outputs(local_broker=local_broker)
+        table.attach_outputs(local_broker=local_broker, web_listen=web)
     except (ValueError, OSError) as e:  # a bad URL must not stop the table; Settings says why
         log.warning("outputs: %s", e)
         table.link("mqtt", "offline", str(e))
@@ -131,10 +155,15 @@ class _LinkView:
         self.app = app
 
     def __call__(self, name: str, state: str, detail: str) -> None:
+        from kivy.clock import Clock
+
+        if name == "phones":  # the join link, new with each session's token: the QR code shows it
+            url = detail if state == "join" else ""
+            Clock.schedule_once(lambda *_: setattr(self.app, "join_url", url), 0)
+            return
         key = self.NAMES.get(name)
         if key is None:
             return
-        from kivy.clock import Clock
 
         def show(*_: Any) -> None:
             self.app.links[key] = f"{state} · {detail}" if detail else state

@@ -2,8 +2,10 @@
 its seats, joining (a seat, a name), the bound phone's page, its presses, leaving.
 
 Only two things write: joining (``POST /join/<token>``, rate-limited per client address) and
-a bound phone's press (``POST /phone/press``, which needs the secret of its binding, an
-HttpOnly ``SameSite=Strict`` cookie, and speaks only for its own seat). A phone's press is
+a bound phone's press (``POST /phone/<seat>/press``, which needs the secret of its binding, an
+HttpOnly ``SameSite=Strict`` cookie, and speaks only for its own seat). The cookie's path is
+its seat's pages (``/phone/<seat>``), so that one browser can hold four seats in four tabs
+(a demo on one computer: the table page and four seat pages). A phone's press is
 a remote command (behind the table's own buttons; ``busy`` beyond the remote bound). A name
 that cannot be set now (a hand is being played) is kept and sent when the table next takes
 names. Everything else is read-only, as the rest of the server.
@@ -24,7 +26,7 @@ from http.cookies import CookieError, SimpleCookie
 from typing import TYPE_CHECKING, Any
 
 from engine.errors import InvalidEventError
-from engine.events import check_name
+from engine.fields import check_name
 from table_app.seat_view import SEATS, WIND_EN, WIND_ZH
 from table_app.ui.text import refusal
 from table_app.web.phones import Phones
@@ -119,8 +121,9 @@ class PhoneRoutes:
             if parts[2] == "seats.json":
                 return _json(200, {"seats": self.seats()})
             return None
-        if parts == ["phone"]:
-            if self.phones.seat_of(phone_secret(cookie)) is None:
+        if parts[0] == "phone" and len(parts) == 2:
+            seat = _seat(parts[1])
+            if seat is None or self.phones.seat_of(phone_secret(cookie)) != seat:
                 return Reply(303, HTML, b"", (("Location", "/"),))
             return Reply(200, HTML, self.page("phone.html").encode())
         return None
@@ -129,11 +132,14 @@ class PhoneRoutes:
         parts = path.strip("/").split("/")
         if parts[0] == "join" and len(parts) == 2:
             return self._join(parts[1], body, client)
-        if parts == ["phone", "press"]:
-            return self._press(body, cookie)
-        if parts == ["phone", "leave"]:
-            seat = self.phones.leave(phone_secret(cookie))
-            return _json(200, {"ok": True, "seat": seat}, ("Set-Cookie", f"{COOKIE}=; Path=/; Max-Age=0"))
+        if parts[0] == "phone" and len(parts) == 3 and (seat := _seat(parts[1])) is not None:
+            if parts[2] == "press":
+                return self._press(seat, body, cookie)
+            if parts[2] == "leave":
+                secret = phone_secret(cookie)
+                left = self.phones.leave(secret) if self.phones.seat_of(secret) == seat else None
+                gone = f"{COOKIE}=; Path=/phone/{seat}; Max-Age=0"
+                return _json(200, {"ok": True, "seat": left}, ("Set-Cookie", gone))
         return None
 
     def seats(self) -> list[dict[str, Any]]:
@@ -144,11 +150,11 @@ class PhoneRoutes:
         return [{"seat": s, "name": players[s], "wind": winds[s], "wind_zh": WIND_ZH.get(winds[s] or ""),
                  "wind_en": WIND_EN.get(winds[s] or ""), "phone": taken[s]} for s in range(SEATS)]
 
-    def bound_view(self, cookie: str | None) -> tuple[int | None, dict[str, Any] | None]:
-        """For the phone's event stream: its seat (None: not bound) and why, if it lost it."""
+    def bound_view(self, seat: int, cookie: str | None) -> tuple[int | None, dict[str, Any] | None]:
+        """For the phone's event stream of ``/phone/<seat>``: the seat (None: this browser is not
+        bound to it) and why, if it lost it."""
         secret = phone_secret(cookie)
-        seat = self.phones.seat_of(secret)
-        if seat is None:
+        if self.phones.seat_of(secret) != seat:
             replaced = self.phones.was_replaced(secret)
             why = REPLACED if replaced else UNBOUND
             return None, why
@@ -182,13 +188,12 @@ class PhoneRoutes:
                 with self._lock:
                     self._pending_names[seat] = name  # a hand is on: sent when the table takes names again
                 pending = True
-        cookie = f"{COOKIE}={secret}; Path=/; HttpOnly; SameSite=Strict; Max-Age=86400"
-        return _json(200, {"ok": True, "seat": seat, "replaced": replaced, "name_pending": pending},
-                     ("Set-Cookie", cookie))
+        cookie = f"{COOKIE}={secret}; Path=/phone/{seat}; HttpOnly; SameSite=Strict; Max-Age=86400"
+        return _json(200, {"ok": True, "seat": seat, "page": f"/phone/{seat}", "replaced": replaced,
+                           "name_pending": pending}, ("Set-Cookie", cookie))
 
-    def _press(self, body: bytes, cookie: str | None) -> Reply:
-        seat = self.phones.seat_of(phone_secret(cookie))
-        if seat is None:
+    def _press(self, seat: int, body: bytes, cookie: str | None) -> Reply:
+        if self.phones.seat_of(phone_secret(cookie)) != seat:
             return _refused(401, "这部手机不在座位上", "This phone has no seat", "phone.unbound")
         data = _body(body)
         if data is None:
@@ -218,6 +223,10 @@ class PhoneRoutes:
         return _json(200, {"ok": False, "error": answer.error, "code": answer.code, "params": params,
                            "zh": refusal(answer.code, params, answer.error or "", players, "zh"),
                            "en": refusal(answer.code, params, answer.error or "", players, "en")})
+
+def _seat(text: str) -> int | None:
+    return int(text) if text in ("0", "1", "2", "3") else None
+
 
 def _body(body: bytes) -> dict[str, Any] | None:
     if len(body) > MAX_BODY:

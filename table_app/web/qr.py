@@ -19,14 +19,26 @@ def _code(url: str) -> segno.QRCode:
     return segno.make(url, error="m", micro=False)
 
 
-def qr_svg(url: str, scale: int = 6) -> str:
-    return str(_code(url).svg_inline(scale=scale, dark="#000", light="#fff"))
+def qr_svg(url: str, scale: int = 6, fluid: bool = False) -> str:
+    """``fluid``: no width and height, a viewBox instead (the page sizes it)."""
+    return str(_code(url).svg_inline(scale=scale, dark="#000", light="#fff", omitsize=fluid))
 
 
 def qr_png(url: str, scale: int = 8) -> bytes:
     out = io.BytesIO()
     _code(url).save(out, kind="png", scale=scale, dark="#000", light="#fff", border=3)
     return out.getvalue()
+
+
+def qr_rows(url: str, border: int = 2) -> list[list[bool]]:
+    """The code's modules row by row from the top, dark True, with a light border (the
+    touchscreen draws them as a texture).
+
+    >>> rows = qr_rows("http://x/join/abc", border=2)
+    >>> len(rows) == len(rows[0]) and rows[0][0] is False and rows[2][2] is True
+    True
+    """
+    return [[bool(v) for v in row] for row in _code(url).matrix_iter(scale=1, border=border)]
 
 
 def qr_text(url: str) -> str:

@@ -2,10 +2,13 @@
 
 Read-only: GET (and HEAD) ``/`` (the four seats), ``/seat/<n>`` (the page),
 ``/seat/<n>/events`` (an SSE stream: the seat's view now, then after changes) and
-``/seat/<n>.json``; OPTIONS says so. Phones that join the table (issue 18,
-:mod:`table_app.web.phone_routes`) have ``/join/<token>`` (the page, ``seats.json``, and a
-POST to join), ``/phone`` and ``/phone/events`` (the bound phone's page and its stream) and
-the only other writes, ``POST /phone/press`` and ``/phone/leave``: a JSON body of at most
+``/seat/<n>.json``; the table page ``/table`` with ``/table/events`` and ``/table.json``
+(``?lang=en``; :mod:`table_app.web.table_view`, the touchscreen's table screen) and, for a
+browser on this machine only, ``/table/join.json`` (the join link and its QR code); OPTIONS
+says so. Phones that join the table (issue 18, :mod:`table_app.web.phone_routes`) have
+``/join/<token>`` (the page, ``seats.json``, and a POST to join), ``/phone/<n>`` and
+``/phone/<n>/events`` (the bound phone's page and its stream) and the only other writes,
+``POST /phone/<n>/press`` and ``/phone/<n>/leave``: a JSON body of at most
 1 KiB; every other method and path gets 405. The views are
 :func:`table_app.seat_view.seat_view` — the same as MQTT ``seat/<n>`` — built from the
 service's notices, so the page needs no broker (Debian's mosquitto has no websockets).
@@ -50,7 +53,8 @@ from typing import TYPE_CHECKING, Any
 
 from table_app.seat_view import SEATS, seat_view
 from table_app.web.phone_routes import MAX_BODY, PhoneRoutes, Reply
-from table_app.web.qr import lan_address
+from table_app.web.qr import lan_address, qr_svg
+from table_app.web.table_view import table_view
 
 if TYPE_CHECKING:
     from table_app.service import Notice, TableService
@@ -67,7 +71,7 @@ MAX_STREAMS = 64  # a table has four seats; dashboards and spare phones fit easi
 STREAM_INTERVAL_S = 0.05
 ACCEPT_BACKOFF_S = 0.2
 ALLOW = "GET, HEAD, OPTIONS"
-ALLOW_POST = "POST, OPTIONS"  # /join/<token>, /phone/press, /phone/leave
+ALLOW_POST = "POST, OPTIONS"  # /join/<token>, /phone/<n>/press, /phone/<n>/leave
 PHONE_WAKE_S = 1.0  # a phone's stream looks at its binding at least this often
 _OUT_OF_FDS = {errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM}
 _BUSY = (b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n"
@@ -111,7 +115,7 @@ class SeatPages:
         self._tick = 0  # the pace-maker's count: the streams wake when it moves
         self._tick_cond = threading.Condition()
         self._pacer: threading.Thread | None = None
-        self._views: dict[int, tuple[int, bytes]] = {}  # seat → (version, the SSE frame of its view)
+        self._views: dict[int | str, tuple[int, bytes]] = {}  # seat or table language → (version, SSE frame)
         self._views_lock = threading.Lock()
         self._unsubscribe: Callable[[], None] | None = None
         self.phones = PhoneRoutes(service, self.page)
@@ -200,19 +204,28 @@ class SeatPages:
 
     def view(self, seat: int) -> dict[str, Any]:
         _, seq, public = self.snapshot()
+        return {**seat_view(public, seat, self.claim_left()), "seq": seq}
+
+    def claim_left(self) -> float | None:
+        """The claim window's seconds left now (None: no window open)."""
         with self._cond:
             window = self._claim_window
-        left = None if window is None else max(0.0, window[0] - (time.monotonic() - window[1]))
-        return {**seat_view(public, seat, left), "seq": seq}
+        return None if window is None else max(0.0, window[0] - (time.monotonic() - window[1]))
 
-    def frame(self, seat: int) -> tuple[int, bytes]:
-        """``(version, the SSE frame of the seat's current view)``, built once per change."""
+    def table_view(self, lang: str) -> dict[str, Any]:
+        """The table page's view in ``lang`` (``zh`` or ``en``): the touchscreen's table screen."""
+        _, seq, public = self.snapshot()
+        return {**table_view(public, lang, self.claim_left(), self.service.claim_window_s), "seq": seq}
+
+    def frame(self, seat: int | str) -> tuple[int, bytes]:
+        """``(version, the SSE frame of the seat's current view)`` — or of the table page's in a
+        language, for ``seat`` ``"zh"`` or ``"en"`` —, built once per change."""
         version = self.snapshot()[0]
         with self._views_lock:
             cached = self._views.get(seat)
             if cached is not None and cached[0] == version:
                 return cached
-        view = self.view(seat)  # (with the claim window's seconds left now)
+        view = self.view(seat) if isinstance(seat, int) else self.table_view(seat)  # (the seconds left now)
         data = json.dumps(view, ensure_ascii=False)
         made = (version, f"id: {view['seq']}\nevent: view\ndata: {data}\n\n".encode())
         with self._views_lock:
@@ -369,12 +382,17 @@ class _DeadlineReader(io.RawIOBase):
         return n
 
 
+def _loopback(address: str) -> bool:
+    return address.startswith("127.") or address in ("::1", "::ffff:127.0.0.1")
+
+
 def _page(name: str) -> str:
     return resources.files("table_app.web").joinpath(name).read_text(encoding="utf-8")
 
 
 def _handler(pages: SeatPages) -> type[BaseHTTPRequestHandler]:
     seat_re = re.compile(r"/seat/([0-3])(/events|\.json)?/?")
+    phone_events_re = re.compile(r"/phone/([0-3])/events")
 
     class Handler(BaseHTTPRequestHandler):
         server_version = "xian-table"
@@ -417,7 +435,9 @@ def _handler(pages: SeatPages) -> type[BaseHTTPRequestHandler]:
 
         def _posts_here(self) -> bool:
             parts = self.path.split("?", 1)[0].strip("/").split("/")
-            return (parts[0] == "join" and len(parts) == 2) or parts in (["phone", "press"], ["phone", "leave"])
+            return (parts[0] == "join" and len(parts) == 2) or (
+                len(parts) == 3 and parts[0] == "phone" and parts[1] in ("0", "1", "2", "3")
+                and parts[2] in ("press", "leave"))
 
         def do_POST(self) -> None:
             """Joining and a bound phone's presses: a small JSON body, nothing else."""
@@ -454,15 +474,19 @@ def _handler(pages: SeatPages) -> type[BaseHTTPRequestHandler]:
 
         def _get(self, body: bool) -> None:
             path = self.path.split("?", 1)[0]
-            if path == "/phone/events":
+            m = phone_events_re.fullmatch(path)
+            if m is not None:
                 if not body:
                     self._stream_headers()
                 else:
-                    self._phone_stream()
+                    self._phone_stream(int(m.group(1)))
                 return
             reply = pages.phones.get(path, self.headers.get("Cookie"))
             if reply is not None:
                 self._reply(reply, body)
+                return
+            if path in ("/table", "/table.json", "/table/events", "/table/join.json"):
+                self._table_page(path, body)
                 return
             if path == "/":
                 _, _, public = pages.snapshot()
@@ -486,6 +510,30 @@ def _handler(pages: SeatPages) -> type[BaseHTTPRequestHandler]:
                 self._stream_headers()
             else:
                 self._stream(seat)
+
+        def _table_page(self, path: str, body: bool) -> None:
+            """The table page (issue 20), its view in a language (``?lang=en``; default zh) and its
+            stream; the join link's QR code only for a browser on this machine (a screen at the
+            table), never for one elsewhere on the network."""
+            query = self.path.split("?", 1)[1] if "?" in self.path else ""
+            lang = "en" if "lang=en" in query.split("&") else "zh"
+            if path == "/table":
+                self._send(200, "text/html; charset=utf-8", pages.page("table.html").encode(), body)
+            elif path == "/table.json":
+                data = json.dumps(pages.table_view(lang), ensure_ascii=False).encode()
+                self._send(200, "application/json", data, body)
+            elif path == "/table/join.json":
+                if not _loopback(str(self.client_address[0])):
+                    self._send(403, "application/json", b'{"error": "the join code is shown on the table only"}',
+                               body)
+                    return
+                url = pages.join_url
+                data = json.dumps({"url": url, "svg": qr_svg(url, scale=5, fluid=True)}).encode()
+                self._send(200, "application/json", data, body)
+            elif not body:
+                self._stream_headers()
+            else:
+                self._stream(lang)
 
         def _refuse(self) -> None:
             self.close_connection = True  # a body we do not read must not be taken for the next request
@@ -513,7 +561,7 @@ def _handler(pages: SeatPages) -> type[BaseHTTPRequestHandler]:
             self.end_headers()
             self.close_connection = True
 
-        def _stream(self, seat: int) -> None:
+        def _stream(self, seat: int | str) -> None:
             if not pages.open_stream():
                 self.close_connection = True
                 self._send(503, "text/plain; charset=utf-8", b"busy: too many event streams\n", retry_after="5")
@@ -540,7 +588,7 @@ def _handler(pages: SeatPages) -> type[BaseHTTPRequestHandler]:
             finally:
                 pages.close_stream()
 
-        def _phone_stream(self) -> None:
+        def _phone_stream(self, bound: int) -> None:
             """The bound phone's view (its seat's, and a name waiting to be set) now and after every
             change; ``unbound`` when it loses its seat (another phone took it, it left, a new session)."""
             if not pages.open_stream():
@@ -553,7 +601,7 @@ def _handler(pages: SeatPages) -> type[BaseHTTPRequestHandler]:
                 _, tick = pages.wait_tick(-1, 0)
                 last = ""
                 while True:
-                    seat, why = pages.phones.bound_view(cookie)
+                    seat, why = pages.phones.bound_view(bound, cookie)
                     if seat is None:
                         self.wfile.write(f"event: unbound\ndata: {json.dumps(why, ensure_ascii=False)}\n\n".encode())
                         self.wfile.flush()

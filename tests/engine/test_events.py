@@ -44,6 +44,8 @@ CANONICAL: list[dict[str, Any]] = [
     {"type": "next_hand"},
     {"type": "end_session"},
     {"type": "name", "seat": 2, "name": "王小明"},
+    {"type": "score_hand", "winner": 2, "how": "discard", "discarder": 0, "wait": "single",
+     "kongs": [{"seat": 1, "kind": "exposed", "discarder": 3}], "bets": [0, 1, 0, 2]},
 ]
 
 

@@ -57,3 +57,16 @@ def test_the_sessions_results_keep_every_hand_and_start_again_with_a_session() -
     assert s2.public()["results"] == s2.results
     assert type(s2).from_json(s2.to_json()).results == s2.results
     assert replay([START[0]], s2).results == []
+
+
+def test_a_scored_hand_is_among_the_results_like_a_played_one() -> None:
+    """Score-only mode (``score_hand``) ends a hand through the same path as a played hand: a
+    scored win is one of the session's results too (before issue 19 only a scored draw was)."""
+    s = replay([*START, {"type": "score_hand", "winner": 1, "how": "discard", "discarder": 3, "wait": "single"},
+                {"type": "next_hand"}, {"type": "score_hand"}])
+    assert s.results == [
+        {"hand": 1, "dealer": 0, "result": "win", "winner": 1, "kind": "discard", "from": 3, "deltas": [0, 2, 0, -2]},
+        {"hand": 2, "dealer": 1, "result": "draw", "winner": None, "kind": None, "from": None,
+         "deltas": [0, 0, 0, 0]},
+    ]
+    assert s.public()["results"] == s.results

@@ -83,9 +83,17 @@ def test_the_bridge_publishes_names_once_and_again_after_the_broker_restarts(bro
     try:
         w: Watcher = watchers(broker.url("display"), "xian/names/#")
         w.wait_subscribed()
+
+        def names() -> int:
+            return sum(t.endswith("/name") for t, _, _ in w.messages)
+
+        # the empty names of the state before the session first (a bridge that connects late,
+        # on a busy machine, would otherwise publish the players' names only)
+        assert w.wait(lambda: names() >= 4)
         play(service, HAND[:9])
         assert bridge.wait_idle(WAIT)
         assert w.wait_json(topics.seat_name(2), lambda p: p["name"] == "Cy")["bitmaps"]
+        assert w.wait(lambda: names() >= 8)  # (seat 3's may still be on its way when seat 2's has arrived)
         names_seen = [t for t, _, _ in w.messages if t.endswith("/name")]
         assert w.wait(lambda: topics.seat(3) in w.latest)
         # the empty names of the state before the session, then the four players', once each

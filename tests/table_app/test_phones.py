@@ -46,6 +46,7 @@ class Phone:
         self.host, self.port = "127.0.0.1", pages.port
         self.cookie = ""
         self.set_cookie = ""
+        self.seat = 0  # the seat whose pages it asks for (after a join: its own)
 
     def request(self, method: str, path: str, body: Any = None, ctype: str = "application/json",
                 raw: bytes | None = None) -> tuple[int, Any, dict[str, str]]:
@@ -69,10 +70,13 @@ class Phone:
 
     def join(self, token: str, seat: int, name: str | None = None) -> tuple[int, Any]:
         status, answer, _ = self.request("POST", f"/join/{token}", {"seat": seat, "name": name})
+        if status == 200 and answer.get("ok"):
+            self.seat = seat
         return status, answer
 
-    def press(self, **body: Any) -> tuple[int, Any]:
-        status, answer, _ = self.request("POST", "/phone/press", body)
+    def press(self, seat: int | None = None, **body: Any) -> tuple[int, Any]:
+        """A press on the page of its seat (or, as a crafted request would, of ``seat``)."""
+        status, answer, _ = self.request("POST", f"/phone/{self.seat if seat is None else seat}/press", body)
         return status, answer
 
 
@@ -104,17 +108,20 @@ def test_four_phones_name_their_seats_in_any_script(table: tuple[TableService, S
     phones = [Phone(pages) for _ in range(4)]
     for seat, (phone, name) in enumerate(zip(phones, names, strict=True)):
         status, answer = phone.join(token, seat, name)
-        assert status == 200 and answer == {"ok": True, "seat": seat, "replaced": False, "name_pending": False}
+        assert status == 200 and answer == {"ok": True, "seat": seat, "page": f"/phone/{seat}", "replaced": False,
+                                            "name_pending": False}
         assert phone.cookie.startswith("xian_phone=") and len(phone.cookie) > 30
         assert "HttpOnly" in phone.set_cookie and "SameSite=Strict" in phone.set_cookie
+        assert f"Path=/phone/{seat};" in phone.set_cookie  # (one browser can hold four seats, a tab each)
     assert service.public["players"] == names
     records = list(service._journal.records())[-4:]
     assert [(r.event, r.source) for r in records] == [
         ({"type": "name", "seat": s, "name": n}, "phone") for s, n in enumerate(names)]
     status, seats, _ = phones[0].request("GET", f"/join/{token}/seats.json")
     assert all(s["phone"] for s in seats["seats"])
-    status, page, _ = phones[2].request("GET", "/phone")
+    status, page, _ = phones[2].request("GET", "/phone/2")
     assert status == 200 and "出牌" in page
+    assert phones[2].request("GET", "/phone/1")[0] == 303  # another seat's page: back to the start
 
 
 def test_a_phone_presses_for_its_own_seat_only(table: tuple[TableService, SeatPages]) -> None:
@@ -130,8 +137,10 @@ def test_a_phone_presses_for_its_own_seat_only(table: tuple[TableService, SeatPa
     status, answer = other.press(type="press", button="TURN")
     assert status == 200 and not answer["ok"] and answer["code"] == "press.not_turn"
     assert answer["zh"] == "还没轮到C：现在A出牌" and answer["en"] == "Not C's turn: A plays"
-    # a phone cannot speak for another seat: there is no seat to give
+    # a phone cannot speak for another seat: not by a seat in the press, not on that seat's page
     assert other.press(type="press", seat=0, button="TURN")[1]["code"] == "invalid"
+    assert other.press(0, type="press", button="TURN") == (401, other.press(0, type="pass")[1])
+    assert other.press(0, type="pass")[1]["code"] == "phone.unbound"
     seq = service.seq
     assert dealer.press(type="press", button="TURN")[1]["ok"]
     assert other.press(type="pass")[1]["ok"]
@@ -155,7 +164,8 @@ def test_refusals_change_nothing(table: tuple[TableService, SeatPages]) -> None:
     assert phone.request("POST", f"/join/{token}", raw=b'{"seat": 0}', ctype="text/plain")[0] == 415
     assert phone.request("POST", f"/join/{token}", raw=b"x" * 5000)[0] == 413
     assert phone.request("POST", "/seat/0", {"x": 1})[0] == 405
-    assert phone.request("POST", "/phone/press", raw=b"[" * 900 + b"]" * 100)[0] in (400, 401)
+    assert phone.request("POST", "/phone/0/press", raw=b"[" * 900 + b"]" * 100)[0] in (400, 401)
+    assert phone.request("POST", "/phone/4/press", {"type": "pass"})[0] == 405  # no such seat's page
     assert service.seq == seq
 
 
@@ -174,18 +184,19 @@ def test_a_second_phone_takes_the_seat_over_and_the_first_is_told(table: tuple[T
     first, second = Phone(pages), Phone(pages)
     assert first.join(token, 3)[1]["ok"]
     conn = http.client.HTTPConnection("127.0.0.1", pages.port, timeout=10)
-    conn.request("GET", "/phone/events", headers={"Cookie": first.cookie})
+    conn.request("GET", "/phone/3/events", headers={"Cookie": first.cookie})
     stream = conn.getresponse()
     assert stream.status == 200
     got: list[bytes] = []
     reader = threading.Thread(target=lambda: got.append(stream.read()), daemon=True)
     reader.start()
-    assert second.join(token, 3)[1] == {"ok": True, "seat": 3, "replaced": True, "name_pending": False}
+    assert second.join(token, 3)[1] == {"ok": True, "seat": 3, "page": "/phone/3", "replaced": True,
+                                        "name_pending": False}
     reader.join(10)
     text = got[0].decode() if got else ""
     assert "event: view" in text and "event: unbound" in text and "Another phone took this seat" in text
     assert first.press(type="pass")[0] == 401
-    status, answer, heads = second.request("POST", "/phone/leave", {})
+    status, answer, heads = second.request("POST", "/phone/3/leave", {})
     assert status == 200 and answer == {"ok": True, "seat": 3} and "Max-Age=0" in heads["set-cookie"]
     assert second.press(type="pass")[0] == 401
 

@@ -108,7 +108,7 @@ def test_four_phones_play_a_hand_and_the_journal_is_the_presses(tmp_path: Path) 
             if seat == 1:
                 page.screenshot(DOCS / "join.png")
             page.click("#join")
-            page.wait("location.pathname === '/phone' && document.body.dataset.seq !== ''", "the seat's page")
+            page.wait(f"location.pathname === '/phone/{seat}' && document.body.dataset.seq !== ''", "the seat's page")
             phones.append(page)
         assert serve.state()["players"] == NAMES
         for seat, page in enumerate(phones):

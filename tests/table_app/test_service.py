@@ -448,3 +448,22 @@ def test_commands_after_stop_are_answered_not_left_waiting(journal: Journal) -> 
     late = svc.call(START[0], timeout=10)
     assert not late.ok and "stopped" in (late.error or "")
     assert journal.last_seq() == len(START)
+
+
+def test_a_scored_hand_is_journaled_undone_and_redone(journal: Journal, path: Path) -> None:
+    """Score-only mode: ``score_hand`` goes through the one writer like any event."""
+    svc = _svc(journal)
+    for ev in START[:2]:
+        assert svc.call(ev).ok
+    entry = {"type": "score_hand", "winner": 2, "how": "self_drawn", "wait": "closed"}
+    ans = svc.call(entry)
+    assert ans.ok and ans.state is not None and ans.state["scores"] == [-3, -3, 9, -3]
+    assert _effective(path)[-1] == entry
+    refused = svc.call({"type": "score_hand", "winner": 1, "how": "self_drawn"})  # the hand is over
+    assert not refused.ok and refused.code == "phase"
+    assert svc.call({"type": "undo"}).ok and svc.public["phase"] == "betting" and svc.public["scores"] == [0] * 4
+    assert svc.call({"type": "redo"}).ok and svc.public["scores"] == [-3, -3, 9, -3]
+    svc.stop()
+    again = _svc(journal)
+    assert again.public["phase"] == "hand_over" and again.public["last_settlement"]["wait"] == "closed"
+    again.stop()

@@ -94,6 +94,7 @@ class UI:
     def tap(self, widget: Any) -> None:
         from kivy.tests.common import UnitTestTouch
 
+        self.frames(1)  # laid out where it will be touched
         assert widget.get_root_window() is not None, f"{widget!r} is not on the screen"
         assert not widget.disabled, f"{widget!r} is disabled"
         x, y = widget.to_window(*widget.center)
@@ -114,9 +115,17 @@ class UI:
         return self.app.sm.current_screen
 
     def button(self, seat: int, action: str) -> Any:
-        panel = self.app.sm.get_screen("table").panel(seat)
-        found = [b for b in panel.ids.buttons.children if b.action == action]
-        assert found, f"seat {seat} has no {action!r} button; it has {panel.actions}"
+        """Seat ``seat``'s enabled button that sends ``action`` (on the table screen)."""
+        panel = self.app.screen("table").panel(seat)
+        found = panel.button(action)
+        assert found is not None, f"seat {seat} has no enabled {action!r} button; it has {panel.actions}"
+        return found
+
+    def find(self, action: str, root: Any = None) -> Any:
+        """The visible widget (on the current screen, or under ``root``) whose ``action`` is ``action``."""
+        root = root if root is not None else self.screen
+        found = [w for w in root.walk() if getattr(w, "action", None) == action and w.opacity > 0]
+        assert found, f"no {action!r} on {root!r}"
         return found[0]
 
     def modal(self) -> Any:
@@ -137,7 +146,7 @@ def ui(window: Any, tmp_path: Path) -> Iterator[UI]:
 
     from table_app.ui.app import TableApp
 
-    Window.size = (1280, 720)
+    Window.size = (800, 480)  # the 7" panel (and the cheapest frames under llvmpipe)
     journal = Journal.open(tmp_path / "journal.sqlite3")
     clock = ManualClock()
     service = TableService(journal, claim_window_s=3.0, clock=clock, dice=lambda: (2, 3)).start()

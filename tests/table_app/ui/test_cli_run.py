@@ -40,12 +40,20 @@ def test_screenshot_of_the_running_app(xvfb: str, tmp_path: Path) -> None:
     assert (tmp_path / "data" / "xian-table" / "journal.sqlite3").is_file()
 
 
-def test_no_display_falls_back_to_the_terminal_table(tmp_path: Path) -> None:
+def test_no_display_and_a_busy_port_says_which_port_to_take(tmp_path: Path) -> None:
+    """With no display ``run`` serves the table in the browser (tests/table_app/test_table_page.py
+    plays a hand that way); a port that is taken is refused with the way out."""
+    import socket
+
     if list(Path("/dev/dri").glob("card*")) if Path("/dev/dri").is_dir() else False:
         pytest.fail("this machine has a KMS console: the no-display path cannot be checked here")
-    proc = _run([], _env(tmp_path), tmp_path)
-    assert proc.returncode == 0, proc.stderr
-    assert "no display here" in proc.stderr and "--xvfb" in proc.stderr
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        proc = _run(["--web", f"127.0.0.1:{port}"], _env(tmp_path), tmp_path)
+    assert proc.returncode == 2, proc.stderr
+    assert "Address already in use" in proc.stderr and "--web :8081" in proc.stderr
 
 
 def test_piped_hands_go_to_the_terminal_table_even_with_a_display(tmp_path: Path) -> None:
@@ -83,3 +91,26 @@ def test_under_the_app_unit_ready_waits_for_the_screen_and_the_watchdog_is_fed(x
         sock.close()
     assert child.returncode == 0, err
     assert got.index("READY=1") < got.index("WATCHDOG=1")
+
+
+def test_fullscreen_takes_the_displays_own_size_and_facing_turns_the_panels(xvfb: str, tmp_path: Path) -> None:
+    """``--fullscreen`` on the test's 1280×720 X screen: the window is the display's own size,
+    whatever ``--size`` says (it once laid 1280×720 out on an 800×480 display); ``--facing``
+    from the command line."""
+    shot = tmp_path / "full.png"
+    proc = _run(["--fullscreen", "--size", "800x480", "--facing", "--screen", "table", "--screenshot", str(shot),
+                 "--exit-after", "3"], _env(tmp_path, DISPLAY=xvfb), tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    data = shot.read_bytes()
+    assert struct.unpack(">II", data[16:24]) == (1280, 720)
+    assert "(1280×720, facing, zh, 7\")" in proc.stderr
+
+
+def test_the_ui_settings_come_from_the_config(xvfb: str, tmp_path: Path) -> None:
+    cfg = tmp_path / "config.toml"
+    cfg.write_text('[ui]\nlang = "en"\nlayout = "facing"\ndiagonal_in = 10.1\n')
+    shot = tmp_path / "en.png"
+    proc = _run(["--config", str(cfg), "--size", "800x480", "--screenshot", str(shot), "--exit-after", "3"],
+                _env(tmp_path, DISPLAY=xvfb), tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "(800×480, facing, en, 10.1\")" in proc.stderr

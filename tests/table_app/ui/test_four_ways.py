@@ -190,7 +190,7 @@ def by_keys(ui: UI) -> list[tuple[str, Any, Any]]:
     for ev in SETUP:
         assert ui.service.call(ev, source="touch", timeout=10).ok
     ui.settled()
-    table = ui.app.sm.get_screen("table")
+    table = ui.app.screen("table")
     for what, seat, button, refused in SCRIPT:
         seq = ui.service.seq
         if what == "close":

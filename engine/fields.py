@@ -1,0 +1,94 @@
+"""The checks of an event's fields (``engine.events``, ``engine.scored``, ``engine.presses``):
+each returns the value as the event keeps it, or raises :class:`InvalidEventError` saying
+what the field must be and quoting the event (``src``) where given.
+
+>>> check_seat(2, "seat", "discard"), check_dice([3, 4], "dice", "roll"), check_tile("5p", "tile", "discard")
+(2, (3, 4), 13)
+>>> amount_text(10**40)
+'a number of about 41 digits'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Final
+
+from engine.errors import InvalidEventError
+from engine.seats import SEATS
+from engine.tiles import TileError, is_tile, parse_tile
+
+MAX_AMOUNT: Final = 10**6
+"""The most a base, a bet or a bet unit may be: far above any table's stakes, and settlements stay short to print."""
+
+
+def amount_text(value: object) -> str:
+    """An amount for an error message: a huge int is described, never converted (over 4,300
+    digits ``repr`` itself raises)."""
+    if type(value) is int and not -(10**18) < value < 10**18:
+        return f"a number of about {int(abs(value).bit_length() * 0.30103) + 1:,} digits"
+    return repr(value)
+
+
+def quoted_event(obj: Mapping[str, Any]) -> str:
+    """``repr`` of an event for an error, even one holding an int too long to convert."""
+    try:
+        return repr(dict(obj))
+    except ValueError:
+        return f"a {obj.get('type')!r} event holding a number too long to print"
+
+
+def where(obj: object) -> str:
+    """`` in {the event}`` for an error message, where the event is known."""
+    return f" in {obj!r}" if obj is not None else ""
+
+
+def check_seat(value: object, name: str, etype: str, src: object = None) -> int:
+    """A seat 0..3."""
+    if type(value) is not int or not 0 <= value < SEATS:
+        raise InvalidEventError(f"{etype}: {name!r} must be a seat 0..3, got {value!r}{where(src)}")
+    return value
+
+
+def check_dice(value: object, name: str, etype: str, src: object = None) -> tuple[int, int]:
+    """Two dice, each 1..6, as a tuple."""
+    if (
+        not isinstance(value, list | tuple)
+        or len(value) != 2
+        or any(type(d) is not int or not 1 <= d <= 6 for d in value)
+    ):
+        raise InvalidEventError(f"{etype}: {name!r} must be two dice [a, b], each 1..6, got {value!r}{where(src)}")
+    return (value[0], value[1])
+
+
+def check_tile(value: object, name: str, etype: str, src: object = None) -> int:
+    """A tile from its mpsz text (JSON) or an int 0..33 (Python)."""
+    if is_tile(value):
+        return value
+    if isinstance(value, str):
+        try:
+            return parse_tile(value)
+        except TileError as e:
+            raise InvalidEventError(f"{etype}: {name!r}: {e}{where(src)}") from None
+    raise InvalidEventError(f"{etype}: {name!r} must be one tile in mpsz text like '5p', got {value!r}{where(src)}")
+
+
+NAME_MAX: Final = 12
+
+
+def check_name(value: object, field: str = "name", etype: str = "name") -> str:
+    """A player's name as a phone or the screen gives it: 1–12 characters once trimmed, every
+    one printable (no control, format or line characters); any script.
+
+    >>> check_name("  阿强 ")
+    '阿强'
+    >>> check_name("a\u202eb")
+    Traceback (most recent call last):
+    ...
+    engine.errors.InvalidEventError: name: 'name' must be 1-12 printable characters, got 'a\u202eb'
+    """
+    if not isinstance(value, str) or not (name := value.strip()) or len(name) > NAME_MAX \
+            or not name.isprintable():
+        shown = value if isinstance(value, str) and len(value) <= 40 else f"{str(value)[:40]}…"
+        raise InvalidEventError(f"{etype}: {field!r} must be 1-{NAME_MAX} printable characters, got {shown!r}",
+                                "invalid.name")
+    return name

@@ -1,0 +1,159 @@
+#!/usr/bin/env python3
+"""The screenshots of docs/ui.md: every screen at 800×480 in Chinese and 1280×720 in English,
+and the facing layout, made by driving the real app through a session (events into the
+service, as any input sends them) and saving what the window shows.
+
+    xvfb-run -a -s "-screen 0 1280x720x24" .venv/bin/python scripts/ui_screenshots.py docs/ui
+
+One app per size and language (Kivy makes one window per process): run it once per pair
+with ``--only 800x480-zh`` etc., or without ``--only`` to make them all one after the other.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+SETS = {"800x480-zh": ((800, 480), "zh", ["阿明", "阿华", "阿强", "阿芳"]),
+        "1280x720-en": ((1280, 720), "en", ["Ann", "Bo", "Cy", "Di"])}
+
+
+def shots(names: list[str]) -> list[tuple[str, list[dict[str, Any]], str, dict[str, Any]]]:
+    """(file stem, events to add, screen, what else) in the order of an evening."""
+    return [
+        ("session", [], "session", {}),
+        ("rules", [], "rules", {}),
+        ("seating", [{"type": "new_session", "players": names, "base": 1}], "seating", {"dice": True}),
+        ("sithere", [{"type": "seating", "method": "A", "roller": 0, "dice": [2, 3]}], "sithere", {}),
+        ("table-betting", [], "table", {"bets": [0, 1, 0, 2]}),
+        ("menu", [], "table", {"menu": True}),
+        ("entry", [], "entry", {"score_only": True, "pick": True}),
+        ("table-turn", [{"type": "bets", "bets": [0, 1, 0, 2]}, {"type": "roll", "dice": [4, 6]},
+                        {"type": "roll", "dice": [2, 3]}], "table", {}),
+        ("table-claims", [{"type": "discard", "seat": 0}, {"type": "claim", "seat": 2, "call": "pong"}], "table",
+         {"refuse": True}),
+        ("wall", [{"type": "pass", "seat": 1}, {"type": "pass", "seat": 3}, {"type": "discard", "seat": 2},
+                  {"type": "resolve"}, {"type": "kong", "seat": 3, "kind": "concealed"}], "wall", {}),
+        ("win", [{"type": "discard", "seat": 3}, {"type": "resolve"}, {"type": "win", "seat": 0}], "win",
+         {"tiles": "1m2m3m1p3p4s5s6s7s8s9s1z1z2p"}),
+        ("settlement", [{"type": "confirm_win", "wait": "closed"}], "settlement", {}),
+        ("table-hand-over", [], "table", {}),
+        ("history", [], "history", {}),
+        ("scores", [{"type": "next_hand"}, {"type": "score_hand", "winner": 2, "how": "discard", "discarder": 1},
+                    {"type": "next_hand"}, {"type": "score_hand", "winner": 1, "how": "self_drawn"}], "scores", {}),
+        ("settings", [], "settings", {}),
+        ("final", [{"type": "end_session"}], "final", {}),
+    ]
+
+
+def make(out: Path, key: str) -> None:
+    (w, h), lang, names = SETS[key]
+    os.environ["KIVY_NO_ARGS"] = "1"
+    from table_app.ui.launch import configure_kivy
+
+    configure_kivy(w, h, False)
+    from kivy.clock import Clock
+
+    from table_app.journal import Journal
+    from table_app.service import ManualClock, TableService
+    from table_app.ui.app import TableApp
+
+    journal = Journal.open(Path(tempfile.mkdtemp()) / "journal.sqlite3")
+    service = TableService(journal, claim_window_s=3.0, clock=ManualClock(), dice=lambda: (3, 4)).start()
+    app = TableApp(service, journal=journal, lang=lang, sim=True, first_screen="session",
+                   links={"hardware": "simulated", "mqtt": "offline", "journal": str(journal.path),
+                          "table_id": "den"})
+    todo = shots(names)
+    facing_done: set[str] = set()
+
+    def step(*_: Any) -> None:
+        if not todo:
+            app.stop()
+            return
+        stem, events, screen, extra = todo[0]
+        for ev in events:
+            answer = service.call(ev, source="touch")
+            assert answer.ok, (ev, answer.error)
+        app.score_only = bool(extra.get("score_only"))
+        Clock.schedule_once(lambda *_: show(stem, screen, extra), 0.4)
+
+    def show(stem: str, screen: str, extra: dict[str, Any]) -> None:
+        from table_app.ui.dialogs import Menu
+
+        app.goto(screen)
+        s = app.sm.current_screen
+        if extra.get("dice"):
+            s.pick("dice", 0, 2)
+            s.pick("dice", 1, 3)
+            s._show_choice()
+        if extra.get("bets"):
+            app.pending_bets = list(extra["bets"])
+            app.refresh()
+        if extra.get("pick"):
+            s.pick("winner", 2)
+            s.pick("fed", 0)
+        if extra.get("tiles"):
+            from engine.tiles import parse_tiles
+
+            for t in parse_tiles(extra["tiles"]):
+                s.tap(t)
+        if extra.get("refuse"):
+            service.submit({"type": "press", "seat": 1, "button": "TURN"}, "sim-keys")
+        menu = Menu() if extra.get("menu") else None
+        if menu is not None:
+            menu.open()
+        Clock.schedule_once(lambda *_: snap(stem, menu), 0.8)
+
+    def save(stem: str) -> None:
+        from PIL import Image
+
+        path = out / f"{stem}-{key}.png"
+        app.save_screenshot(str(path))
+        Image.open(path).convert("RGB").quantize(256).save(path, optimize=True)  # a third of the bytes
+
+    def snap(stem: str, menu: Any) -> None:
+        save(stem)
+        if menu is not None:
+            menu.dismiss()
+        if stem in ("table-claims", "sithere") and stem not in facing_done:
+            facing_done.add(stem)
+            app.set_layout("facing")
+            app.refresh()
+            Clock.schedule_once(lambda *_: facing(stem), 0.6)
+            return
+        todo.pop(0)
+        Clock.schedule_once(step, 0.1)
+
+    def facing(stem: str) -> None:
+        save(f"{stem}-facing")
+        app.set_layout("upright")
+        todo.pop(0)
+        Clock.schedule_once(step, 0.3)
+
+    Clock.schedule_once(step, 1.0)
+    app.run()
+    service.stop()
+    journal.close()
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("out", type=Path)
+    p.add_argument("--only", choices=sorted(SETS))
+    args = p.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
+    if args.only:
+        make(args.out, args.only)
+        return 0
+    for key in SETS:  # one process each: Kivy has one window per process
+        subprocess.run([sys.executable, __file__, str(args.out), "--only", key], check=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

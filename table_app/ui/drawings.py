@@ -1,0 +1,157 @@
+"""What the app draws rather than writes: the wall ring, the running totals' chart, the claim
+countdown bar and a mahjong tile's face."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.graphics import Color, Line, Rectangle, RoundedRectangle
+from kivy.metrics import dp
+from kivy.properties import ListProperty, NumericProperty, ObjectProperty
+from kivy.uix.widget import Widget
+
+from table_app.ui.palette import COUNTDOWN, SEAT_COLOURS
+from table_app.ui.wallmodel import HEAD, PRESENT, TAIL, WallView, screen_index
+
+WALL_COLOURS = {PRESENT: (0.96, 0.93, 0.82, 1), HEAD: (0.22, 0.24, 0.26, 1), TAIL: (1.0, 0.55, 0.1, 1)}
+
+
+class WallWidget(Widget):  # type: ignore[misc]  # Kivy is untyped
+    """The ring of 68 stacks in front of their owners (seat 0 at the bottom, then
+    counter-clockwise), ``depth`` px deep. Each stack shows its upper half (toward the centre)
+    and its lower half: ivory on the table, dark when taken from the head, orange when taken
+    as a kong replacement; the kong reserve has a red edge, the next head draw a green frame,
+    the tail (最后一墩) a blue frame, the break point a white ring."""
+
+    view = ObjectProperty(None, allownone=True)
+    depth = NumericProperty(0)  # 0: one 19th of the height
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.bind(pos=self.redraw, size=self.redraw, view=self.redraw, depth=self.redraw)
+
+    def stack_rect(self, wall: int, stack: int, direction: str) -> tuple[float, float, float, float, int]:
+        """(x, y, w, h, side) of a stack; side says which way is the centre (0 up, 1 left, 2 down, 3 right)."""
+        x0, y0, w, h = self.x, self.y, self.width, self.height
+        d = self.depth or min(w, h) / 19.0
+        along_x, along_y = (w - 2 * d) / 17.0, (h - 2 * d) / 17.0
+        i = screen_index(stack, direction)
+        if wall == 0:  # bottom, left → right
+            return x0 + d + along_x * i, y0, along_x, d, 0
+        if wall == 1:  # right, bottom → top
+            return x0 + w - d, y0 + d + along_y * i, d, along_y, 1
+        if wall == 2:  # top, right → left
+            return x0 + w - d - along_x * (i + 1), y0 + h - d, along_x, d, 2
+        return x0, y0 + h - d - along_y * (i + 1), d, along_y, 3  # left, top → bottom
+
+    def redraw(self, *_: Any) -> None:
+        self.canvas.clear()
+        v: WallView | None = self.view
+        if v is None or self.width < 40 or self.height < 40:
+            return
+        with self.canvas:
+            for (wall, stack), cell in v.cells.items():
+                x, y, w, h, side = self.stack_rect(wall, stack, v.direction)
+                pad = 1.0
+                if side in (0, 2):  # the upper half is the inner one
+                    inner_y = y + h / 2 if side == 0 else y
+                    outer_y = y if side == 0 else y + h / 2
+                    halves = ((cell.upper, x + pad, inner_y, w - 2 * pad, h / 2 - pad / 2),
+                              (cell.lower, x + pad, outer_y, w - 2 * pad, h / 2 - pad / 2))
+                else:
+                    inner_x = x if side == 1 else x + w / 2
+                    outer_x = x + w / 2 if side == 1 else x
+                    halves = ((cell.upper, inner_x, y + pad, w / 2 - pad / 2, h - 2 * pad),
+                              (cell.lower, outer_x, y + pad, w / 2 - pad / 2, h - 2 * pad))
+                for state, hx, hy, hw, hh in halves:
+                    Color(*WALL_COLOURS[state])
+                    Rectangle(pos=(hx, hy), size=(hw, hh))
+                if cell.reserve:
+                    Color(0.9, 0.15, 0.15, 1)
+                    Line(rectangle=(x + 1, y + 1, w - 2, h - 2), width=1.2)
+            for mark, colour in ((v.tail, (0.2, 0.5, 1, 1)), (v.next_head, (0.1, 0.9, 0.2, 1))):
+                if mark is not None:
+                    mx, my, mw, mh, _side = self.stack_rect(mark[0], mark[1], v.direction)
+                    Color(*colour)
+                    Line(rectangle=(mx - 1, my - 1, mw + 2, mh + 2), width=2.2)
+            if v.head is not None and v.tail is not None:
+                ax, ay, aw, ah, _side = self.stack_rect(v.head[0], v.head[1], v.direction)
+                tx, ty, tw, th, _side = self.stack_rect(v.tail[0], v.tail[1], v.direction)
+                Color(1, 1, 1, 1)
+                cx, cy = (ax + aw / 2 + tx + tw / 2) / 2, (ay + ah / 2 + ty + th / 2) / 2
+                Line(circle=(cx, cy, max(3.0, min(aw, ah) * 0.35)), width=2)
+
+
+class CountdownBar(Widget):  # type: ignore[misc]  # Kivy is untyped
+    """The claim window as a bar that shrinks from both ends toward the middle (``left``:
+    0..1 of the window still open; < 0 draws nothing)."""
+
+    left = NumericProperty(-1.0)
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.bind(pos=self.redraw, size=self.redraw, left=self.redraw)
+
+    def redraw(self, *_: Any) -> None:
+        self.canvas.clear()
+        if self.left < 0:
+            return
+        part = max(0.0, min(1.0, self.left))
+        with self.canvas:
+            Color(0.3, 0.3, 0.3, 0.8)
+            Rectangle(pos=self.pos, size=self.size)
+            Color(*COUNTDOWN)
+            w = self.width * part
+            Rectangle(pos=(self.center_x - w / 2, self.y), size=(w, self.height))
+
+
+class TotalsChart(Widget):  # type: ignore[misc]  # Kivy is untyped
+    """Running totals hand by hand, one line per seat (``series``: list of 4-score lists)."""
+
+    series = ListProperty([])
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.bind(pos=self.redraw, size=self.redraw, series=self.redraw)
+
+    def redraw(self, *_: Any) -> None:
+        self.canvas.clear()
+        pts = self.series
+        with self.canvas:
+            Color(0.3, 0.3, 0.3, 1)
+            Line(rectangle=(self.x, self.y, self.width, self.height), width=1)
+            if len(pts) < 1:
+                return
+            lo = min(min(p) for p in [*pts, [0, 0, 0, 0]])
+            hi = max(max(p) for p in [*pts, [0, 0, 0, 0]])
+            span = max(1, hi - lo)
+            n = max(1, len(pts) - 1)
+            pad = dp(8)
+
+            def xy(i: int, v: float) -> tuple[float, float]:
+                return (self.x + pad + (self.width - 2 * pad) * i / n,
+                        self.y + pad + (self.height - 2 * pad) * (v - lo) / span)
+
+            Color(0.5, 0.5, 0.5, 1)
+            Line(points=[*xy(0, 0), *xy(n, 0)], width=1, dash_length=4, dash_offset=4)
+            for seat in range(4):
+                Color(*SEAT_COLOURS[seat])
+                line = [c for i, p in enumerate(pts) for c in xy(i, p[seat])]
+                if len(line) >= 4:
+                    Line(points=line, width=2)
+                else:
+                    Line(circle=(*line, 3), width=2)
+
+
+class TileBack(Widget):  # type: ignore[misc]  # Kivy is untyped
+    """A mahjong tile's ivory face behind its characters (the tile buttons and pictures)."""
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.bind(pos=self.redraw, size=self.redraw)
+
+    def redraw(self, *_: Any) -> None:
+        self.canvas.before.clear()
+        with self.canvas.before:
+            Color(0.97, 0.95, 0.88, 1)
+            RoundedRectangle(pos=self.pos, size=self.size, radius=[min(self.width, self.height) * 0.12])

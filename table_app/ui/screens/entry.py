@@ -1,0 +1,181 @@
+"""Score-only mode (记分): a hand's result entered after it was played without buttons — who
+won, how (自摸, or who fed it), the wait; the kongs and bets on a second page. A plain hand
+is three taps (winner, how, 记分), four with a wait. It is sent as ``score_hand`` and paid by
+the engine like a played hand, into the same journal."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from table_app.ui.dialogs import ChoiceDialog
+from table_app.ui.screens import Base, app
+from table_app.ui.text import tr
+from table_app.ui.widgets import BigButton, BigToggle, NameLabel
+
+WAITS = ("plain", "closed", "single", "edge")
+EXTRAS = ("kong_bloom", "heavenly", "robbed_kong")
+KONG_KINDS = ("concealed", "exposed")
+CYCLE = 5  # a counter goes 0 → 4 and back to 0 (a kong count, a bet)
+
+
+def entry_event(e: dict[str, Any]) -> dict[str, Any] | None:
+    """The ``score_hand`` event of the entry ``e``, or None while the winner or the way is missing.
+
+    >>> entry_event({"winner": 2, "how": "self_drawn", "discarder": None, "wait": "plain", "extra": None,
+    ...              "kongs": [[0, 0], [0, 0], [0, 0], [0, 0]], "from": {}, "bets": [0, 0, 0, 0]})
+    {'type': 'score_hand', 'winner': 2, 'how': 'self_drawn'}
+    """
+    kongs = [{"seat": s, "kind": kind, **({"discarder": e["from"][s]} if kind == "exposed" and s in e["from"] else {})}
+             for s in range(4) for k, kind in enumerate(KONG_KINDS) for _ in range(e["kongs"][s][k])]
+    out: dict[str, Any] = {"type": "score_hand"}
+    if e["winner"] == "nobody":
+        pass
+    elif e["winner"] is None or e["how"] is None:
+        return None
+    else:
+        out["winner"] = e["winner"]
+        out["how"] = "robbed_kong" if e["extra"] == "robbed_kong" and e["how"] == "discard" else e["how"]
+        if e["how"] == "discard":
+            out["discarder"] = e["discarder"]
+        if e["wait"] != "plain":
+            out["wait"] = e["wait"]
+        if e["extra"] in ("kong_bloom", "heavenly") and e["how"] == "self_drawn":
+            out[e["extra"]] = True
+    if kongs:
+        out["kongs"] = kongs
+    if any(e["bets"]):
+        out["bets"] = list(e["bets"])
+    return out
+
+
+def blank() -> dict[str, Any]:
+    return {"winner": None, "how": None, "discarder": None, "wait": "plain", "extra": None,
+            "kongs": [[0, 0] for _ in range(4)], "from": {}, "bets": [0, 0, 0, 0]}
+
+
+class EntryScreen(Base):
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.result_page = self.ids.result.__self__  # (strong references: a page off the screen stays)
+        self.extra_page = self.ids.extra_page.__self__
+        self.ids.pages.remove_widget(self.extra_page)
+        self.e = blank()
+        self.page = "result"
+        self.hand: tuple[Any, Any] | None = None
+
+    def refresh(self) -> None:
+        a = app()
+        pub = a.pub
+        names = pub.get("players") or [""] * 4
+        if self.hand != (pub.get("hand"), a.seq if pub.get("phase") != "betting" else None):
+            self.hand = (pub.get("hand"), a.seq if pub.get("phase") != "betting" else None)
+            self.e = blank()
+            self.e["bets"] = list(pub.get("bets") or [0, 0, 0, 0])
+        dealer = pub.get("dealer")
+        self.ids.top.title = tr("entry", a.lang) + " · " + tr(
+            "entry_title", a.lang, hand=pub.get("hand", 1), dealer=names[dealer] if dealer is not None else "")
+        pages = self.ids.pages
+        shown = self.result_page if self.page == "result" else self.extra_page
+        if shown.parent is None:  # only the page shown is on the screen (a hidden one would take touches)
+            pages.clear_widgets()
+            pages.add_widget(shown)
+        self.fill_result(names, a.lang)
+        self.fill_extra(names, a.lang)
+        self.ids.score_it.disabled = entry_event(self.e) is None or pub.get("phase") != "betting"
+        self.ids.page.text = tr("back" if self.page == "extra" else "kongs_bets", a.lang)
+
+    def _toggles(self, box: Any, items: list[tuple[str, Any, bool, bool]]) -> None:
+        box.clear_widgets()
+        for text, value, down, enabled in items:
+            t = BigToggle(text=text, value=value, state="down" if down else "normal", disabled=not enabled)
+            t.bind(on_release=lambda btn: self.pick(*btn.value))
+            box.add_widget(t)
+
+    def fill_result(self, names: list[str], lang: str) -> None:
+        e = self.e
+        self.ids.who_label.text = tr("who_won", lang)
+        self._toggles(self.ids.who, [(names[s], ("winner", s), e["winner"] == s, True) for s in range(4)]
+                      + [(tr("nobody", lang), ("winner", "nobody"), e["winner"] == "nobody", True)])
+        won = isinstance(e["winner"], int)
+        self.ids.how_label.text = tr("how_won", lang)
+        others = [s for s in range(4) if s != e["winner"]] if won else []
+        self._toggles(self.ids.how, [(tr("self_drawn", lang), ("how", "self_drawn"), e["how"] == "self_drawn", won)]
+                      + [(tr("fed_by", lang, name=names[s]), ("fed", s), e["how"] == "discard" and e["discarder"] == s,
+                          won) for s in others])
+        self.ids.wait_label.text = tr("wait", lang)
+        self._toggles(self.ids.wait, [(tr(f"wait_{w}", lang), ("wait", w), e["wait"] == w, won) for w in WAITS]
+                      + [(tr(f"kind_{x}", lang), ("extra", x), e["extra"] == x,
+                          won and (e["how"] == "discard") == (x == "robbed_kong")) for x in EXTRAS])
+
+    def fill_extra(self, names: list[str], lang: str) -> None:
+        grid = self.ids.counters
+        grid.clear_widgets()
+        e = self.e
+        for s in range(4):
+            grid.add_widget(NameLabel(text=names[s]))
+            for k, word in enumerate(("entry_kong_c", "entry_kong_e")):
+                b = BigButton(text=tr(word, lang, n=e["kongs"][s][k]), action=f"kong_{s}_{k}")
+                b.bind(on_release=lambda _b, s=s, k=k: self.count_kong(s, k))
+                grid.add_widget(b)
+            b = BigButton(text=tr("entry_bet", lang, n=e["bets"][s]), action=f"bet_{s}")
+            b.bind(on_release=lambda _b, s=s: self.count_bet(s))
+            grid.add_widget(b)
+
+    def pick(self, what: str, value: Any) -> None:
+        e = self.e
+        if what == "winner":
+            e["winner"] = value
+            if e["discarder"] == value:
+                e["how"], e["discarder"] = None, None
+        elif what == "how":
+            e["how"], e["discarder"] = value, None
+        elif what == "fed":
+            e["how"], e["discarder"] = "discard", value
+        elif what == "wait":
+            e["wait"] = value
+        elif what == "extra":
+            e["extra"] = None if e["extra"] == value else value
+        self.refresh()
+
+    def count_kong(self, seat: int, k: int) -> None:
+        a = app()
+        e = self.e
+        e["kongs"][seat][k] = (e["kongs"][seat][k] + 1) % CYCLE
+        rules = a.pub.get("rules") or {}
+        if k == 1 and e["kongs"][seat][k] and rules.get("exposed_kong_payers") == "discarder":
+            names = a.pub.get("players") or [""] * 4
+
+            def set_from(s: int) -> None:
+                e["from"][seat] = s
+                self.refresh()
+
+            def chooser(s: int) -> Callable[[], None]:
+                return lambda: set_from(s)
+
+            ChoiceDialog(tr("from_whom", a.lang, name=names[seat]),
+                         [(names[s], chooser(s)) for s in range(4) if s != seat]).open()
+        self.refresh()
+
+    def count_bet(self, seat: int) -> None:
+        self.e["bets"][seat] = (self.e["bets"][seat] + 1) % CYCLE
+        self.refresh()
+
+    def flip_page(self) -> None:
+        self.page = "extra" if self.page == "result" else "result"
+        self.refresh()
+
+    def play_instead(self) -> None:
+        """Back to playing with the buttons (this hand and the next ones)."""
+        a = app()
+        a.score_only = False
+        a.goto("table")
+
+    def score_it(self) -> None:
+        a = app()
+        ev = entry_event(self.e)
+        if ev is None:
+            a.say(tr("entry_pick", a.lang))
+            return
+        self.page = "result"
+        a.send(ev)

@@ -1,0 +1,33 @@
+"""The end of the evening: the ranking with every player's score (equal scores share a
+place), and the settle-up — the fewest payments that clear the scores, computed by the engine
+(the public state's ``settle_up`` in phase ``ended``). The end can be undone from here."""
+
+from __future__ import annotations
+
+from table_app.ui import view
+from table_app.ui.palette import SEAT_COLOURS
+from table_app.ui.screens import Base, app
+from table_app.ui.text import tr
+from table_app.ui.widgets import NameLabel, ScoreLabel, Text
+
+
+class FinalScreen(Base):
+    def refresh(self) -> None:
+        a = app()
+        pub = a.pub
+        names = pub.get("players") or [""] * 4
+        scores = list(pub.get("scores") or [0, 0, 0, 0])
+        grid = self.ids.ranking
+        grid.clear_widgets()
+        for rank, seat in view.ranking(scores):
+            grid.add_widget(Text(text=tr("rank_n", a.lang, n=rank), color=SEAT_COLOURS[seat]))
+            grid.add_widget(NameLabel(text=names[seat], color=SEAT_COLOURS[seat]))
+            grid.add_widget(ScoreLabel(text=f"{scores[seat]:+d}" if scores[seat] else "0", color=SEAT_COLOURS[seat]))
+        ended = pub.get("phase") == "ended"
+        self.ids.settle.text = "\n".join(view.settle_lines(pub, a.lang)) if ended else ""
+        hands = max(0, len(a.totals) - 1)
+        self.ids.top.title = tr("final", a.lang) + " · " + tr("hands_played", a.lang, n=hands)
+        self.ids.resume.disabled = not (ended and a.in_effect and a.in_effect[-1][1].get("type") == "end_session")
+
+    def resume(self) -> None:
+        app().send({"type": "undo"})

@@ -1,0 +1,177 @@
+"""The table: the four seats in their places, the wall and the table's line in the middle.
+
+Two layouts (``ui.layout`` in the config, ``--facing``): ``upright`` — a screen at one side of
+the table, every panel upright, the side seats in tall panels — and ``facing`` — a screen
+in the middle of the table, each seat's panel (name, wind, score, its buttons) turned
+toward its player, as the central displays of automatic tables are. The middle always
+shows what moves the table on when no seat's button does (下一局, 确认胡牌, …) and the menu.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from kivy.properties import StringProperty
+
+from table_app.ui import drawings, view  # noqa: F401  (drawings: the kv rules use its widgets)
+from table_app.ui.dialogs import ChoiceDialog, DicePad
+from table_app.ui.panel import SeatPanel
+from table_app.ui.screens import Base, app
+from table_app.ui.text import tr
+from table_app.ui.wallmodel import wall_view
+from table_app.ui.widgets import BigButton, Turned
+
+SIDE_MM = 33.0  # the side seats' panels in the upright layout
+ANGLES = (0, 90, 180, 270)  # each seat's panel turned toward its player (facing layout)
+FORWARD_SCREENS = {"new_session": "session", "seating": "seating", "confirm_win": "win", "final": "final",
+                   "score_hand": "entry"}
+
+
+class TableScreen(Base):
+    status = StringProperty("")
+    info = StringProperty("")
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.panels: list[SeatPanel] = []
+        self.holders: list[Any] = []
+        self.sets: dict[str, tuple[list[SeatPanel], list[Any]]] = {}
+        self.forward_buttons: list[BigButton] = []
+        self.arrange()
+        self.bind(size=self.place, pos=self.place)
+        app().bind(mm=self.place)
+
+    # -- the layout ----------------------------------------------------------------------
+
+    def arrange(self) -> None:
+        """Show the four panels of the app's layout (each layout's are built once)."""
+        area = self.ids.seats
+        for h in self.holders:
+            area.remove_widget(h)
+        layout = app().layout
+        if layout not in self.sets:
+            self.sets[layout] = self.build_panels(layout == "facing")
+        self.panels, self.holders = self.sets[layout]
+        for h in self.holders:
+            area.add_widget(h)
+        self.place()
+
+    def build_panels(self, facing: bool) -> tuple[list[SeatPanel], list[Any]]:
+        panels, holders = [], []
+        for seat in range(4):
+            side = seat in (1, 3)
+            panel = SeatPanel(seat=seat, orient="column" if side and not facing else "row")
+            panel.on_action = self.action
+            holder = Turned(panel, ANGLES[seat]) if facing else panel
+            if not facing:
+                panel.size_hint = (None, None)
+            panels.append(panel)
+            holders.append(holder)
+        return panels, holders
+
+    def rects(self) -> tuple[list[tuple[float, float, float, float]], tuple[float, float, float, float]]:
+        """Where each seat's panel goes and the middle, in the screen's coordinates."""
+        a = app()
+        x0, y0, w, h = self.x, self.y, self.width, self.height
+        d = min(SeatPanel.depth(a), h / 3)
+        side = d if a.layout == "facing" else min(SIDE_MM * a.mm, w / 4)
+        mid_w = w - 2 * side
+        seats = [(x0 + side, y0, mid_w, d), (x0 + w - side, y0, side, h), (x0 + side, y0 + h - d, mid_w, d),
+                 (x0, y0, side, h)]
+        return seats, (x0 + side, y0 + d, mid_w, h - 2 * d)
+
+    def place(self, *_: Any) -> None:
+        if not self.holders:
+            return
+        seats, (mx, my, mw, mh) = self.rects()
+        for holder, (x, y, w, h) in zip(self.holders, seats, strict=True):
+            holder.size_hint = (None, None)
+            holder.pos, holder.size = (x, y), (w, h)
+        mid = self.ids.middle
+        mid.pos, mid.size = (mx, my), (mw, mh)
+
+    def panel(self, seat: int) -> SeatPanel:
+        return self.panels[seat]
+
+    # -- what it shows ---------------------------------------------------------------------
+
+    def refresh(self) -> None:
+        a = app()
+        pub, lang = a.pub, a.lang
+        for seat, p in enumerate(self.panels):
+            p.show(pub, lang, a.pending_bets[seat])
+        first, second = view.info_lines(pub, lang)
+        self.info = "\n".join(x for x in (first, second) if x)
+        self.ids.wall.view = wall_view(pub)
+        self.show_forward(pub, lang)
+        self.update_status()
+
+    def show_forward(self, pub: dict[str, Any], lang: str) -> None:
+        """The table's own buttons that move it on (下一局, 确认胡牌, …): the forward actions
+        that belong to no seat, and 只记分 before a hand is dealt."""
+        row = self.ids.forward
+        for b in self.forward_buttons:
+            row.remove_widget(b)
+        wanted = [act for seat, act in view.forward(pub, app().score_only) if seat is None and act != "menu"]
+        if pub.get("phase") == "betting" and "score_hand" not in wanted and view.bets_open(pub):
+            wanted.append("score_hand")
+        self.forward_buttons = []
+        for act in wanted:
+            b = BigButton(text=tr(f"go_{act}", lang), action=act, style="go" if act != "score_hand" else "plain")
+            b.bind(on_release=lambda _b, act=act: self.go(act))
+            row.add_widget(b, index=1)
+            self.forward_buttons.append(b)
+
+    def update_status(self) -> None:
+        a = app()
+        left = a.claim_left()
+        self.status = view.status_line(a.pub, a.lang, left)
+        part = -1.0 if left is None else left / max(a.claims_window, 0.1)
+        self.ids.countdown.left = part
+        c = a.pub.get("claims") if a.pub.get("phase") == "claims" else None
+        for seat, p in enumerate(self.panels):
+            p.countdown = part if c is not None and c.get("from") == seat else -1.0
+
+    def flash(self, seat: int, word: str, refused: bool = False) -> None:
+        self.panels[seat].flash(word, refused)
+
+    # -- touches ---------------------------------------------------------------------------
+
+    def go(self, act: str) -> None:
+        a = app()
+        if act == "next_hand":
+            a.send({"type": "next_hand"})
+        else:
+            a.goto(FORWARD_SCREENS[act])
+
+    def action(self, seat: int, action: str) -> None:
+        a = app()
+        if action in ("bet_up", "bet_down"):
+            a.pending_bets[seat] = max(0, a.pending_bets[seat] + (1 if action == "bet_up" else -1))
+            self.refresh()
+            return
+        if action == "roll":
+            first = (a.pub.get("dice") or {}).get("dealer") is None
+            name = (a.pub.get("players") or [""] * 4)[seat]
+            what = tr("roll_wall" if first else "roll_break", a.lang)
+            DicePad(on_done=lambda x, y: self.roll(x, y), title=tr("rolls_next", a.lang, name=name, what=what)).open()
+            return
+        a.send(view.command(action, seat))
+
+    def roll(self, x: int, y: int) -> None:
+        a = app()
+        if view.bets_open(a.pub) and list(a.pending_bets) != list(a.pub.get("bets") or [0] * 4):
+            a.send({"type": "bets", "bets": list(a.pending_bets)})
+        a.send(view.command("roll", 0, dice=(x, y)))
+
+    def ask_kong(self, seat: int) -> None:
+        """The seat may declare more than one kind of kong (the engine cannot tell which the
+        player means): ask, and send the kong event of the kind chosen."""
+        a = app()
+
+        def declare(kind: str) -> Callable[[], None]:
+            return lambda: a.send({"type": "kong", "seat": seat, "kind": kind})
+
+        ChoiceDialog(tr("kong_which", a.lang),
+                     [(tr(f"kong_{kind}", a.lang), declare(kind)) for kind in ("concealed", "added")]).open()

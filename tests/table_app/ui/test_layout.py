@@ -1,0 +1,245 @@
+"""Every screen in every phase, at 800×480, 1024×600 and 1280×720, in Chinese and English,
+with the longest names a session takes (8 Chinese characters, 12 letters), in both layouts:
+no label's text is larger than its box, no two touch targets overlap (and each is on the
+screen, at least 48 px), no name is cut, scores are 8 mm and names 5 mm tall, and the screen
+each phase calls for shows what moves the table on."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from table_app.ui import view
+from tests.table_app.ui.conftest import UI
+
+NAMES = ["欧阳司马诸葛上官", "Maximilianus", "阿强", "Christabella"]
+START = [{"type": "new_session", "players": NAMES, "base": 1}]
+SEATED = [{"type": "seating", "method": "C", "east": 0}]
+DEAL = [{"type": "roll", "dice": [4, 6]}, {"type": "roll", "dice": [2, 3]}]
+# (what the walk adds, the screens to look at; the first is the one the phase calls for)
+WALK: list[tuple[list[dict[str, Any]], tuple[str, ...]]] = [
+    ([], ("session", "rules", "settings")),
+    (START, ("seating",)),
+    (SEATED, ("table", "sithere", "entry")),
+    ([{"type": "bets", "bets": [0, 12, 0, 3]}, DEAL[0]], ("table",)),
+    ([DEAL[1], {"type": "discard", "seat": 0}, {"type": "resolve"}, {"type": "kong", "seat": 1, "kind": "concealed"}],
+     ("table", "wall")),
+    ([{"type": "discard", "seat": 1}, {"type": "claim", "seat": 2, "call": "pong"}], ("table",)),
+    ([{"type": "resolve"}, {"type": "discard", "seat": 2}, {"type": "claim", "seat": 3, "call": "win"},
+      {"type": "resolve"}], ("win",)),
+    ([{"type": "confirm_win", "wait": "closed"}], ("settlement", "table", "scores", "history")),
+    ([{"type": "next_hand"}, {"type": "score_hand", "winner": 1, "how": "self_drawn", "wait": "single"},
+      {"type": "next_hand"}], ("table",)),  # the dealer kept the deal: 庄连1
+    ([{"type": "end_session"}], ("final",)),
+]
+JOIN = "http://192.168.178.120:8080/join/Xq3vT0bLk9mWc2ZpR8sYfA"  # a session's link, as the web pages give it
+FORWARD = {"session": "start", "seating": "seating", "win": "closed", "settlement": "next_hand",
+           "final": "new_session", "entry": "score_hand", "sithere": "seated"}
+
+
+def visible(w: Any) -> bool:
+    while w is not None:
+        if getattr(w, "opacity", 1) <= 0:
+            return False
+        w = w.parent if w.parent is not w else None
+    return True
+
+
+def window_box(w: Any) -> tuple[float, float, float, float]:
+    """(x0, y0, x1, y1) in window coordinates (through turned panels too)."""
+    pts = [w.to_window(x, y) for x in (w.x, w.right) for y in (w.y, w.top)]
+    xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def clip(w: Any, box: tuple[float, float, float, float]) -> tuple[float, float, float, float] | None:
+    """The part of ``box`` a ScrollView around ``w`` lets through (None: scrolled away)."""
+    from kivy.uix.scrollview import ScrollView
+
+    p = w.parent
+    while p is not None and p.parent is not p:
+        if isinstance(p, ScrollView):
+            v = window_box(p)
+            box = (max(box[0], v[0]), max(box[1], v[1]), min(box[2], v[2]), min(box[3], v[3]))
+            if box[2] - box[0] <= 1 or box[3] - box[1] <= 1:
+                return None
+        p = p.parent
+    return box
+
+
+def needed_height(w: Any) -> float:
+    """How tall ``w``'s text is when its lines wrap in its width (no height limit)."""
+    from kivy.core.text import Label as CoreLabel
+
+    core = CoreLabel(text=w.text, font_size=w.font_size, text_size=(w.text_size[0], None), padding=w.padding)
+    core.refresh()
+    if not core.texture:
+        return 0.0
+    lines = max(1, len(core._cached_lines))
+    shown = min(lines, w.max_lines) if w.max_lines else lines  # (max_lines drops the last lines on purpose)
+    return float(core.texture.height) * shown / lines
+
+
+def problems(ui: UI, where: str, root: Any = None) -> Iterator[str]:
+    from kivy.core.window import Window
+    from kivy.uix.behaviors import ButtonBehavior
+    from kivy.uix.label import Label
+    from kivy.uix.textinput import TextInput
+
+    from table_app.ui.widgets import NameLabel, ScoreLabel, text_width
+
+    app, screen = ui.app, root if root is not None else ui.screen
+    W, H = Window.size
+    shown = [w for w in screen.walk() if visible(w)]
+    for w in shown:
+        if not isinstance(w, Label) or not w.text.strip() or clip(w, window_box(w)) is None:
+            continue
+        tw, th = w.texture_size
+        if tw > w.width + 2 or th > w.height + 2:
+            yield f"{where}: {w.text!r} ({tw:.0f}×{th:.0f}) is larger than its box ({w.width:.0f}×{w.height:.0f})"
+        elif w.text_size[1] is not None and not w.shorten:  # a fixed height cuts off the lines that do not fit
+            need = needed_height(w)
+            if need > w.text_size[1] + 2:
+                yield f"{where}: {w.text!r} needs {need:.0f} px, its box is {w.text_size[1]:.0f} px tall"
+        named = [n for n in NAMES if n in w.text]
+        if named and w.shorten and w.text_size[0] and text_width(w.text, w.font_size) > w.text_size[0] + 1:
+            yield f"{where}: {w.text!r} is cut short, and it holds a name"
+        if isinstance(w, NameLabel):
+            if w.shorten or w.text not in [*NAMES, ""]:
+                yield f"{where}: the name {w.text!r} is not shown whole"
+            if w.font_size < 5 * app.mm - 0.5:
+                yield f"{where}: the name {w.text!r} is {w.font_size / app.mm:.1f} mm tall"
+        if isinstance(w, ScoreLabel) and w.big and w.font_size < 8 * app.mm - 0.5:
+            yield f"{where}: the score {w.text!r} is {w.font_size / app.mm:.1f} mm tall"
+    targets = []
+    for w in shown:
+        if isinstance(w, ButtonBehavior | TextInput):
+            box = clip(w, window_box(w))
+            if box is None:
+                continue
+            x0, y0, x1, y1 = window_box(w)
+            if x1 - x0 < 47.5 or y1 - y0 < 47.5:
+                yield f"{where}: {getattr(w, 'text', w)!r} is only {x1 - x0:.0f}×{y1 - y0:.0f} px"
+            x0, y0, x1, y1 = box  # (a row half scrolled out of a list is still on the screen)
+            if x0 < -1 or y0 < -1 or x1 > W + 1 or y1 > H + 1:
+                yield f"{where}: {getattr(w, 'text', w)!r} is off the screen at {box}"
+            targets.append((w, box))
+    for i, (a, ra) in enumerate(targets):
+        for b, rb in targets[i + 1:]:
+            dx = min(ra[2], rb[2]) - max(ra[0], rb[0])
+            dy = min(ra[3], rb[3]) - max(ra[1], rb[1])
+            if dx > 1 and dy > 1:
+                yield f"{where}: {getattr(a, 'text', a)!r} and {getattr(b, 'text', b)!r} overlap"
+
+
+def forward_problems(ui: UI, where: str) -> Iterator[str]:
+    """The screen the phase calls for shows the way on."""
+    app, screen = ui.app, ui.screen
+    wanted = []
+    if screen.name == "table":
+        for seat, act in view.forward(app.pub, app.score_only):
+            wanted.append((screen.panel(seat), act) if seat is not None else (screen, act))
+    else:
+        wanted.append((screen, FORWARD[screen.name]))
+    found = [w for root, act in wanted for w in root.walk() if getattr(w, "action", "") == act and visible(w)]
+    if not found:
+        yield f"{where}: nothing moves the table on (wanted {[a for _, a in wanted]})"
+    elif screen.name not in ("seating", "entry") and all(w.disabled for w in found):  # (forms: once filled in)
+        yield f"{where}: what moves the table on is disabled"
+
+
+def look(ui: UI, name: str, where: str, home: bool) -> list[str]:
+    ui.app.goto(name)
+    ui.frames(2)
+    found = list(problems(ui, where))
+    if home:
+        found += list(forward_problems(ui, where))
+    return found
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1024, 600), (1280, 720)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_every_screen_fits(ui: UI, size: tuple[int, int]) -> None:
+    from kivy.core.window import Window
+
+    Window.size = size
+    ui.app.join_url = JOIN  # (the phones' pages on: the join buttons are shown)
+    ui.frames(4)
+    found: list[str] = []
+    for events, screens in WALK:
+        for ev in events:
+            answer = ui.service.call(ev, source="test")
+            assert answer.ok, answer.error
+        ui.settled()
+        phase = ui.app.pub["phase"]
+        for layout in ("upright", "facing") if size != (1024, 600) else ("upright",):  # (facing: the two ends)
+            ui.app.set_layout(layout)
+            for lang in ("zh", "en"):
+                ui.app.set_lang(lang)
+                for name in screens:
+                    if layout == "facing" and name not in ("table", "sithere"):
+                        continue
+                    ui.app.score_only = name == "entry"
+                    home = name == ui.app.home() or name == "sithere"
+                    found += look(ui, name, f"{size} {lang} {layout} {phase} {name}", home)
+                ui.app.score_only = False
+        ui.app.set_layout("upright")
+    assert not found, "\n".join(found)
+
+
+def test_the_check_sees_a_label_too_big_and_two_buttons_on_top_of_each_other(ui: UI) -> None:
+    """The layout check itself can fail."""
+    from kivy.core.window import Window
+    from kivy.uix.label import Label
+
+    from table_app.ui.widgets import BigButton
+
+    Window.size = (800, 480)
+    ui.app.goto("session")
+    ui.frames(3)
+    screen = ui.screen
+    extra = [Label(text="a label far too long for its box " * 3, size_hint=(None, None), size=(60, 20)),
+             BigButton(text="x", size_hint=(None, None), size=(60, 60), pos=(0, 0)),
+             BigButton(text="y", size_hint=(None, None), size=(60, 60), pos=(30, 30))]
+    for w in extra:
+        screen.add_widget(w)
+    ui.frames(3)
+    try:
+        found = list(problems(ui, "session"))
+        assert any("is larger than its box" in p for p in found)
+        assert any("'x' and 'y' overlap" in p or "'y' and 'x' overlap" in p for p in found)
+    finally:
+        for w in extra:
+            screen.remove_widget(w)
+
+
+def test_the_dialogs_fit(ui: UI) -> None:
+    """The menu, the dice pad and the questions, at the smallest size, in both languages."""
+    from kivy.core.window import Window
+
+    from table_app.ui.dialogs import ChoiceDialog, ConfirmDialog, DicePad, JoinDialog, Menu
+    from table_app.ui.text import tr
+
+    Window.size = (800, 480)
+    ui.app.join_url = JOIN
+    for ev in START + SEATED:
+        assert ui.service.call(ev, source="test").ok
+    ui.settled()
+    found: list[str] = []
+    for lang in ("zh", "en"):
+        ui.app.set_lang(lang)
+        ui.app.goto("table")
+        for dialog in (Menu(), DicePad(on_done=lambda a, b: None, title=tr("rolls_next", lang, name=NAMES[0],
+                                                                              what=tr("roll_wall", lang))),
+                       ConfirmDialog(tr("confirm_false_win", lang, name=NAMES[0]), lambda: None),
+                       ConfirmDialog(tr("confirm_new", lang), lambda: None),
+                       ChoiceDialog(tr("kong_which", lang), [(tr("kong_concealed", lang), lambda: None),
+                                                             (tr("kong_added", lang), lambda: None)]),
+                       JoinDialog()):
+            dialog.open()
+            ui.frames(3)
+            found += list(problems(ui, f"{lang} {type(dialog).__name__}", dialog))
+            dialog.dismiss()
+            ui.frames(2)
+    assert not found, "\n".join(found)
