@@ -31,20 +31,19 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Final, get_args
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from engine.errors import InvalidEventError
 from engine.events import Event
 from engine.fields import check_seat
 from engine.records import WAIT_KINDS, KongKind, WaitKind, WinKind
-from engine.scoring import WIN_HOWS, WinHow
+from engine.scoring import KONG_KINDS, WIN_HOWS, WinHow
 from engine.seats import SEATS
 
 if TYPE_CHECKING:
     from engine.moves import Effects
     from engine.state import TableState
 
-KONG_KINDS: Final[tuple[KongKind, ...]] = get_args(KongKind)
 MAX_KONGS: Final = 4 * SEATS  # four per seat at the very most
 
 

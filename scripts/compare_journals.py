@@ -33,6 +33,11 @@ RULE_SETS: tuple[tuple[str, ...], ...] = (
     ("discard_win_payers=all", "exposed_kong_payers=discarder", "multipliers_on_bets=true", "bet_unit=2"),
 )
 HANDS = {"random": 400, "greedy": 150}
+SOAK = tuple(  # tests/engine/test_simulate.py::test_soak_100_000_hands, run for run
+    ["--hands", str(100_000 // 3 + (1 if i < 100_000 % 3 else 0)), "--seed", str(1000 + i), "--bots", bots,
+     "--session-hands", "100", *(["--bets"] if i == 2 else [])]
+    for i, bots in enumerate(("random", "greedy", "greedy,random,greedy,random"))
+)
 _VOLATILE = ("seconds", "hands_per_second")
 
 
@@ -79,8 +84,9 @@ def main() -> int:
     ap.add_argument("--after", type=Path, required=True)
     ap.add_argument("--after-python", required=True)
     ap.add_argument("--quick", action="store_true", help="the first seed only")
+    ap.add_argument("--soak", action="store_true", help="the soak test's 100,000 hands instead (a few minutes a tree)")
     a = ap.parse_args()
-    todo = runs()
+    todo = list(SOAK) if a.soak else runs()
     if a.quick:
         todo = [r for r in todo if r[3] == str(SEEDS[0])]
     same = 0
@@ -93,7 +99,8 @@ def main() -> int:
             line = " ".join(args)
             if hb == ha and sb == sa:
                 same += 1
-                events += sum(1 for _ in ja.open())
+                with ja.open("rb") as f:
+                    events += sum(1 for _ in f)
                 print(f"same  {ha[:16]}  {line}", flush=True)
             else:
                 print(f"DIFF  {hb[:16]} / {ha[:16]}  {line}", flush=True)
@@ -101,6 +108,8 @@ def main() -> int:
                     print(first_difference(jb, ja))
                 if sb != sa:
                     print(f"  summaries: before {sb}\n             after  {sa}")
+            jb.unlink()
+            ja.unlink()
     print(f"{same} of {len(todo)} runs identical ({events:,} journal lines compared)")
     return 0 if same == len(todo) else 1
 

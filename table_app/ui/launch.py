@@ -174,9 +174,9 @@ class _LinkView:
 
 
 def start_demo(service: Any, app: Any, delay: float, hands: int) -> threading.Event | None:
-    """The simulator's bots play at a watchable speed (needs ``engine/bots.py``)."""
+    """The simulator's bots play at a watchable speed (needs ``engine.bots``)."""
     if importlib.util.find_spec("engine.bots") is None:
-        app.message = "--demo: engine/bots.py is not there yet; playing by touch"
+        app.message = "--demo: engine.bots is not there; playing by touch"
         return None
     from kivy.clock import Clock
 
