@@ -30,5 +30,5 @@ def seat_counting(start: int, k: int) -> int:
     return (start + k - 1) % SEATS
 
 
-OTHERS: Final = tuple(tuple((seat + i) % SEATS for i in (1, 2, 3)) for seat in SEAT_RANGE)
+OTHERS: Final = tuple(tuple((seat + i) % SEATS for i in range(1, SEATS)) for seat in SEAT_RANGE)
 """For each seat, the other three in turn order (counter-clockwise): its 下家 first."""

@@ -131,7 +131,7 @@ class TableState:
     """
 
     phase: Phase = "idle"
-    players: list[str] = field(default_factory=lambda: ["", "", "", ""])
+    players: list[str] = field(default_factory=lambda: [""] * SEATS)
     base: int = 1
     rules: Rules = XIAN
     wall_seed: int | None = None
@@ -140,7 +140,7 @@ class TableState:
     hand: int = 0
     passes: int = 0
     dealer_streak: int = 0
-    bets: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
+    bets: list[int] = field(default_factory=lambda: [0] * SEATS)
     dice_dealer: tuple[int, int] | None = None
     dice_owner: tuple[int, int] | None = None
     breakpoint: BreakPoint | None = None
@@ -155,7 +155,7 @@ class TableState:
     claims: Claims | None = None
     pending: PendingWin | None = None
     hand_transfers: list[Transfer] = field(default_factory=list)
-    scores: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
+    scores: list[int] = field(default_factory=lambda: [0] * SEATS)
     last_settlement: Settlement | None = None
     results: list[HandResult] = field(default_factory=list)  # this session's hands, in order
 

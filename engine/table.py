@@ -344,7 +344,7 @@ def on_next_hand(s: TableState, ev: NextHand) -> Effects:
         s.passes += 1
         s.dealer_streak = 0
     s.hand += 1
-    s.bets = [0, 0, 0, 0]
+    s.bets = [0] * SEATS
     s.dice_dealer = s.dice_owner = s.breakpoint = None
     s.wall = WallState()
     s.wall_tiles = None

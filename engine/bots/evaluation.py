@@ -142,7 +142,7 @@ class Evaluation:
         s0 = _SUIT[x]
         r0 = x - SUIT_STARTS[s0]
         vx = less(self.profiles[s0], r0)
-        out = [0, 0, 0, 0]
+        out = [0] * len(SUIT_STARTS)
         for s in _SUITS:
             if s == s0:
                 mine = bytearray(free[s0])
