@@ -337,7 +337,8 @@ _T: Final[dict[str, tuple[str, str]]] = {
     "src_sim-keys": ("键盘", "keys"),
     "src_demo": ("演示", "demo"),
     "src_service": ("自动", "automatic"),
-    "src_mqtt": ("手机", "phone"),
+    "src_mqtt": ("MQTT", "MQTT"),
+    "src_phone": ("手机", "phone"),
     "src_test": ("测试", "test"),
     "src_other": ("其他", "other"),
     # refusals: the engine's codes (engine.errors.CODES) and the service's (table_app.service.Answer)
