@@ -174,6 +174,9 @@ def test_make_run_without_a_display_plays_an_evening_in_the_browser(tmp_path: Pa
         rows = table_page.js("[...document.querySelectorAll('#settlement tr')].slice(1)"
                              ".map(r => r.firstChild.textContent)")
         assert rows == NAMES
+        assert text(table_page, "#settlement .next").endswith(tr("page_next_hint", "zh"))  # where the table goes on
+        table_page.click("#settlement .close")  # put away, the table under it
+        table_page.wait("!document.getElementById('settlement').classList.contains('open')", "the card put away")
 
         # hand 2: the dealer discards, the others pass, the next seat draws and wins on its own tile
         tabs[3].wait("document.querySelector('[data-step=next_hand]') !== null", "下一局 on a tab")
