@@ -30,6 +30,7 @@ from engine.events import WAITS, check_name
 from engine.table import accepts
 from table_app.seat_view import SEATS, WIND_EN, WIND_ZH
 from table_app.ui.text import refusal, tr
+from table_app.ui.view import NAME_ROOM, name_width
 from table_app.web.phones import Phones
 
 if TYPE_CHECKING:
@@ -202,6 +203,9 @@ class PhoneRoutes:
                 name = check_name(name)
             except InvalidEventError:
                 return _refused(400, "名字要 1 到 12 个字，不能有控制字符", "A name is 1 to 12 printable characters",
+                                "invalid.name")
+            if name_width(name) > NAME_ROOM:  # (the touchscreen's own limit: shown whole on every screen)
+                return _refused(400, tr("name_too_long", "zh", name=name), tr("name_too_long", "en", name=name),
                                 "invalid.name")
         secret, replaced = self.phones.bind(seat)
         pending = False

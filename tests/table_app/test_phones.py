@@ -157,7 +157,8 @@ def test_refusals_change_nothing(table: tuple[TableService, SeatPages]) -> None:
     seq = service.seq
     assert phone.press(type="press", button="TURN")[0] == 401  # no binding
     assert phone.join("A" * 22, 0)[0] == 403  # a wrong token
-    for bad in ("1234567890123", "a\nb", "\u202eA", "", "\x07"):
+    for bad in ("1234567890123", "a\nb", "\u202eA", "", "\x07", "欧阳司马诸葛上官东方"):  # (the last: wider than
+        # the table screen shows whole, 10 Chinese characters)
         status, answer = phone.join(token, 0, bad)
         assert status == 400 and answer["code"] == "invalid.name", bad
     assert phone.join(token, 4, "X")[0] == 400
