@@ -59,7 +59,7 @@ from engine.tiles import ALL_TILES, Tile, format_tiles, tile_text
 from engine.wall import DEALT, LOWER, WallState, break_point, deal_slots, shuffled_wall
 from engine.wins import on_confirm_win, on_reject_win, on_win
 
-__all__ = ["Effect", "TableState", "apply", "new_table", "push", "replay"]
+__all__ = ["Effect", "TableState", "accepts", "apply", "new_table", "push", "replay"]
 
 
 # --- the state machine's entry points --------------------------------------------------
@@ -404,3 +404,15 @@ _BY_PHASE: Final[dict[str, dict[str, Handler]]] = {
     phase: {e: h for (p, e), h in TRANSITIONS.items() if p == phase} for phase in PHASES
 }
 """``TRANSITIONS`` by phase, then event type: what ``push`` looks up (no key tuple per event)."""
+
+
+def accepts(phase: str) -> tuple[str, ...]:
+    """The event types ``phase`` takes: its rows of the transition table (an unknown phase
+    takes none). The web pages ask it which of the table's own steps to offer.
+
+    >>> accepts("hand_over")
+    ('next_hand', 'end_session', 'name', 'new_session')
+    >>> "name" in accepts("turn"), accepts("nowhere")
+    (False, ())
+    """
+    return tuple(_BY_PHASE.get(phase, ()))

@@ -72,7 +72,8 @@ _T: Final[dict[str, tuple[str, str]]] = {
     "waiting_on": ("等：{names}", "waiting: {names}"),
     "win_by": ("{name} 胡了（{kind}）", "{name} wins ({kind})"),
     "next_hand_hint": ("下一局庄家：{dealer}", "next dealer: {dealer}"),
-    "claim_hint": ("可以吃碰杠胡", "you may claim"),
+    "claim_hint": ("可以{calls}", "may {calls}"),  # the seat's own calls now (its actions): 可以碰杠胡
+    "call_sep": ("", "/"),
     "discarder_hint": ("你刚出牌", "you discarded"),
     # the seats' buttons (fixed slots: 出牌 吃 碰 杠 胡 过)
     "slot_discard": ("出牌", "Discard"),
@@ -119,6 +120,9 @@ _T: Final[dict[str, tuple[str, str]]] = {
     "nav_settings": ("设置", "Settings"),
     "nav_new": ("新牌局", "New session"),
     "nav_join": ("手机扫码入座", "Join by phone"),
+    "page_next_hint": ("下一局：在手机（或桌上的屏幕）上按「下一局」",
+                       "Next hand: tap it on a phone (or the table's screen)"),
+    "page_new_hint": ("新的一场：在手机上按「开新牌局」", "Another session: tap New session on a phone"),
     "join_button": ("手机扫码入座", "Join by phone"),
     "join_short": ("扫码入座", "Phones"),
     "join_title": ("用手机扫码入座", "Join with your phone"),
@@ -337,7 +341,8 @@ _T: Final[dict[str, tuple[str, str]]] = {
     "src_sim-keys": ("键盘", "keys"),
     "src_demo": ("演示", "demo"),
     "src_service": ("自动", "automatic"),
-    "src_mqtt": ("手机", "phone"),
+    "src_mqtt": ("MQTT", "MQTT"),
+    "src_phone": ("手机", "phone"),
     "src_test": ("测试", "test"),
     "src_other": ("其他", "other"),
     # refusals: the engine's codes (engine.errors.CODES) and the service's (table_app.service.Answer)

@@ -156,8 +156,11 @@ def seat_lines(pub: dict[str, Any], seat: int, lang: str, pending_bet: int | Non
             prompt = tr("discarder_hint", lang)
         elif (ans := (c.get("answers") or [None] * 4)[seat]) is not None:
             prompt = tr(f"answer_{ans}", lang)
-        elif seat in c.get("waiting", []):
-            prompt = tr("claim_hint", lang)
+        elif seat in c.get("waiting", []):  # the calls its actions allow (吃 only for the 下家)
+            acts = (pub.get("actions") or [[]] * 4)[seat]
+            calls = [tr(f"call_{a[6:]}", lang) for a in ("claim:chow", "claim:pong", "claim:kong", "claim:win")
+                     if a in acts]
+            prompt = tr("claim_hint", lang, calls=tr("call_sep", lang).join(calls)) if calls else ""
     elif pub.get("phase") == "turn" and pub.get("turn") == seat:
         prompt = tr("your_turn", lang)
     elif roller(pub) == seat:
@@ -207,8 +210,9 @@ def status_line(pub: dict[str, Any], lang: str, claim_left: float | None = None)
     if phase == "win_pending" and pub.get("pending_win"):
         p = pub["pending_win"]
         return tr("win_by", lang, name=players[p["seat"]], kind=tr(f"kind_{p['kind']}", lang))
-    if phase == "hand_over" and pub.get("next_dealer") is not None:
-        return tr("next_hand_hint", lang, dealer=players[pub["next_dealer"]])
+    if phase == "hand_over" and pub.get("next_dealer") is not None:  # who won, and who deals next
+        hint = tr("next_hand_hint", lang, dealer=players[pub["next_dealer"]])
+        return f"{settlement_head(pub, lang)} · {hint}" if pub.get("last_settlement") else hint
     return tr(f"phase_{phase}", lang)
 
 

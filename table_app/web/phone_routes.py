@@ -27,8 +27,11 @@ from typing import TYPE_CHECKING, Any
 
 from engine.errors import InvalidEventError
 from engine.fields import check_name
+from engine.records import WAIT_KINDS
+from engine.table import accepts
 from table_app.seat_view import SEATS, WIND_EN, WIND_ZH
-from table_app.ui.text import refusal
+from table_app.ui.text import refusal, tr
+from table_app.ui.view import NAME_ROOM, name_width
 from table_app.web.phones import Phones
 
 if TYPE_CHECKING:
@@ -38,7 +41,8 @@ log = logging.getLogger(__name__)
 
 COOKIE = "xian_phone"
 MAX_BODY = 1024  # a join or a press is a few dozen bytes
-NAMES_TAKEN_IN = ("seating", "betting", "hand_over")  # (the engine's phases that take a ``name``)
+STEP_SOURCE = "phone table"  # the journal's source of a table's step taken on a phone
+BETWEEN_HANDS = ("betting", "hand_over")  # where a phone offers 结束牌局 (not in the middle of a hand)
 PRESS_BUTTONS = ("TURN", "CHI", "PENG", "GANG", "HU", "DICE")
 JSON = "application/json"
 REPLACED = {"zh": "另一部手机接管了这个座位", "en": "Another phone took this seat"}
@@ -88,22 +92,41 @@ class PhoneRoutes:
     # -- following the table -------------------------------------------------------------
 
     def __call__(self, notice: Notice) -> None:
-        """The service observer (its thread: never blocks): a new session forgets the phones;
+        """The service observer (its thread: never blocks): a new session forgets the phones
+        (not one the phones started: they stay at their seats) and makes a new join token;
         names kept for later are sent when the table takes names again."""
         if not notice.changed:
             return
         if (notice.event or {}).get("type") == "new_session" and notice.kind != "undo":
-            self.phones.new_session()
+            self.phones.new_session(keep_bindings=notice.source == STEP_SOURCE)
             with self._lock:
                 self._pending_names.clear()
             if self.on_new_token is not None:
                 self.on_new_token()
-        if notice.state.get("phase") in NAMES_TAKEN_IN:
+        if "name" in accepts(notice.state.get("phase") or "idle"):
             with self._lock:
                 waiting, self._pending_names = self._pending_names, {}
             for seat, name in waiting.items():
                 if notice.state["players"][seat] != name:
                     self.service.submit({"type": "name", "seat": seat, "name": name}, "phone", remote=True)
+
+    def steps(self, public: Mapping[str, Any], seat: int) -> dict[str, Any]:
+        """The table's own steps a bound phone offers now (a table without a screen is run from
+        its phones): what the engine's phase takes, among the forms of the touchscreen that a
+        phone can fill in — a new session (with the seats' names), seating by the wind tiles
+        (the phone whose player drew East), the winner's wait, 诈胡, the next hand and the
+        end of the session (between hands)."""
+        phase = public.get("phase") or "idle"
+        taken = accepts(phase)
+        pending = public.get("pending_win") if "confirm_win" in taken else None
+        waits = None
+        if pending is not None:
+            waits = [] if public.get("mode") == "full" else [  # (every tile known: the engine reads the wait)
+                {"wait": w, "zh": tr(f"wait_{w}", "zh"), "en": tr(f"wait_{w}", "en")} for w in WAIT_KINDS]
+        return {"new_session": phase in ("idle", "ended"), "seating": "seating" in taken,
+                "waits": waits, "winner": None if pending is None else pending.get("seat"),
+                "reject_win": "reject_win" in taken, "next_hand": "next_hand" in taken,
+                "end_session": phase in BETWEEN_HANDS and "end_session" in taken}
 
     def pending_name(self, seat: int) -> str | None:
         with self._lock:
@@ -135,6 +158,8 @@ class PhoneRoutes:
         if parts[0] == "phone" and len(parts) == 3 and (seat := _seat(parts[1])) is not None:
             if parts[2] == "press":
                 return self._press(seat, body, cookie)
+            if parts[2] == "table":
+                return self._step(seat, body, cookie)
             if parts[2] == "leave":
                 secret = phone_secret(cookie)
                 left = self.phones.leave(secret) if self.phones.seat_of(secret) == seat else None
@@ -180,6 +205,9 @@ class PhoneRoutes:
             except InvalidEventError:
                 return _refused(400, "名字要 1 到 12 个字，不能有控制字符", "A name is 1 to 12 printable characters",
                                 "invalid.name")
+            if name_width(name) > NAME_ROOM:  # (the touchscreen's own limit: shown whole on every screen)
+                return _refused(400, tr("name_too_long", "zh", name=name), tr("name_too_long", "en", name=name),
+                                "invalid.name")
         secret, replaced = self.phones.bind(seat)
         pending = False
         if name is not None and self.service.public["players"][seat] != name:
@@ -214,6 +242,32 @@ class PhoneRoutes:
             return _refused(400, "看不懂这个按键", "Not a press of this seat", "invalid")
         answer = self.service.call(command, "phone", timeout=10, remote=True)
         return self._answer(answer)
+
+    def _step(self, seat: int, body: bytes, cookie: str | None) -> Reply:
+        """One of the table's own steps (:meth:`steps`) from a bound phone."""
+        if self.phones.seat_of(phone_secret(cookie)) != seat:
+            return _refused(401, "这部手机不在座位上", "This phone has no seat", "phone.unbound")
+        data = _body(body)
+        kind = None if data is None else data.get("type")
+        public = self.service.public
+        command: dict[str, Any]
+        if kind == "new_session" and set(data or ()) == {"type"}:
+            if not self.steps(public, seat)["new_session"]:  # a phone never starts a running session over
+                return _refused(409, "牌局还在进行", "A session is on", "phone.session_on")
+            players = list(public.get("players") or [""] * SEATS)
+            names = [self.pending_name(s) or players[s] or tr("player_n", "zh", n=s + 1) for s in range(SEATS)]
+            command = {"type": "new_session", "players": names, "base": public.get("base") or 1}
+        elif kind == "seating" and set(data or ()) == {"type"}:
+            command = {"type": "seating", "method": "C", "east": seat}  # this phone's player drew East
+        elif kind == "confirm_win" and set(data or ()) <= {"type", "wait"}:
+            command = {"type": "confirm_win", **({"wait": data["wait"]} if data and "wait" in data else {})}
+        elif kind in ("reject_win", "next_hand", "end_session") and set(data or ()) == {"type"}:
+            if kind == "end_session" and not self.steps(public, seat)["end_session"]:
+                return _refused(409, "一局打完再结束", "End the session between hands", "phone.mid_hand")
+            command = {"type": kind}
+        else:
+            return _refused(400, "看不懂这个请求", "Not a step of the table", "invalid")
+        return self._answer(self.service.call(command, STEP_SOURCE, timeout=10, remote=True))
 
     def _answer(self, answer: Answer) -> Reply:
         if answer.ok:

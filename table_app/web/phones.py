@@ -61,12 +61,14 @@ class Phones:
 
     # -- the session --------------------------------------------------------------------
 
-    def new_session(self) -> None:
-        """A new session: a new token (old QR codes stop working) and no bindings."""
+    def new_session(self, keep_bindings: bool = False) -> None:
+        """A new session: a new token (old QR codes stop working) and no bindings — unless the
+        bound phones started it themselves (the same players stay at their seats)."""
         with self._lock:
             self.token = secrets.token_urlsafe(TOKEN_BYTES)
-            self._bindings.clear()
-            self._replaced.clear()
+            if not keep_bindings:
+                self._bindings.clear()
+                self._replaced.clear()
             self.version += 1
 
     def token_ok(self, token: str) -> bool:

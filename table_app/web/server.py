@@ -8,7 +8,8 @@ browser on this machine only, ``/table/join.json`` (the join link and its QR cod
 says so. Phones that join the table (issue 18, :mod:`table_app.web.phone_routes`) have
 ``/join/<token>`` (the page, ``seats.json``, and a POST to join), ``/phone/<n>`` and
 ``/phone/<n>/events`` (the bound phone's page and its stream) and the only other writes,
-``POST /phone/<n>/press`` and ``/phone/<n>/leave``: a JSON body of at most
+``POST /phone/<n>/press``, ``/phone/<n>/table`` (the table's own steps, for a table without
+a screen) and ``/phone/<n>/leave``: a JSON body of at most
 1 KiB; every other method and path gets 405. The views are
 :func:`table_app.seat_view.seat_view` — the same as MQTT ``seat/<n>`` — built from the
 service's notices, so the page needs no broker (Debian's mosquitto has no websockets).
@@ -71,7 +72,7 @@ MAX_STREAMS = 64  # a table has four seats; dashboards and spare phones fit easi
 STREAM_INTERVAL_S = 0.05
 ACCEPT_BACKOFF_S = 0.2
 ALLOW = "GET, HEAD, OPTIONS"
-ALLOW_POST = "POST, OPTIONS"  # /join/<token>, /phone/<n>/press, /phone/<n>/leave
+ALLOW_POST = "POST, OPTIONS"  # /join/<token>, /phone/<n>/press, /phone/<n>/table, /phone/<n>/leave
 PHONE_WAKE_S = 1.0  # a phone's stream looks at its binding at least this often
 _OUT_OF_FDS = {errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM}
 _BUSY = (b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n"
@@ -437,7 +438,7 @@ def _handler(pages: SeatPages) -> type[BaseHTTPRequestHandler]:
             parts = self.path.split("?", 1)[0].strip("/").split("/")
             return (parts[0] == "join" and len(parts) == 2) or (
                 len(parts) == 3 and parts[0] == "phone" and parts[1] in ("0", "1", "2", "3")
-                and parts[2] in ("press", "leave"))
+                and parts[2] in ("press", "table", "leave"))
 
         def do_POST(self) -> None:
             """Joining and a bound phone's presses: a small JSON body, nothing else."""
@@ -608,6 +609,7 @@ def _handler(pages: SeatPages) -> type[BaseHTTPRequestHandler]:
                         return
                     view = pages.view(seat)
                     view["name_pending"] = pages.phones.pending_name(seat)
+                    view["steps"] = pages.phones.steps(pages.snapshot()[2], seat)
                     data = json.dumps(view, ensure_ascii=False)
                     if data != last:
                         last = data

@@ -19,7 +19,7 @@ from table_app.ui.wallmodel import screen_index, wall_view
 # the words the page shows beside the view's own lines (headings, the legend)
 WORDS: Final = ("settlement", "col_win", "col_kong", "col_bet", "col_hand", "col_total", "transfers", "final",
                 "settle_up", "wall_legend", "wall_unbroken", "lang_button", "nav_join", "join_steps", "score",
-                "seconds_left")
+                "seconds_left", "close", "page_next_hint", "page_new_hint")
 
 
 def table_view(pub: dict[str, Any], lang: str, claim_left: float | None = None,
@@ -44,7 +44,8 @@ def table_view(pub: dict[str, Any], lang: str, claim_left: float | None = None,
         "lang": lang,
         "phase": phase,
         "status": view.status_line(pub, lang),  # (the page counts the seconds down itself: words.seconds_left)
-        "info": [x for x in (first, second) if x],
+        "info": [first] if second and pub.get("break") else [x for x in (first, second) if x],  # (the wall
+        # line below the wall says where the draw starts)
         "countdown": countdown,
         "seats": seats,
         "wall": _wall(pub, lang),

@@ -74,9 +74,9 @@ class Phone:
             self.seat = seat
         return status, answer
 
-    def press(self, seat: int | None = None, **body: Any) -> tuple[int, Any]:
-        """A press on the page of its seat (or, as a crafted request would, of ``seat``)."""
-        status, answer, _ = self.request("POST", f"/phone/{self.seat if seat is None else seat}/press", body)
+    def press(self, page: int | None = None, **body: Any) -> tuple[int, Any]:
+        """A press on the page of its seat (or, as a crafted request would, of seat ``page``)."""
+        status, answer, _ = self.request("POST", f"/phone/{self.seat if page is None else page}/press", body)
         return status, answer
 
 
@@ -157,7 +157,8 @@ def test_refusals_change_nothing(table: tuple[TableService, SeatPages]) -> None:
     seq = service.seq
     assert phone.press(type="press", button="TURN")[0] == 401  # no binding
     assert phone.join("A" * 22, 0)[0] == 403  # a wrong token
-    for bad in ("1234567890123", "a\nb", "\u202eA", "", "\x07"):
+    for bad in ("1234567890123", "a\nb", "\u202eA", "", "\x07", "欧阳司马诸葛上官东方"):  # (the last: wider than
+        # the table screen shows whole, 10 Chinese characters)
         status, answer = phone.join(token, 0, bad)
         assert status == 400 and answer["code"] == "invalid.name", bad
     assert phone.join(token, 4, "X")[0] == 400
@@ -221,3 +222,46 @@ def test_the_phones_benchmark_runs(tmp_path: Path) -> None:
 
     latencies = one_run(tmp_path, lambda _: None, presses=20)
     assert len(latencies) == 20 and all(x > 0 for x in latencies)
+
+
+def test_a_table_without_a_screen_takes_its_own_steps_from_the_phones(table: tuple[TableService, SeatPages]) -> None:
+    """The touchscreen's forms a phone can fill in (issue 20), offered as the phase allows: they
+    refuse what a phone must not do — start a running session over, end one mid-hand —, need
+    the seat's binding, and a session the phones start keeps them at their seats."""
+    service, pages = table
+    token = token_of(pages)
+    phones = [Phone(pages) for _ in range(4)]
+    for seat, phone in enumerate(phones):
+        assert phone.join(token, seat, f"P{seat}")[1]["ok"]
+
+    def step(phone: Phone, **body: Any) -> tuple[int, Any]:
+        status, answer, _ = phone.request("POST", f"/phone/{phone.seat}/table", body)
+        return status, answer
+
+    stranger = Phone(pages)
+    assert step(stranger, type="next_hand")[0] == 401  # no binding
+    assert pages.phones.steps(service.public, 0)["new_session"] is False  # betting: a session is on
+    assert step(phones[0], type="new_session") == (409, step(phones[0], type="new_session")[1])
+    assert step(phones[0], type="new_session")[1]["code"] == "phone.session_on"
+    assert step(phones[0], type="bets", bets=[1, 0, 0, 0])[1]["code"] == "invalid"  # not a step
+    assert step(phones[0], type="next_hand", x=1)[1]["code"] == "invalid"
+    assert step(phones[1], type="next_hand")[1]["code"] == "phase"  # the engine refuses out of turn
+    for ev in ({"type": "roll", "dice": [4, 6]}, {"type": "roll", "dice": [2, 3]}):
+        assert service.call(ev, "touch", timeout=10).ok
+    assert step(phones[0], type="end_session")[1]["code"] == "phone.mid_hand"
+    assert phones[0].press(type="press", button="HU")[1]["ok"]  # the dealer's 天胡
+    steps = pages.phones.steps(service.public, 0)
+    assert steps["winner"] == 0 and [w["wait"] for w in steps["waits"]] == ["closed", "single", "edge", "plain"]
+    assert steps["waits"][3]["zh"] == "平胡" and steps["reject_win"]
+    assert step(phones[0], type="confirm_win", wait="nowhere")[1]["ok"] is False  # the engine checks the wait
+    assert step(phones[0], type="confirm_win", wait="plain")[1]["ok"]
+    assert pages.phones.steps(service.public, 2) == {
+        "new_session": False, "seating": False, "waits": None, "winner": None, "reject_win": False,
+        "next_hand": True, "end_session": True}
+    assert step(phones[2], type="end_session")[1]["ok"]
+    assert step(phones[3], type="new_session")[1]["ok"]  # the phones start the next session…
+    assert service.public["players"] == ["P0", "P1", "P2", "P3"] and token_of(pages) != token
+    assert step(phones[1], type="seating")[1]["ok"]  # …and stay at their seats: P1 drew East
+    assert service.public["dealer"] == 1
+    sources = [r.source for r in service._journal.records()][-5:]
+    assert sources == ["phone press 0:HU", "phone table", "phone table", "phone table", "phone table"]

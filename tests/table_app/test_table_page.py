@@ -1,13 +1,11 @@
 """``make run`` on a machine without a display (issue 20): the table in the browser. In
 headless Chromium a table page (1280×720) and four seat pages — four tabs of one browser,
-joined by the session's link — play a hand by the seats' presses; the table page follows
-it, press by press, to the settlement. Screenshots of the table page at 1280×720 and at a
-phone's size go to ``docs/table-page/``.
-
-The session is started and seated beforehand, in the same journal: those are the
-touchscreen's forms, which the browser pages do not have yet. Nobody claims, so the hand
-ends drawn when the wall runs out; every discard is one press (the quick 下家's TURN
-closes the claims and discards)."""
+joined by the session's link — play an evening: the tabs start the session with their
+names, seat the players (whoever drew East), play a hand to a drawn end (one press per
+discard: the quick 下家's TURN closes the claims and discards) and a hand to a self-drawn
+win (its wait chosen on the winner's tab), and end the session; the table page follows it
+press by press to each settlement and the settle-up. Screenshots of the table page at
+1280×720 and at a phone's size go to ``docs/table-page/``."""
 
 from __future__ import annotations
 
@@ -17,14 +15,12 @@ import os
 import signal
 import subprocess
 import threading
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from table_app.journal import Journal
-from table_app.service import TableService
 from table_app.ui.text import tr
 from tests.table_app.chromium import Chromium, Page, until
 from tests.table_app.test_phones_browser import free_port
@@ -57,7 +53,8 @@ class MakeRun:
         return any(text in line for line in self.said)
 
     def join_url(self) -> str:
-        for line in self.said:
+        """The latest join link the table printed (a new session prints a new one)."""
+        for line in reversed(self.said):
             if "phones join the table at " in line:
                 return line.split("phones join the table at ", 1)[1].split()[0]
         return ""
@@ -83,35 +80,33 @@ class MakeRun:
             raise AssertionError("the table did not stop on SIGTERM within 30 s") from None
 
 
-def seated_journal(path: Path) -> None:
-    """A session started and seated (東: seat 0), as the touchscreen's forms would leave it."""
-    journal = Journal.open(path)
-    service = TableService(journal).start()
-    try:
-        for ev in ({"type": "new_session", "players": ["P0", "P1", "P2", "P3"], "base": 1},
-                   {"type": "seating", "method": "C", "east": 0}):
-            assert service.call(ev, source="touch").ok
-    finally:
-        service.stop()
-        journal.close()
-
-
-def press_turn(run: MakeRun, tab: Page, table_page: Page) -> None:
-    """The seat's TURN (or its dice) in its tab; the table page shows what it became."""
+def press(run: MakeRun, tab: Page, table_page: Page, selector: str = "[data-press=TURN]") -> None:
+    """A button in a seat's tab; the table page shows what it became."""
     seq = run.table()["seq"]
     tab.wait(f"document.body.dataset.seq === '{seq}'", "the seat's page as the table is now")
-    tab.click("[data-press=TURN]")
+    tab.click(selector)
     assert until(lambda: run.table()["seq"] > seq), tab.js("document.getElementById('msg').textContent")
     now = run.table()["seq"]
     table_page.wait(f"Number(document.body.dataset.seq) >= {now}", f"the table page at {now}")
 
 
+def roll_and_deal(run: MakeRun, tabs: list[Page], table_page: Page) -> None:
+    """The rolls, each from the tab of the seat due to roll (its TURN is 掷骰 then)."""
+    while run.table()["phase"] in ("betting", "rolling"):
+        roller = next(s["seat"] for s in run.table()["seats"] if s["roller"])
+        press(run, tabs[roller], table_page)
+    assert run.table()["phase"] == "turn"
+
+
+def text(page: Page, selector: str) -> Any:
+    return page.js(f"document.querySelector({json.dumps(selector)}).textContent")
+
+
 @pytest.mark.slow
-def test_make_run_without_a_display_plays_a_hand_in_the_browser(tmp_path: Path) -> None:
+def test_make_run_without_a_display_plays_an_evening_in_the_browser(tmp_path: Path) -> None:
     if list(Path("/dev/dri").glob("card*")) if Path("/dev/dri").is_dir() else False:
         pytest.fail("this machine has a KMS console: the no-display path cannot be checked here")
     db = tmp_path / "table.sqlite3"
-    seated_journal(db)
     port = free_port()
     run = MakeRun(tmp_path, db, port)
     browser = Chromium(tmp_path / "profile")
@@ -120,15 +115,14 @@ def test_make_run_without_a_display_plays_a_hand_in_the_browser(tmp_path: Path) 
             "".join(run.said)
         assert run.saying(f"http://localhost:{port}/table")
         table_page = browser.page(f"http://127.0.0.1:{port}/table", width=1280, height=720, mobile=False)
-        table_page.wait("document.body.dataset.phase === 'betting'", "the table page live")
-        table_page.wait("document.getElementById('showjoin').style.display === 'inline-block'",
-                        "the join code's button (this machine)")
-        assert table_page.js("document.getElementById('join').dataset.url") == run.join_url()
-        table_page.click("#showjoin")
+        table_page.wait("document.body.dataset.phase === 'idle'", "the table page live")
+        # before a session the join code is up on the table's own machine; a phone's camera reads it
         table_page.wait("document.getElementById('join').classList.contains('open')", "the join code")
+        assert table_page.js("document.getElementById('join').dataset.url") == run.join_url()
+        first_url = run.join_url()
         shot = table_page.screenshot(tmp_path / "join.png")
         read = subprocess.run(["zbarimg", "--raw", "-q", str(shot)], capture_output=True, text=True, timeout=30)
-        assert read.stdout.strip() == run.join_url()  # (a phone's camera reads it off the page)
+        assert read.stdout.strip() == run.join_url()
         table_page.click("#join")
         table_page.wait("!document.getElementById('join').classList.contains('open')", "the code put away")
 
@@ -141,22 +135,30 @@ def test_make_run_without_a_display_plays_a_hand_in_the_browser(tmp_path: Path) 
             tab.click("#join")
             tab.wait(f"location.pathname === '/phone/{seat}' && document.body.dataset.seq !== ''", "the seat's page")
             tabs.append(tab)
+
+        # the table's own steps from the tabs: a new session with their names, then whoever drew East
+        tabs[0].click("[data-step=new_session]")
         table_page.wait(f"document.querySelector('.seat[data-seat=\"2\"] .name').textContent === '{NAMES[2]}'",
                         "the names from the tabs")
-        assert [s["name"] for s in run.table()["seats"]] == NAMES
+        assert [s["name"] for s in run.table()["seats"]] == NAMES and run.table()["phase"] == "seating"
+        tabs[2].wait("document.querySelector('[data-step=seating]') !== null", "I drew East")
+        press(run, tabs[2], table_page, "[data-step=seating]")
+        assert run.table()["seats"][2]["mark"] == tr("dealer", "zh") and run.table()["seats"][2]["wind"] == "东"
+        # the session's new code, on demand; it is put away by a tap
+        assert table_page.js("document.getElementById('join').classList.contains('open')") is False
+        table_page.click("#showjoin")
+        table_page.wait("document.getElementById('join').classList.contains('open')", "the code again")
+        table_page.wait(f"document.getElementById('join').dataset.url === {json.dumps(run.join_url())}", "new code")
+        assert "/join/" in run.join_url() and table_page.js("document.getElementById('join').dataset.url") != first_url
+        table_page.click("#join")
 
-        press_turn(run, tabs[0], table_page)  # the dealer's dice (its TURN is 掷骰 while it is due to roll)
-        owner = next(s["seat"] for s in run.table()["seats"] if s["roller"])
-        press_turn(run, tabs[owner], table_page)
+        # hand 1: nobody claims, the wall runs out
+        roll_and_deal(run, tabs, table_page)
         view = run.table()
-        assert view["phase"] == "turn" and view["seats"][0]["turn"] and view["wall"]["broken"]
-        # the table page says what the touchscreen would: the same view model, the same words
-        assert table_page.js("document.getElementById('status').textContent") == view["status"]
-        prompt = table_page.js("document.querySelector('.seat[data-seat=\"0\"] .prompt').textContent")
-        assert prompt == tr("your_turn", "zh")
-
+        assert view["seats"][2]["turn"] and view["wall"]["broken"]
+        assert text(table_page, "#status") == view["status"]  # the touchscreen's words, the same view model
+        assert text(table_page, '.seat[data-seat="2"] .prompt') == tr("your_turn", "zh")
         presses = 0
-        shot = False
         while (view := run.table())["phase"] != "hand_over":
             assert presses < 200, view
             if view["phase"] == "turn":
@@ -164,30 +166,68 @@ def test_make_run_without_a_display_plays_a_hand_in_the_browser(tmp_path: Path) 
             else:  # claims: nobody claims, the 下家's one press closes them and discards
                 assert view["phase"] == "claims", view
                 seat = (next(s["seat"] for s in view["seats"] if s["discarder"]) + 1) % 4
-                if not shot and presses > 20:  # mid-hand, the claim window open: the countdown shows
-                    table_page.wait("document.querySelector('#midbar > div').style.width !== '0%'", "the countdown")
-                    table_page.screenshot(DOCS / "table-1280x720.png")
-                    shot = True
-            press_turn(run, tabs[seat], table_page)
+            press(run, tabs[seat], table_page)
             presses += 1
         assert presses > 40  # a whole wall, one press per discard
-
         table_page.wait("document.getElementById('settlement').classList.contains('open')", "the settlement")
-        head = table_page.js("document.querySelector('#settlement h2').textContent")
-        assert head == "结算 · 荒牌"
+        assert text(table_page, "#settlement h2") == "结算 · 荒牌"
         rows = table_page.js("[...document.querySelectorAll('#settlement tr')].slice(1)"
                              ".map(r => r.firstChild.textContent)")
         assert rows == NAMES
+        assert text(table_page, "#settlement .next").endswith(tr("page_next_hint", "zh"))  # where the table goes on
+        table_page.click("#settlement .close")  # put away, the table under it
+        table_page.wait("!document.getElementById('settlement').classList.contains('open')", "the card put away")
+
+        # hand 2: the dealer discards, the others pass, the next seat draws and wins on its own tile
+        tabs[3].wait("document.querySelector('[data-step=next_hand]') !== null", "下一局 on a tab")
+        press(run, tabs[3], table_page, "[data-step=next_hand]")
+        roll_and_deal(run, tabs, table_page)
+        dealer = next(s["seat"] for s in run.table()["seats"] if s["turn"])
+        press(run, tabs[dealer], table_page)
+        table_page.wait("document.querySelector('#midbar > div').style.width !== '0%'", "the countdown")
+        table_page.screenshot(DOCS / "table-1280x720.png")
+        for seat in ((dealer + k) % 4 for k in (1, 2, 3)):
+            press(run, tabs[seat], table_page, "[data-pass]")
+        winner = (dealer + 1) % 4
+        assert run.table()["seats"][winner]["turn"]
+        press(run, tabs[winner], table_page, "[data-press=HU]")
+        assert run.table()["phase"] == "win_pending"
+        tabs[winner].wait("document.querySelector(\"[data-step='confirm_win:plain']\") !== null", "the waits")
+        tabs[winner].screenshot(DOCS / "seat-win.png")
+        press(run, tabs[winner], table_page, "[data-step='confirm_win:plain']")
+        table_page.wait("document.getElementById('settlement').classList.contains('open')", "the settlement")
+        assert NAMES[winner] in text(table_page, "#settlement h2") and "平胡" in text(table_page, "#settlement h2")
         table_page.screenshot(DOCS / "settlement-1280x720.png")
+        scores = [int(s["score"]) for s in run.table()["seats"]]
+
+        # the end of the evening: two taps, then the ranking and the settle-up on the table page
+        tabs[0].click("[data-step=end_session]")
+        tabs[0].wait("document.querySelector('[data-step=end_session]').classList.contains('twice')", "tap again")
+        assert run.table()["phase"] == "hand_over"  # one tap does nothing yet
+        press(run, tabs[0], table_page, "[data-step=end_session]")
+        table_page.wait("document.getElementById('final').classList.contains('open')", "the end")
+        ranking = table_page.js("[...document.querySelectorAll('#final tr')].slice(1)"
+                                ".map(r => r.children[1].textContent)")
+        assert ranking[0] == NAMES[winner] and len(ranking) == 4
+        assert text(table_page, "#final .lines") != ""
+        table_page.screenshot(DOCS / "final-1280x720.png")
         table_page.click("#lang")
-        table_page.wait("document.querySelector('#settlement h2').textContent === 'Settlement · drawn hand'",
-                        "English")
+        table_page.wait("document.querySelector('#final h2').textContent.startsWith('Session over')", "English")
         small = browser.page(f"http://127.0.0.1:{port}/table?lang=en", width=390, height=844)
-        small.wait("document.getElementById('settlement').classList.contains('open')", "the phone-sized page")
-        small.js("document.getElementById('settlement').classList.remove('open')")  # (to see the table under it)
-        time.sleep(0.2)
+        small.wait("document.getElementById('final').classList.contains('open')", "the phone-sized page")
         small.screenshot(DOCS / "table-phone-en.png")
     finally:
         browser.close()
         code = run.stop()
     assert code == 0, "".join(run.said)
+
+    journal = Journal.open(db, readonly=True)
+    try:
+        records = list(journal.records())
+    finally:
+        journal.close()
+    steps = [(r.event["type"], r.source) for r in records if r.source == "phone table"]
+    assert steps == [("new_session", "phone table"), ("seating", "phone table"), ("next_hand", "phone table"),
+                     ("confirm_win", "phone table"), ("end_session", "phone table")]
+    assert records[0].event["players"] == NAMES
+    assert scores[winner] > 0 and sum(scores) == 0

@@ -85,7 +85,7 @@ def test_a_whole_hand_by_touch(ui: UI) -> None:
     assert table.panel(0).countdown > 0 and table.panel(1).countdown < 0  # the bar on the discarder's panel
     assert ui.button(1, "claim_chow") and ui.button(2, "claim_pong")
     ui.send_and_settle(ui.button(2, "claim_pong"))
-    assert table.panel(2).prompt == "pong" and table.panel(1).prompt == "you may claim"
+    assert table.panel(2).prompt == "pong" and table.panel(1).prompt == "may chow/pong/kong/win"
     pass_all(ui, [1, 3])
     pub = ui.pub()
     assert pub["phase"] == "turn" and pub["turn"] == 2

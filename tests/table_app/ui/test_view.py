@@ -111,7 +111,8 @@ def test_seat_lines_show_wind_dealer_streak_score_and_claims() -> None:
     p = pub(*DEAL, {"type": "discard", "seat": 1}, {"type": "claim", "seat": 3, "call": "pong"})
     assert view.seat_lines(p, 3, "en")["prompt"] == "pong"  # the engine's claims.answers
     assert view.seat_lines(p, 1, "en")["prompt"] == "you discarded"
-    assert view.seat_lines(p, 0, "en")["prompt"] == "you may claim"
+    assert view.seat_lines(p, 0, "en")["prompt"] == "may pong/kong/win"  # (not the 下家: no chow)
+    assert view.seat_lines(p, 2, "zh")["prompt"] == "可以吃碰杠胡"  # the 下家
 
 
 def test_melds_are_named_in_words() -> None:
@@ -124,6 +125,7 @@ def test_the_settlement_has_one_row_per_player() -> None:
     p = pub({"type": "bets", "bets": [0, 0, 0, 1]}, *DEAL, {"type": "win", "seat": 1},
             {"type": "confirm_win", "wait": "single"})
     assert view.settlement_head(p, "en") == "Bo wins (heavenly) · single (bonus)"
+    assert view.status_line(p, "en").startswith("Bo wins (heavenly) · single (bonus) · next dealer: ")  # who won
     assert view.settlement_rows(p)[1] == ("Bo", 27, 0, 2, 29, 29)
     assert view.settlement_rows(p)[3] == ("Di", -9, 0, -2, -11, -11)
     lines = view.transfer_lines(p, "en")
