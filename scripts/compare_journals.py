@@ -86,6 +86,8 @@ def main() -> int:
     ap.add_argument("--quick", action="store_true", help="the first seed only")
     ap.add_argument("--soak", action="store_true", help="the soak test's 100,000 hands instead (a few minutes a tree)")
     a = ap.parse_args()
+    pythons = (a.before_python, a.after_python)
+    a.before_python, a.after_python = (os.path.abspath(p) if os.sep in p else p for p in pythons)  # (run in the trees)
     todo = list(SOAK) if a.soak else runs()
     if a.quick:
         todo = [r for r in todo if r[3] == str(SEEDS[0])]
