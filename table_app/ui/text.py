@@ -120,6 +120,8 @@ _T: Final[dict[str, tuple[str, str]]] = {
     "nav_settings": ("设置", "Settings"),
     "nav_new": ("新牌局", "New session"),
     "nav_join": ("手机扫码入座", "Join by phone"),
+    "phones_link": ("手机页面", "Phone pages"),
+    "phones_off": ("没开（设置 web.listen）", "off (set web.listen)"),
     "page_next_hint": ("下一局：在手机（或桌上的屏幕）上按「下一局」",
                        "Next hand: tap it on a phone (or the table's screen)"),
     "page_new_hint": ("新的一场：在手机上按「开新牌局」", "Another session: tap New session on a phone"),
