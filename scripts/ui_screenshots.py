@@ -27,6 +27,7 @@ def shots(names: list[str]) -> list[tuple[str, list[dict[str, Any]], str, dict[s
     """(file stem, events to add, screen, what else) in the order of an evening."""
     return [
         ("session", [], "session", {}),
+        ("join", [], "session", {"join": True}),
         ("rules", [], "rules", {}),
         ("seating", [{"type": "new_session", "players": names, "base": 1}], "seating", {"dice": True}),
         ("sithere", [{"type": "seating", "method": "A", "roller": 0, "dice": [2, 3]}], "sithere", {}),
@@ -68,6 +69,7 @@ def make(out: Path, key: str) -> None:
     app = TableApp(service, journal=journal, lang=lang, sim=True, first_screen="session",
                    links={"hardware": "simulated", "mqtt": "offline", "journal": str(journal.path),
                           "table_id": "den"})
+    app.join_url = "http://192.168.1.20:8080/join/kq0Yc3Vb9TzLwR2mXa7NfQ"  # (the phones' pages on: web.listen)
     todo = shots(names)
     facing_done: set[str] = set()
 
@@ -83,7 +85,7 @@ def make(out: Path, key: str) -> None:
         Clock.schedule_once(lambda *_: show(stem, screen, extra), 0.4)
 
     def show(stem: str, screen: str, extra: dict[str, Any]) -> None:
-        from table_app.ui.dialogs import Menu
+        from table_app.ui.dialogs import JoinDialog, Menu
 
         app.goto(screen)
         s = app.sm.current_screen
@@ -104,7 +106,7 @@ def make(out: Path, key: str) -> None:
                 s.tap(t)
         if extra.get("refuse"):
             service.submit({"type": "press", "seat": 1, "button": "TURN"}, "sim-keys")
-        menu = Menu() if extra.get("menu") else None
+        menu = Menu() if extra.get("menu") else JoinDialog() if extra.get("join") else None
         if menu is not None:
             menu.open()
         Clock.schedule_once(lambda *_: snap(stem, menu), 0.8)

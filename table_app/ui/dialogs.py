@@ -37,6 +37,12 @@ class Dialog(ModalView):  # type: ignore[misc]  # Kivy is untyped
         self.box.add_widget(self.question)
         self.add_widget(self.box)
 
+    def dismiss(self, *args: Any, **kw: Any) -> None:
+        """Gone at once: a fading dialog still takes every touch for its 0.1 s (Kivy's
+        ModalView), so a quick tap on the screen behind it — the next seat's roll — was lost."""
+        kw.setdefault("animation", False)
+        super().dismiss(*args, **kw)
+
     def row(self, *buttons: BigButton) -> BoxLayout:
         app = _app()
         row = BoxLayout(size_hint_y=None, height=app.touch, spacing=app.mm * 1.5)
@@ -73,9 +79,13 @@ class ChoiceDialog(Dialog):
         buttons = []
         for label, fn in choices:
             b = BigButton(text=label, action=label, style="go")
-            b.bind(on_release=lambda _b, fn=fn: (self.dismiss(), fn()))
+            b.bind(on_release=lambda _b, fn=fn: self.choose(fn))
             buttons.append(b)
         self.row(*buttons)
+
+    def choose(self, fn: Callable[[], None]) -> None:
+        self.dismiss()
+        fn()
 
 
 class DicePad(Dialog):

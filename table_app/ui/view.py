@@ -210,9 +210,13 @@ def status_line(pub: dict[str, Any], lang: str, claim_left: float | None = None)
     if phase == "win_pending" and pub.get("pending_win"):
         p = pub["pending_win"]
         return tr("win_by", lang, name=players[p["seat"]], kind=tr(f"kind_{p['kind']}", lang))
-    if phase == "hand_over" and pub.get("next_dealer") is not None:  # who won, and who deals next
-        hint = tr("next_hand_hint", lang, dealer=players[pub["next_dealer"]])
-        return f"{settlement_head(pub, lang)} · {hint}" if pub.get("last_settlement") else hint
+    if phase == "hand_over" and pub.get("last_settlement"):  # who won and how (who deals next: the info line)
+        s = pub["last_settlement"]
+        if s.get("result") == "draw":
+            return tr("drawn_hand", lang)
+        return tr("win_by", lang, name=players[s["winner"]], kind=tr(f"kind_{s['kind']}", lang))
+    if phase == "hand_over" and pub.get("next_dealer") is not None:
+        return tr("next_hand_hint", lang, dealer=players[pub["next_dealer"]])
     return tr(f"phase_{phase}", lang)
 
 
@@ -229,6 +233,9 @@ def info_lines(pub: dict[str, Any], lang: str) -> tuple[str, str]:
     rolls = [d for d in (dice.get("dealer"), dice.get("owner")) if d]
     if rolls:
         first.append(tr("dice_were", lang, dice=" / ".join(f"{a}+{b}" for a, b in rolls)))
+    if pub.get("phase") == "hand_over" and pub.get("next_dealer") is not None:
+        players = pub.get("players") or [""] * 4
+        return " · ".join(first), tr("next_hand_hint", lang, dealer=players[pub["next_dealer"]])
     if not b or pub.get("phase") in ("hand_over", "ended"):
         return " · ".join(first), ""
     players = pub.get("players") or [""] * 4

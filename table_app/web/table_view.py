@@ -44,8 +44,8 @@ def table_view(pub: dict[str, Any], lang: str, claim_left: float | None = None,
         "lang": lang,
         "phase": phase,
         "status": view.status_line(pub, lang),  # (the page counts the seconds down itself: words.seconds_left)
-        "info": [first] if second and pub.get("break") else [x for x in (first, second) if x],  # (the wall
-        # line below the wall says where the draw starts)
+        # (during a hand the wall's own line says where the draw starts; after it, who deals next)
+        "info": [first] if phase != "hand_over" and pub.get("break") else [x for x in (first, second) if x],
         "countdown": countdown,
         "seats": seats,
         "wall": _wall(pub, lang),

@@ -5,6 +5,7 @@ Below, how each link is doing (buttons, panel, MQTT), the font and the journal."
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from kivy.core.window import Window
@@ -42,8 +43,10 @@ class SettingsScreen(Base):
             v = a.links.get(k, "not_connected")
             head, _, rest = v.partition(" · ")
             rows.append((tr(k, lang), (tr(head, lang) if known(head) else head) + (f" · {rest}" if rest else "")))
-        rows.append((tr("font", lang), a.font_path or tr("no_font", lang)))
-        rows.append((tr("journal", lang), a.links.get("journal", "")))
+        rows.append((tr("phones_link", lang), a.join_url.split("/join/")[0] if a.join_url else tr("phones_off", lang)))
+        # (file names, not paths: whole on a 7" screen; the paths are in the docs and `xian-table doctor`)
+        rows.append((tr("font", lang), os.path.basename(a.font_path) if a.font_path else tr("no_font", lang)))
+        rows.append((tr("journal", lang), os.path.basename(a.links.get("journal", ""))))
         rows.append((tr("window", lang), f"{Window.width}×{Window.height}"))
         if a.sim:
             rows.append(("", tr("keys_help", lang)))

@@ -37,7 +37,8 @@ class WinScreen(Base):
         a = app()
         p = a.pub.get("pending_win") or {}
         names = a.pub.get("players") or [""] * 4
-        self.ids.top.title = tr("win_by", a.lang, name=names[p["seat"]], kind=tr(f"kind_{p['kind']}", a.lang)) \
+        self.ids.top.title = tr("which_wait", a.lang, head=tr("win_by", a.lang, name=names[p["seat"]],
+                                                                 kind=tr(f"kind_{p['kind']}", a.lang))) \
             if p else tr("win_entry", a.lang)
         for w in self.ids.waits.children:
             if w.action in WAITS:

@@ -115,7 +115,7 @@ def test_a_whole_hand_by_touch(ui: UI) -> None:
     assert ui.pub()["phase"] == "win_pending"
     assert ui.screen.name == "win"
     win = ui.screen
-    assert win.ids.top.title == "Ann wins (self-drawn)"
+    assert win.ids.top.title == "Ann wins (self-drawn): which wait?"
     closed = ui.find("closed")
     assert closed.text == "closed"
     ui.send_and_settle(closed)

@@ -125,7 +125,8 @@ def test_the_settlement_has_one_row_per_player() -> None:
     p = pub({"type": "bets", "bets": [0, 0, 0, 1]}, *DEAL, {"type": "win", "seat": 1},
             {"type": "confirm_win", "wait": "single"})
     assert view.settlement_head(p, "en") == "Bo wins (heavenly) · single (bonus)"
-    assert view.status_line(p, "en").startswith("Bo wins (heavenly) · single (bonus) · next dealer: ")  # who won
+    assert view.status_line(p, "en") == "Bo wins (heavenly)"  # who won, then who deals next:
+    assert view.info_lines(p, "en")[1] == f"next dealer: {p['players'][p['next_dealer']]}"
     assert view.settlement_rows(p)[1] == ("Bo", 27, 0, 2, 29, 29)
     assert view.settlement_rows(p)[3] == ("Di", -9, 0, -2, -11, -11)
     lines = view.transfer_lines(p, "en")
