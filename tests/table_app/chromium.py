@@ -142,6 +142,15 @@ class Page:
         return path
 
 
+def shots_dir(docs: str, tmp_path: Path) -> Path:
+    """Where a test's screenshots go: ``docs/<docs>/`` when ``XIAN_TABLE_DOC_SHOTS=1`` (to
+    renew the documentation's pictures), else the test's own temporary directory (a test
+    run leaves the tree as it was)."""
+    if os.environ.get("XIAN_TABLE_DOC_SHOTS") == "1":
+        return Path(__file__).resolve().parents[2] / "docs" / docs
+    return tmp_path / "shots"
+
+
 def until(pred: Callable[[], bool], timeout: float = WAIT) -> bool:
     end = time.monotonic() + timeout
     while time.monotonic() < end:

@@ -3,7 +3,7 @@ browser context at a phone's size (issue 18): they join by the session's link, t
 names (Chinese among them) with the phone's keyboard, play a hand by pressing their own
 buttons (one claims a pong, one is the quick 下家, one wins on a discard), and see the
 settlement and the settle-up. The journal equals the same hand played from a ``play`` file
-of presses. Screenshots of the pages go to ``docs/phones/``."""
+of presses. Screenshots of the pages go to ``docs/phones/`` with ``XIAN_TABLE_DOC_SHOTS=1``."""
 
 from __future__ import annotations
 
@@ -20,10 +20,9 @@ from typing import Any
 import pytest
 
 from table_app.journal import Journal
-from tests.table_app.chromium import Chromium, Page, until
+from tests.table_app.chromium import Chromium, Page, shots_dir, until
 
 NAMES = ["王小明", "Ana", "李雷", "Zoë"]
-DOCS = Path(__file__).resolve().parents[2] / "docs" / "phones"
 
 
 def free_port() -> int:
@@ -92,6 +91,7 @@ def lines(page: Page, list_id: str) -> list[str]:
 @pytest.mark.slow
 def test_four_phones_play_a_hand_and_the_journal_is_the_presses(tmp_path: Path) -> None:
     port = free_port()
+    docs = shots_dir("phones", tmp_path)
     serve = Serve(tmp_path, port)
     browser = Chromium(tmp_path / "profile")
     try:
@@ -106,7 +106,7 @@ def test_four_phones_play_a_hand_and_the_journal_is_the_presses(tmp_path: Path) 
             page.click(f".seat[data-seat='{seat}']")
             page.type("#name", name)
             if seat == 1:
-                page.screenshot(DOCS / "join.png")
+                page.screenshot(docs / "join.png")
             page.click("#join")
             page.wait(f"location.pathname === '/phone/{seat}' && document.body.dataset.seq !== ''", "the seat's page")
             phones.append(page)
@@ -127,7 +127,7 @@ def test_four_phones_play_a_hand_and_the_journal_is_the_presses(tmp_path: Path) 
         phones[2].wait("!document.querySelector('[data-press=PENG]').disabled", "碰 for seat 2")
         assert phones[3].js("document.querySelector('[data-press=CHI]').disabled")  # only the 下家 chows
         assert not phones[1].js("document.querySelector('[data-press=CHI]').disabled")
-        phones[2].screenshot(DOCS / "buttons.png")
+        phones[2].screenshot(docs / "buttons.png")
         tap(serve, phones[2], "[data-press=PENG]")
         tap(serve, phones[1], "[data-pass]")
         tap(serve, phones[3], "[data-pass]")  # the last answer: the claims resolve with it, seat 2 pongs
@@ -150,7 +150,7 @@ def test_four_phones_play_a_hand_and_the_journal_is_the_presses(tmp_path: Path) 
         assert serve.call({"type": "end_session"})["ok"]
         phones[3].wait("!document.getElementById('settle').hidden", "the settle-up")
         assert lines(phones[3], "settle-lines") == ["你付 Ana 1 · You pay Ana 1"]
-        phones[3].screenshot(DOCS / "end.png")
+        phones[3].screenshot(docs / "end.png")
     finally:
         browser.close()
         code = serve.close()

@@ -5,7 +5,7 @@ names, seat the players (whoever drew East), play a hand to a drawn end (one pre
 discard: the quick 下家's TURN closes the claims and discards) and a hand to a self-drawn
 win (its wait chosen on the winner's tab), and end the session; the table page follows it
 press by press to each settlement and the settle-up. Screenshots of the table page at
-1280×720 and at a phone's size go to ``docs/table-page/``."""
+1280×720 and at a phone's size go to ``docs/table-page/`` with ``XIAN_TABLE_DOC_SHOTS=1``."""
 
 from __future__ import annotations
 
@@ -22,11 +22,10 @@ import pytest
 
 from table_app.journal import Journal
 from table_app.ui.text import tr
-from tests.table_app.chromium import Chromium, Page, until
+from tests.table_app.chromium import Chromium, Page, shots_dir, until
 from tests.table_app.test_phones_browser import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
-DOCS = ROOT / "docs" / "table-page"
 NAMES = ["王小明", "Ana", "欧阳司马诸葛上官", "Christabella"]
 
 
@@ -107,6 +106,7 @@ def test_make_run_without_a_display_plays_an_evening_in_the_browser(tmp_path: Pa
     if list(Path("/dev/dri").glob("card*")) if Path("/dev/dri").is_dir() else False:
         pytest.fail("this machine has a KMS console: the no-display path cannot be checked here")
     db = tmp_path / "table.sqlite3"
+    docs = shots_dir("table-page", tmp_path)
     port = free_port()
     run = MakeRun(tmp_path, db, port)
     browser = Chromium(tmp_path / "profile")
@@ -185,7 +185,7 @@ def test_make_run_without_a_display_plays_an_evening_in_the_browser(tmp_path: Pa
         dealer = next(s["seat"] for s in run.table()["seats"] if s["turn"])
         press(run, tabs[dealer], table_page)
         table_page.wait("document.querySelector('#midbar > div').style.width !== '0%'", "the countdown")
-        table_page.screenshot(DOCS / "table-1280x720.png")
+        table_page.screenshot(docs / "table-1280x720.png")
         for seat in ((dealer + k) % 4 for k in (1, 2, 3)):
             press(run, tabs[seat], table_page, "[data-pass]")
         winner = (dealer + 1) % 4
@@ -193,11 +193,11 @@ def test_make_run_without_a_display_plays_an_evening_in_the_browser(tmp_path: Pa
         press(run, tabs[winner], table_page, "[data-press=HU]")
         assert run.table()["phase"] == "win_pending"
         tabs[winner].wait("document.querySelector(\"[data-step='confirm_win:plain']\") !== null", "the waits")
-        tabs[winner].screenshot(DOCS / "seat-win.png")
+        tabs[winner].screenshot(docs / "seat-win.png")
         press(run, tabs[winner], table_page, "[data-step='confirm_win:plain']")
         table_page.wait("document.getElementById('settlement').classList.contains('open')", "the settlement")
         assert NAMES[winner] in text(table_page, "#settlement h2") and "平胡" in text(table_page, "#settlement h2")
-        table_page.screenshot(DOCS / "settlement-1280x720.png")
+        table_page.screenshot(docs / "settlement-1280x720.png")
         scores = [int(s["score"]) for s in run.table()["seats"]]
 
         # the end of the evening: two taps, then the ranking and the settle-up on the table page
@@ -210,12 +210,12 @@ def test_make_run_without_a_display_plays_an_evening_in_the_browser(tmp_path: Pa
                                 ".map(r => r.children[1].textContent)")
         assert ranking[0] == NAMES[winner] and len(ranking) == 4
         assert text(table_page, "#final .lines") != ""
-        table_page.screenshot(DOCS / "final-1280x720.png")
+        table_page.screenshot(docs / "final-1280x720.png")
         table_page.click("#lang")
         table_page.wait("document.querySelector('#final h2').textContent.startsWith('Session over')", "English")
         small = browser.page(f"http://127.0.0.1:{port}/table?lang=en", width=390, height=844)
         small.wait("document.getElementById('final').classList.contains('open')", "the phone-sized page")
-        small.screenshot(DOCS / "table-phone-en.png")
+        small.screenshot(docs / "table-phone-en.png")
     finally:
         browser.close()
         code = run.stop()
