@@ -27,6 +27,7 @@ from engine.errors import InvalidEventError
 from engine.fields import (
     MAX_AMOUNT,
     amount_text,
+    check_bets,
     check_dice,
     check_name,
     check_seat,
@@ -154,15 +155,7 @@ class Bets(Event):
     bets: tuple[int, int, int, int]
 
     def __post_init__(self) -> None:
-        b = self.bets
-        if not isinstance(b, list | tuple) or len(b) != 4 or any(
-            type(n) is not int or not 0 <= n <= MAX_AMOUNT for n in b
-        ):
-            shown = f"[{', '.join(map(amount_text, b[:8]))}]" if isinstance(b, list | tuple) else repr(b)
-            raise InvalidEventError(
-                f"bets: 'bets' must be 4 whole numbers >= 0 (each at most {MAX_AMOUNT:,}), one per seat, got {shown}"
-            )
-        object.__setattr__(self, "bets", tuple(b))
+        object.__setattr__(self, "bets", check_bets(self.bets, "bets"))
 
     def to_json(self) -> dict[str, Any]:
         return {"type": self.TYPE, "bets": list(self.bets)}

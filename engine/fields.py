@@ -49,6 +49,18 @@ def check_seat(value: object, name: str, etype: str, src: object = None) -> int:
     return value
 
 
+def check_bets(value: object, etype: str, src: object = None) -> tuple[int, int, int, int]:
+    """Every seat's bet: 4 whole numbers 0..MAX_AMOUNT (the ``bets`` event, a scored hand's)."""
+    if not isinstance(value, list | tuple) or len(value) != SEATS or any(
+        type(n) is not int or not 0 <= n <= MAX_AMOUNT for n in value
+    ):
+        shown = f"[{', '.join(map(amount_text, value[:8]))}]" if isinstance(value, list | tuple) else repr(value)
+        raise InvalidEventError(
+            f"{etype}: 'bets' must be 4 whole numbers >= 0 (each at most {MAX_AMOUNT:,}), one per seat, "
+            f"got {shown}{where(src)}")
+    return (value[0], value[1], value[2], value[3])
+
+
 def check_dice(value: object, name: str, etype: str, src: object = None) -> tuple[int, int]:
     """Two dice, each 1..6, as a tuple."""
     if (

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from engine.errors import InvalidEventError
 from engine.events import Event
-from engine.fields import check_seat
+from engine.fields import check_bets, check_seat
 from engine.records import WAIT_KINDS, KongKind, WaitKind, WinKind
 from engine.scoring import KONG_KINDS, WIN_HOWS, WinHow
 from engine.seats import SEATS
@@ -123,11 +123,8 @@ class ScoreHand(Event):
         if isinstance(k, str | bytes) or not isinstance(k, list | tuple) or len(k) > MAX_KONGS:
             raise _bad(f"'kongs' must be a list of at most {MAX_KONGS} kongs", src)
         object.__setattr__(self, "kongs", tuple(ScoredKong.from_json(x) for x in k))
-        b = self.bets
-        if b is not None:
-            if not isinstance(b, list | tuple) or len(b) != 4 or any(type(n) is not int or n < 0 for n in b):
-                raise _bad(f"'bets' must be 4 whole numbers >= 0, got {b!r}", src)
-            object.__setattr__(self, "bets", tuple(b))
+        if self.bets is not None:  # (bounded as the bets event's are: settlements stay short to print)
+            object.__setattr__(self, "bets", check_bets(self.bets, "score_hand", src))
         for name in ("kong_bloom", "heavenly"):
             if type(getattr(self, name)) is not bool:
                 raise _bad(f"{name!r} must be true or false", src)

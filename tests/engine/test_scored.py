@@ -89,6 +89,8 @@ def test_kong_payments_on_a_drawn_hand_follow_the_rule_option() -> None:
     {"kongs": [{"seat": 1, "kind": "exposed", "discarder": 1}]},
     {"kongs": "1:concealed"},
     {"bets": [0, 1, 2]},
+    {"bets": [0, 10**6 + 1, 0, 0]},  # bounded as the bets event's are (issue 16)
+    {"bets": [0, -1, 0, 0]},
     {"winner": 1, "how": "self_drawn", "kong_bloom": "yes", "kongs": [{"seat": 1, "kind": "concealed"}]},
     {"loser": 2},
 ])
