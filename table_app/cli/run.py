@@ -116,7 +116,7 @@ def run(args: argparse.Namespace) -> int:
 def run_browser(args: argparse.Namespace) -> int:
     """No display: the table with its web pages; a browser shows the table page, phones (or
     four browser tabs) join as the seats. Runs until Ctrl-C or SIGTERM."""
-    from table_app.cli.serve import _say_link
+    from table_app.cli.serve import _say_link, _serve_forever
     from table_app.compose import EXIT_USAGE, StartError, Table
 
     try:
@@ -144,12 +144,7 @@ def run_browser(args: argparse.Namespace) -> int:
               f"              or open the join link in four browser tabs to play all four seats here\n"
               f"  (`xian-table run --terminal` reads hands in the terminal; Ctrl-C stops the table)",
               file=sys.stderr, flush=True)
-        try:
-            while not stop.wait(3600):
-                pass
-        except KeyboardInterrupt:
-            pass
-    return 0
+        return _serve_forever(stop)
 
 
 def _reexec_under_xvfb(args: argparse.Namespace) -> int:

@@ -1,9 +1,8 @@
 """The join QR code (issue 18) with segno (pure Python, no dependencies): as SVG for the web
-table page, as PNG bytes for the touchscreen, as text for a terminal (``serve`` prints it).
+table page, as rows of modules for the touchscreen (a texture), as text for a terminal
+(``serve`` prints it).
 
 >>> "<svg" in qr_svg("http://192.168.1.20:8080/join/abc")
-True
->>> qr_png("http://x/join/abc")[:8] == b"\\x89PNG\\r\\n\\x1a\\n"
 True
 """
 
@@ -19,15 +18,9 @@ def _code(url: str) -> segno.QRCode:
     return segno.make(url, error="m", micro=False)
 
 
-def qr_svg(url: str, scale: int = 6, fluid: bool = False) -> str:
-    """``fluid``: no width and height, a viewBox instead (the page sizes it)."""
-    return str(_code(url).svg_inline(scale=scale, dark="#000", light="#fff", omitsize=fluid))
-
-
-def qr_png(url: str, scale: int = 8) -> bytes:
-    out = io.BytesIO()
-    _code(url).save(out, kind="png", scale=scale, dark="#000", light="#fff", border=3)
-    return out.getvalue()
+def qr_svg(url: str) -> str:
+    """No width and height, a viewBox instead: the page sizes it."""
+    return str(_code(url).svg_inline(scale=5, dark="#000", light="#fff", omitsize=True))
 
 
 def qr_rows(url: str, border: int = 2) -> list[list[bool]]:

@@ -529,7 +529,7 @@ def _handler(pages: SeatPages) -> type[BaseHTTPRequestHandler]:
                                body)
                     return
                 url = pages.join_url
-                data = json.dumps({"url": url, "svg": qr_svg(url, scale=5, fluid=True)}).encode()
+                data = json.dumps({"url": url, "svg": qr_svg(url)}).encode()
                 self._send(200, "application/json", data, body)
             elif not body:
                 self._stream_headers()

@@ -28,12 +28,13 @@ def table_view(pub: dict[str, Any], lang: str, claim_left: float | None = None,
     phase = pub.get("phase") or "idle"
     claims = pub.get("claims") if phase == "claims" else None
     waiting = set((claims or {}).get("waiting") or [])
+    roller = view.roller(pub)
     seats = []
     for seat in range(4):
         lines = view.seat_lines(pub, seat, lang)
         seats.append({**lines, "seat": seat, "place": view.PLACES[seat],
                       "turn": phase == "turn" and pub.get("turn") == seat,
-                      "roller": view.roller(pub) == seat,
+                      "roller": roller == seat,
                       "discarder": claims is not None and claims.get("from") == seat,
                       "awaited": seat in waiting})
     first, second = view.info_lines(pub, lang)
