@@ -110,6 +110,7 @@ def test_a_display_user_cannot_publish_state_or_commands(broker, service, watche
         assert forged.encode() not in [p for _, p, _ in ha.messages]
         assert not ha.of(t.cmd_result) and t.cmd not in ha.latest
         assert service.seq == seq_before + 1  # only our own event, not the forged command
+        assert bridge.wait_idle(WAIT)  # the seat views acknowledged too (the state alone came first: a race)
         late = watchers(broker.url("display"), [f"{t.base}/#"])
         assert late.wait_json(t.state) == service.public
         assert late.wait_json(t.seat(0))["seq"] == service.seq
