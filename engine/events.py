@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Final, Literal, get_args
 
 from engine.errors import InvalidEventError
+from engine.event_base import Event
 from engine.fields import (
     MAX_AMOUNT,
     amount_text,
@@ -37,28 +38,13 @@ from engine.fields import (
 from engine.hand import HandError, parse_meld
 from engine.records import CALLS, WAIT_KINDS, Call, WaitKind
 from engine.rules import Rules, RulesError
+from engine.scored import SCORED_FIELDS, ScoreHand  # (score-only mode)
 from engine.tiles import TileError, format_tiles, parse_tiles, tile_text
 
 OwnKong = Literal["concealed", "added"]
 KONG_KINDS: Final[tuple[OwnKong, ...]] = get_args(OwnKong)
 SeatingMethod = Literal["A", "B", "C"]
 SEATING_METHODS: Final[tuple[SeatingMethod, ...]] = get_args(SeatingMethod)
-@dataclass(frozen=True)
-class Event:
-    """Base of all events; ``TYPE`` is the JSON ``type``."""
-
-    TYPE: ClassVar[str] = ""
-
-    def to_json(self) -> dict[str, Any]:
-        raise NotImplementedError
-
-    @property
-    def seat_of(self) -> int | None:
-        """The seat that acts, if the event has one."""
-        seat = getattr(self, "seat", None)
-        return seat if isinstance(seat, int) else None
-
-
 @dataclass(frozen=True)
 class NewSession(Event):
     """Start over: four players by seat, the base, rule overrides, and ``wall_seed`` for full-tile mode."""
@@ -395,7 +381,6 @@ class Name(Event):
 
 # --- reading JSON --------------------------------------------------------------------
 
-from engine.scored import SCORED_FIELDS, ScoreHand  # noqa: E402  (score-only mode: engine/scored.py)
 
 _SCHEMA: Final[dict[str, tuple[type[Event], tuple[str, ...], tuple[str, ...]]]] = {
     # type: (class, required fields, optional fields)

@@ -34,6 +34,7 @@ WaitKind = Literal["closed", "single", "edge", "plain"]
 WAIT_KINDS: Final[tuple[WaitKind, ...]] = get_args(WaitKind)
 """The wait kinds, most favourable first (RULES §13)."""
 Reason = Literal["win", "kong", "bet"]
+Wind = Literal["E", "S", "W", "N"]
 Action = Literal["discard", "kong", "win", "claim:win", "claim:kong", "claim:pong", "claim:chow", "pass", "roll"]
 ACTIONS: Final[tuple[Action, ...]] = get_args(Action)
 """Every action of the public state's ``actions``, in the order they are listed."""
@@ -63,6 +64,8 @@ PendingWin = TypedDict(
 """A declared win waiting for ``confirm_win`` or ``reject_win`` (phase ``win_pending``)."""
 
 TransferJSON = TypedDict("TransferJSON", {"from": int, "to": int, "amount": int, "reason": Reason})
+Payment = TypedDict("Payment", {"from": int, "to": int, "amount": int})
+"""One payment of the settle-up at the end of a session (结账, RULES §17)."""
 
 Settlement = TypedDict(
     "Settlement",

@@ -39,6 +39,10 @@ _CHOICES: Final[dict[str, tuple[str, ...]]] = {
 }
 
 
+RuleValue = str | bool | int | list[int] | None
+"""A rule option's value as JSON (``kong_reserve`` is a list, ``bet_unit`` may be null)."""
+
+
 @dataclass(frozen=True)
 class Rules:
     """Every rule option of RULES.md with its default (the ``xian`` preset)."""
@@ -115,12 +119,12 @@ class Rules:
             values["kong_reserve"] = tuple(values["kong_reserve"])
         return dataclasses.replace(start, **values)
 
-    def to_json(self) -> dict[str, Any]:
-        data = dataclasses.asdict(self)
+    def to_json(self) -> dict[str, RuleValue]:
+        data: dict[str, RuleValue] = dataclasses.asdict(self)
         data["kong_reserve"] = list(self.kong_reserve)
         return data
 
-    def overrides(self) -> dict[str, Any]:
+    def overrides(self) -> dict[str, RuleValue]:
         """Only the options that differ from ``xian``, as JSON values."""
         mine, preset = self.to_json(), XIAN.to_json()
         return {k: v for k, v in mine.items() if preset[k] != v}

@@ -3,8 +3,8 @@
 A table without buttons, or people who only want a scorer, enter each hand's result once it
 is over: who won and how (自摸, or 点炮/抢杠 by whom), the wait, the kongs declared and the
 bets. The engine pays it with the same functions as a played hand (``engine.scoring``: the
-kongs as declared, the win and the bets; ``engine.wins.judge_wait`` for the wait bonus;
-``engine.claims.exhaustive_draw`` for a drawn hand) and the table goes on exactly as after a
+kongs as declared, the win and the bets; the wait kind earns the bonus as ``Rules.earns_bonus``
+says; ``engine.claims.exhaustive_draw`` for a drawn hand) and the table goes on exactly as after a
 played hand: phase ``hand_over``, then ``next_hand`` with the dealer rotation of RULES §4.
 
 ``score_hand`` is taken in phase ``betting`` (before the hand's first roll). Its JSON:
@@ -29,22 +29,20 @@ played hand: phase ``hand_over``, then ``next_hand`` with the dealer rotation of
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Final
+from typing import Any, ClassVar, Final, Literal, get_args
 
-from engine.errors import InvalidEventError
-from engine.events import Event
+from engine.errors import IllegalEventError, InvalidEventError
+from engine.event_base import Event
 from engine.fields import check_bets, check_seat
 from engine.records import WAIT_KINDS, KongKind, WaitKind, WinKind
-from engine.scoring import KONG_KINDS, WIN_HOWS, WinHow
+from engine.rules import Rules
+from engine.scoring import KONG_KINDS, WIN_HOWS, Transfer, WinHow, kong_transfers, win_transfers
 from engine.seats import SEATS
 
-if TYPE_CHECKING:
-    from engine.moves import Effects
-    from engine.state import TableState
-
-MAX_KONGS: Final = 4 * SEATS  # four per seat at the very most
+KONGS_PER_SEAT: Final = 4  # a hand's four melds
+MAX_KONGS: Final = KONGS_PER_SEAT * SEATS
 
 
 def _bad(what: str, src: object) -> InvalidEventError:
@@ -134,6 +132,11 @@ class ScoreHand(Event):
             raise _bad("杠后开花 and 天胡 cannot both apply", src)
         if self.kong_bloom and not any(x.seat == self.winner for x in self.kongs):
             raise _bad("杠后开花 (kong_bloom) needs a kong of the winner's in 'kongs'", src)
+        if self.heavenly and self.kongs:
+            raise _bad("天胡 (heavenly) is won on the dealt tiles, before anyone could declare a kong", src)
+        for seat in range(SEATS):
+            if sum(1 for x in self.kongs if x.seat == seat) > KONGS_PER_SEAT:
+                raise _bad(f"seat {seat} has more than {KONGS_PER_SEAT} kongs: a hand holds four melds", src)
 
     def to_json_unchecked(self) -> dict[str, Any]:
         return {k: v for k, v in self.__dict__.items() if v not in (None, False, ())}
@@ -164,40 +167,91 @@ SCORED_FIELDS: Final = ("winner", "how", "discarder", "wait", "kongs", "bets", "
 """``score_hand``'s JSON fields for ``engine.events.parse_event`` (none required)."""
 
 
-def on_score_hand(s: TableState, ev: ScoreHand) -> Effects:
-    """Pay the hand as entered, with the functions a played hand is paid with."""
-    # (imported here: engine.events imports this module while it is still being built)
-    from engine.claims import exhaustive_draw
-    from engine.events import ConfirmWin
-    from engine.moves import end_hand, refuse, settle_now
-    from engine.scoring import kong_transfers, settlement, win_transfers
-    from engine.state import SeatState
-    from engine.wins import judge_wait
+# --- what a scored hand pays (the handler in engine.wins, and ``xian-table score``) ----------
 
-    if ev.heavenly and ev.winner != s.dealer:
-        raise refuse(s, ev.winner, f"cannot win 天胡: it is the dealer's, seat {s.dealer}'s",
-                     "score.heavenly_dealer", dealer=s.dealer)
-    if s.rules.exposed_kong_payers == "discarder":
+Extra = Literal["kong_bloom", "heavenly", "robbed_kong"]
+EXTRAS: Final[tuple[Extra, ...]] = get_args(Extra)
+
+
+def extras(winner: int | None, how: WinHow | None, kong_seats: Sequence[int], dealer: int | None = None
+           ) -> tuple[Extra, ...]:
+    """The special wins a scored hand may still be (RULES §12): 杠后开花 is self-drawn after one
+    of the winner's own kongs, 天胡 the dealer's self-drawn win before any kong (``dealer``
+    None: not known here), 抢杠 a win on another seat's added kong (paid like a discard, by
+    its declarer).
+
+    >>> extras(1, "self_drawn", [1], dealer=0), extras(0, "self_drawn", [], dealer=0), extras(2, "discard", [])
+    (('kong_bloom',), ('heavenly',), ('robbed_kong',))
+    """
+    if winner is None or how is None:
+        return ()
+    if how != "self_drawn":
+        return ("robbed_kong",)
+    out: list[Extra] = []
+    if winner in kong_seats:
+        out.append("kong_bloom")
+    if dealer in (None, winner) and not kong_seats:
+        out.append("heavenly")
+    return tuple(out)
+
+
+def score_hand(winner: int | None, how: WinHow | None = None, discarder: int | None = None,
+               wait: WaitKind = "plain", extra: Extra | None = None, kongs: Sequence[ScoredKong] = (),
+               bets: Sequence[int] | None = None) -> ScoreHand:
+    """The ``score_hand`` event of an entered result: the winner (None: a drawn hand), how it
+    was won (a robbed kong is the ``discard`` its declarer fed with ``extra`` robbed_kong), the
+    wait, the special win. Checked as the event is; an extra the win cannot be is refused.
+
+    >>> score_hand(2, "discard", 0, extra="robbed_kong").to_json()
+    {'type': 'score_hand', 'winner': 2, 'how': 'robbed_kong', 'discarder': 0}
+    """
+    if winner is None:
+        return ScoreHand(kongs=tuple(kongs), bets=None if bets is None else tuple(bets))  # type: ignore[arg-type]
+    if extra is not None and extra not in extras(winner, how, [k.seat for k in kongs]):
+        raise InvalidEventError(f"score_hand: a {how} win by seat {winner} cannot be {extra}")
+    return ScoreHand(winner, "robbed_kong" if extra == "robbed_kong" else how, discarder,
+                     None if wait == "plain" else wait, tuple(kongs),
+                     None if bets is None else tuple(bets),  # type: ignore[arg-type]
+                     kong_bloom=extra == "kong_bloom", heavenly=extra == "heavenly")
+
+
+@dataclass(frozen=True)
+class ScoredPay:
+    """What a scored hand pays: its kongs (paid as declared), the win with the bets, the wait."""
+
+    kongs: list[Transfer]
+    wins: list[Transfer]
+    wait: WaitKind | None
+    bonus: bool
+
+
+def check_scored(ev: ScoreHand, dealer: int | None, rules: Rules) -> None:
+    """What only the table knows: 天胡 is the dealer's; an exposed kong names its discarder
+    when only the discarder pays it. :class:`IllegalEventError` (without the phase) if not."""
+    if ev.heavenly and ev.winner != dealer:
+        raise IllegalEventError(f"cannot win 天胡: it is the dealer's, seat {dealer}'s", "score.heavenly_dealer",
+                                seat=ev.winner, dealer=dealer)
+    if rules.exposed_kong_payers == "discarder":
         for x in ev.kongs:
             if x.kind == "exposed" and x.discarder is None:
-                raise refuse(s, x.seat, "cannot score an exposed kong without its discarder "
-                                        "(exposed_kong_payers=discarder)", "score.kong_discarder")
-    paid = [t for x in ev.kongs
-            for t in kong_transfers(x.seat, x.kind, base=s.base, rules=s.rules, discarder=x.discarder)]
-    bets = list(ev.bets) if ev.bets is not None else list(s.bets)
-    wins = []
-    wait, bonus = None, False
-    if ev.winner is not None:
-        kind = ev.kind
-        assert kind is not None and ev.how is not None
-        wait, bonus = judge_wait(s, SeatState(), ev.winner, None, kind, ConfirmWin(wait=ev.wait or "plain"))
-        wins = win_transfers(ev.winner, ev.how, base=s.base, rules=s.rules, wait_bonus=bonus,
-                             discarder=ev.discarder, after_kong=ev.kong_bloom, heavenly=ev.heavenly, bets=bets)
-    # everything is worked out: now the table changes
-    s.bets, s.kongs, s.hand_transfers = bets, len(ev.kongs), []
-    settle_now(s, paid)
-    if ev.winner is None:
-        return exhaustive_draw(s)
-    settle_now(s, wins)
-    return end_hand(s, settlement(s.hand_transfers, dealer=s.dealer, hand=s.hand, winner=ev.winner, kind=ev.kind,
-                                  wait=wait, bonus=bonus, frm=ev.discarder), ev.winner)
+                raise IllegalEventError("cannot score an exposed kong without its discarder "
+                                        "(exposed_kong_payers=discarder)", "score.kong_discarder", seat=x.seat)
+
+
+def pay_scored(ev: ScoreHand, *, base: int, rules: Rules, bets: Sequence[int], bonus: bool | None = None) -> ScoredPay:
+    """The payments of a scored hand, with the functions a played hand is paid with
+    (``engine.scoring``). ``bonus``: the wait bonus when the whole hand was read (``xian-table
+    score --hand``); else the wait kind earns it as the rules say (RULES §13).
+
+    >>> pay = pay_scored(ScoreHand(2, "self_drawn", wait="closed"), base=1, rules=Rules(), bets=[0, 0, 0, 0])
+    >>> [t.amount for t in pay.wins], pay.bonus
+    ([3, 3, 3], True)
+    """
+    kongs = [t for x in ev.kongs for t in kong_transfers(x.seat, x.kind, base=base, rules=rules, discarder=x.discarder)]
+    if ev.winner is None or ev.how is None:
+        return ScoredPay(kongs, [], None, False)
+    wait: WaitKind = ev.wait or "plain"
+    earned = rules.earns_bonus(wait) if bonus is None else bonus
+    wins = win_transfers(ev.winner, ev.how, base=base, rules=rules, wait_bonus=earned, discarder=ev.discarder,
+                         after_kong=ev.kong_bloom, heavenly=ev.heavenly, bets=bets)
+    return ScoredPay(kongs, wins, wait, earned)

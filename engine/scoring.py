@@ -39,7 +39,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Literal, get_args
 
-from engine.records import KongKind, Reason, Settlement, TransferJSON, WaitKind, WinKind
+from engine.records import KongKind, Payment, Reason, Settlement, TransferJSON, WaitKind, WinKind
 from engine.rules import Rules
 from engine.seats import SEAT_RANGE, SEATS
 
@@ -300,7 +300,7 @@ def settlement(
     }
 
 
-def settle_up(scores: Sequence[int]) -> list[dict[str, int]]:
+def settle_up(scores: Sequence[int]) -> list[Payment]:
     """结账 (RULES §17): the fewest payments ``{from, to, amount}`` that bring every running
     score back to zero — at most three for four players, fewer where some seats' scores
     cancel out among themselves.
@@ -339,7 +339,7 @@ def settle_up(scores: Sequence[int]) -> list[dict[str, int]]:
                     top = (groups, sub)
             sub = (sub - 1) & mask
         best[mask] = top
-    out: list[dict[str, int]] = []
+    out: list[Payment] = []
     mask = full
     while mask:
         group = best[mask][1]

@@ -14,9 +14,11 @@ from __future__ import annotations
 
 from typing import Final
 
+from engine.records import Wind
+
 SEATS: Final = 4
 SEAT_RANGE: Final = range(SEATS)
-WINDS: Final = "ESWN"
+WINDS: Final[tuple[Wind, ...]] = ("E", "S", "W", "N")
 """The winds in seat order from East: East's 下家 is South, then West, then North."""
 
 

@@ -2,8 +2,7 @@
 
 Kept apart from the transitions in ``engine.table`` so each module stays small. Tiles are
 ints inside; :meth:`TableState.to_json` is the complete state (hands included, for the
-journal and tests) and :meth:`TableState.public` the DESIGN.md "Public state" (schema 1,
-concealed tiles only counted — it is published to every seat).
+journal and tests); :func:`engine.public.public_state` makes the public state of it.
 """
 
 from __future__ import annotations
@@ -20,11 +19,12 @@ from engine.records import (
     PendingWin,
     Phase,
     Settlement,
+    Wind,
     settlement_from_json,
 )
 from engine.rules import XIAN, Rules
-from engine.scoring import Transfer, settle_up
-from engine.seats import SEAT_RANGE, SEATS, WINDS, next_seat
+from engine.scoring import Transfer
+from engine.seats import SEAT_RANGE, SEATS, WINDS
 from engine.tiles import NUM_KINDS, Tile, format_tiles, parse_tiles, tile_text
 from engine.wall import TILES, BreakPoint, WallState, break_point
 
@@ -94,13 +94,6 @@ class SeatState:
         return {
             "concealed": None if self.concealed is None else list(self.concealed),
             "count": self.count,
-            "melds": [m.to_json() for m in self.melds],
-            "discards": [None if t is None else tile_text(t) for t in self.discards],
-        }
-
-    def public(self) -> dict[str, Any]:
-        return {
-            "concealed": self.count,
             "melds": [m.to_json() for m in self.melds],
             "discards": [None if t is None else tile_text(t) for t in self.discards],
         }
@@ -181,14 +174,7 @@ class TableState:
         left = TILES - w.head_taken - w.tail_taken - 2 * self.rules.reserve_stacks(self.kongs)
         return left if left > 0 else 0
 
-    def _where(self, slot: int | None) -> dict[str, int] | None:
-        bp = self.breakpoint
-        if slot is None or bp is None:
-            return None
-        wall, stack = bp.stack_at(slot // 2)
-        return {"wall": wall, "stack": stack}
-
-    def winds(self) -> list[str | None]:
+    def winds(self) -> list[Wind | None]:
         if self.east is None:
             return [None] * SEATS
         return [WINDS[(s - self.east) % SEATS] for s in SEAT_RANGE]
@@ -298,67 +284,3 @@ class TableState:
             last_settlement=None if last is None else settlement_from_json(last),
             results=[cast(HandResult, {**r}) for r in d.get("results", [])],  # (older snapshots: none)
         )
-
-    def public(self) -> dict[str, Any]:
-        """DESIGN.md "Public state", schema 1, plus extra keys (no concealed tiles)."""
-        from engine.legal import actions  # (engine.legal reads this module's TableState)
-
-        bp = self.breakpoint
-        dealt = self.phase in ("turn", "claims", "win_pending", "hand_over") and bp is not None
-        out: dict[str, Any] = {
-            "schema": SCHEMA,
-            "phase": self.phase,
-            "players": list(self.players),
-            "winds": self.winds(),
-            "dealer": self.dealer,
-            "hand": self.hand,
-            "round": self.round,
-            "dealer_streak": self.dealer_streak,
-            "bets": list(self.bets),
-            "dice": {
-                "dealer": None if self.dice_dealer is None else list(self.dice_dealer),
-                "owner": None if self.dice_owner is None else list(self.dice_owner),
-            },
-            "break": bp.to_json() if bp is not None else None,
-            "wall": {
-                "remaining": self.wall.remaining,
-                "head_taken": self.wall.head_taken,
-                "tail_taken": self.wall.tail_taken,
-                "kongs": self.kongs,
-                "reserve_stacks": self.reserve_stacks,
-                "drawable": self.drawable,
-                # extra: where the next head draw and the next replacement come from
-                "head": self._where(self.wall.head_slot()) if bp is not None else None,
-                "tail": self._where(self.wall.tail_slot(0)) if bp is not None else None,
-            },
-            "turn": self.turn if self.phase == "turn" else None,
-            "scores": list(self.scores),
-            "last_settlement": self.last_settlement,
-            # extra keys (allowed by DESIGN.md)
-            "mode": "full" if self.full else "tracked",
-            "base": self.base,
-            "rules": self.rules.overrides(),
-            "seats": [s.public() for s in self.seats] if dealt else None,
-            "claims": None,
-            "pending_win": None,
-            "next_dealer": None,
-            "actions": actions(self),
-            "settle_up": settle_up(self.scores) if self.phase == "ended" else None,
-            "results": list(self.results),
-        }
-        if self.phase == "hand_over" and self.last_settlement is not None and self.dealer is not None:
-            winner = self.last_settlement["winner"]
-            out["next_dealer"] = self.dealer if winner in (None, self.dealer) else next_seat(self.dealer)
-        if self.claims is not None and self.phase == "claims":
-            c = self.claims
-            out["claims"] = {
-                "kind": c["kind"],
-                "from": c["from"],
-                "tile": None if c["tile"] is None else tile_text(c["tile"]),
-                "waiting": [s for s in SEAT_RANGE if s != c["from"] and c["answers"][s] is None],
-                "answers": list(c["answers"]),
-            }
-        if self.pending is not None and self.phase == "win_pending":
-            p = self.pending
-            out["pending_win"] = {"seat": p["seat"], "kind": p["kind"], "from": p["from"]}
-        return out

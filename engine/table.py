@@ -20,7 +20,7 @@ the seed, every tile is placed in the ring and events' tiles are checked against
 ...     {"type": "roll", "dice": [4, 6]},
 ...     {"type": "roll", "dice": [2, 3]},
 ... ])
->>> s.phase, s.turn, s.public()["break"], s.wall.head_taken
+>>> s.phase, s.turn, s.breakpoint.to_json(), s.wall.head_taken
 ('turn', 0, {'owner': 1, 'count': 15, 'wall': 1, 'stack': 15}, 53)
 >>> apply(s, {"type": "discard", "seat": 2})
 Traceback (most recent call last):
@@ -50,14 +50,13 @@ from engine.events import (
     parse_event,
 )
 from engine.moves import Effect, Effects, check_turn, draw, need_tile, pong_for, refuse, settle_now
-from engine.records import PHASES, ClaimKind, Claims
-from engine.scored import on_score_hand
+from engine.records import PHASES, ClaimKind, Claims, Settlement
 from engine.scoring import kong_transfers
 from engine.seats import SEAT_RANGE, SEATS, next_seat, seat_counting
 from engine.state import Meld, SeatState, TableState
 from engine.tiles import ALL_TILES, Tile, format_tiles, tile_text
 from engine.wall import DEALT, LOWER, WallState, break_point, deal_slots, shuffled_wall
-from engine.wins import on_confirm_win, on_reject_win, on_win
+from engine.wins import on_confirm_win, on_reject_win, on_score_hand, on_win
 
 __all__ = ["Effect", "TableState", "accepts", "apply", "new_table", "push", "replay"]
 
@@ -336,11 +335,11 @@ def on_kong(s: TableState, ev: Kong) -> Effects:
 def on_next_hand(s: TableState, ev: NextHand) -> Effects:
     """Dealer rotation (§4): the dealer keeps the deal on a win or a drawn hand, else its 下家 deals."""
     assert s.dealer is not None
-    last = s.last_settlement
-    if last is None or last["winner"] is None or last["winner"] == s.dealer:
+    dealer = dealer_after(s.dealer, s.last_settlement)
+    if dealer == s.dealer:
         s.dealer_streak += 1
     else:
-        s.dealer = next_seat(s.dealer)
+        s.dealer = dealer
         s.passes += 1
         s.dealer_streak = 0
     s.hand += 1
@@ -353,6 +352,15 @@ def on_next_hand(s: TableState, ev: NextHand) -> Effects:
     s.turn = s.drawn = s.last_drawn = s.claims = s.pending = None
     s.phase = "betting"
     return [Effect("to_move", s.dealer, data="roll")]
+
+
+def dealer_after(dealer: int, last: Settlement | None) -> int:
+    """Who deals after a hand (RULES §4): the dealer again when it won or nobody did, else its 下家.
+
+    >>> dealer_after(2, None), dealer_after(2, {"winner": 0}), dealer_after(2, {"winner": 2})  # type: ignore[arg-type]
+    (2, 3, 2)
+    """
+    return dealer if last is None or last["winner"] in (None, dealer) else next_seat(dealer)
 
 
 def on_name(s: TableState, ev: Name) -> Effects:

@@ -4,11 +4,13 @@ full-tile mode the engine knows the hand) — or taken back."""
 
 from __future__ import annotations
 
-from engine.claims import resolve_if_answered
+from engine.claims import exhaustive_draw, resolve_if_answered
+from engine.errors import IllegalEventError
 from engine.events import ConfirmWin, RejectWin, Win
 from engine.hand import HandError, analyse_win, hand_counts, is_complete, parse_meld
 from engine.moves import Effect, Effects, check_turn, end_hand, hand_text, refuse, settle_now
 from engine.records import MeldKind, WaitKind, WinKind
+from engine.scored import ScoreHand, check_scored, pay_scored
 from engine.scoring import WinHow, settlement, win_transfers
 from engine.state import SeatState, TableState
 from engine.tiles import ALL_TILES, Tile, TileError, format_tiles, tile_text
@@ -210,3 +212,25 @@ def on_reject_win(s: TableState, ev: RejectWin) -> Effects:
     c["answers"][p["seat"]] = "pass"
     s.phase = "claims"
     return effects + resolve_if_answered(s)
+
+
+# --- a hand scored without play (score-only mode: engine/scored.py) --------------------------
+
+
+def on_score_hand(s: TableState, ev: ScoreHand) -> Effects:
+    """Pay the hand as entered, with the functions a played hand is paid with."""
+    try:
+        check_scored(ev, s.dealer, s.rules)
+    except IllegalEventError as e:
+        params = {k: v for k, v in e.params.items() if k != "seat"}
+        raise refuse(s, e.params.get("seat"), str(e), e.code, **params) from None
+    bets = list(ev.bets) if ev.bets is not None else list(s.bets)
+    pay = pay_scored(ev, base=s.base, rules=s.rules, bets=bets)
+    # everything is worked out: now the table changes
+    s.bets, s.kongs, s.hand_transfers = bets, len(ev.kongs), []
+    settle_now(s, pay.kongs)
+    if ev.winner is None:
+        return exhaustive_draw(s)
+    settle_now(s, pay.wins)
+    return end_hand(s, settlement(s.hand_transfers, dealer=s.dealer, hand=s.hand, winner=ev.winner, kind=ev.kind,
+                                  wait=pay.wait, bonus=pay.bonus, frm=ev.discarder), ev.winner)

@@ -49,6 +49,7 @@ from typing import Any, Protocol
 
 from engine import RuleError, TableState, apply, new_table, parse_event, push
 from engine.presses import Press, Undo, parse_press, press_events
+from engine.public import public_state
 from table_app import sdnotify
 from table_app.journal import Journal, Timeline
 
@@ -431,7 +432,7 @@ class TableService:
         self._timeline.apply_record(seq, "event", None)
         self._session = session
         self._state = state
-        self._public = state.public()
+        self._public = public_state(state)
         self._since_snapshot += 1
         self._track_window(seq, data)
         self._notify(Notice(seq, "event", data, self._public, source, time.time(), tuple(effects), press=press,
@@ -466,7 +467,7 @@ class TableService:
             return self._journal_failed(e)
         self._timeline.apply_record(seq, "undo", target)
         self._state, self._session = state, session
-        self._public = state.public()
+        self._public = public_state(state)
         self._reopen_window()
         self._notify(Notice(seq, "undo", None, self._public, source, time.time(), undone=undone, press=press,
                             claim_left=self._claim_left()))
@@ -489,7 +490,7 @@ class TableService:
             return self._journal_failed(e)
         self._timeline.apply_record(seq, "redo", target)
         self._state, self._session = state, session
-        self._public = state.public()
+        self._public = public_state(state)
         self._since_snapshot += 1
         self._reopen_window()
         self._notify(Notice(seq, "redo", data, self._public, source, time.time(), tuple(effects),
@@ -520,7 +521,7 @@ class TableService:
         self._timeline = self._journal.timeline()
         active = self._timeline.active
         self._state = self._rebuild(active)
-        self._public = self._state.public()
+        self._public = public_state(self._state)
         self._session = self._session_of(active)
         self._reopen_window()
 

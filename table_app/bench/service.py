@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from engine.public import public_state
 from table_app.bench import Result, result
 
 NAME = "service"
@@ -64,7 +65,7 @@ def scripted_session(hands: int, seed: int = 0, *, variety: bool = True, players
                     continue
                 push({"type": "discard", "seat": seat})
             elif phase == "claims":
-                c = state.public()["claims"]
+                c = public_state(state)["claims"]
                 for s in list(c["waiting"]):
                     if state.phase != "claims":
                         break
@@ -137,7 +138,7 @@ def run(runs: int, progress: Callable[[str], None]) -> list[Result]:
         d = Path(tmp)
         progress("scripting 1,000 tracked-mode hands")
         session = scripted_session(1000, seed=6)
-        expected = replay(session).public()
+        expected = public_state(replay(session))
         progress(f"acknowledged events/s: {min(len(session), 2000)} events through the service, each fsynced")
         rates = []
         for i in range(runs):

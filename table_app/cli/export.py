@@ -13,6 +13,8 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.public import public_state
+
 HELP = "export every hand's transfers and totals from the journal (--format csv or json)"
 
 
@@ -80,7 +82,7 @@ def ledgers(journal: Any) -> list[SessionLedger]:
             if current is None:
                 continue
             current.events += 1
-            pub = state.public()
+            pub = public_state(state)
             if pub["phase"] == "hand_over" and phase != "hand_over":
                 st = pub.get("last_settlement") or {}
                 current.hands.append(HandRow(

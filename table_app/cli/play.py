@@ -18,6 +18,8 @@ import sys
 from collections.abc import Iterable
 from typing import Any, TextIO
 
+from engine.public import public_state
+
 WAIT_NAMES = {
     "closed": ("夹张", "closed wait"),
     "single": ("单调", "single wait"),
@@ -74,7 +76,7 @@ def play(lines: Iterable[str], out: TextIO, err: TextIO, as_json: bool, events: 
             obj: Any = json.loads(line)
         except json.JSONDecodeError as e:
             msg = f"line {lineno} is not JSON: {e.msg} (column {e.colno}) in {line!r}"
-            report = {"error": msg, "index": index, "line": lineno, "event": line, "state": state.public()}
+            report = {"error": msg, "index": index, "line": lineno, "event": line, "state": public_state(state)}
             print(json.dumps(report, ensure_ascii=False), file=out)
             print(f"xian-table play: {msg}", file=err)
             return 2
@@ -94,13 +96,13 @@ def play(lines: Iterable[str], out: TextIO, err: TextIO, as_json: bool, events: 
                 push(state, ev)  # a refused event leaves the state as it was, for the report
                 taken.append(ev.to_json())
         except RuleError as e:
-            report = {"error": str(e), "index": index, "line": lineno, "event": obj, "state": state.public()}
+            report = {"error": str(e), "index": index, "line": lineno, "event": obj, "state": public_state(state)}
             print(json.dumps(report, ensure_ascii=False), file=out)
             print(f"xian-table play: event {index} (line {lineno}) rejected 被拒绝: {e}", file=err)
             _write(events, taken)  # what was taken up to the refusal
             return 3
     _write(events, taken)
-    public = state.public()
+    public = public_state(state)
     if as_json:
         print(json.dumps(public, ensure_ascii=False), file=out)
     else:

@@ -7,6 +7,7 @@ import pytest
 
 from engine.errors import IllegalEventError, InvalidEventError
 from engine.events import parse_event
+from engine.public import public_state
 from engine.table import apply, replay
 
 START = [
@@ -20,7 +21,7 @@ def test_a_name_is_taken_before_the_deal_and_between_hands() -> None:
     s = replay([START[0], {"type": "name", "seat": 1, "name": " 阿强 "}])  # seating
     assert s.players == ["A", "阿强", "C", "D"]
     s = replay([*START, {"type": "name", "seat": 3, "name": "Ludwig van B"}])  # betting
-    assert s.players[3] == "Ludwig van B" and s.public()["players"][3] == "Ludwig van B"
+    assert s.players[3] == "Ludwig van B" and public_state(s)["players"][3] == "Ludwig van B"
     over = replay([*START, *DEAL, {"type": "win", "seat": 0}, {"type": "confirm_win", "wait": "plain"}])
     assert replay([{"type": "name", "seat": 0, "name": "Ann"}], over).players[0] == "Ann"
 
@@ -54,7 +55,7 @@ def test_the_sessions_results_keep_every_hand_and_start_again_with_a_session() -
     s2 = replay([*DEAL, {"type": "discard", "seat": 0}, {"type": "claim", "seat": 2, "call": "win"},
                  {"type": "resolve"}, {"type": "confirm_win", "wait": "plain"}], s)
     assert [r["kind"] for r in s2.results] == ["heavenly", "discard"] and s2.results[1]["from"] == 0
-    assert s2.public()["results"] == s2.results
+    assert public_state(s2)["results"] == s2.results
     assert type(s2).from_json(s2.to_json()).results == s2.results
     assert replay([START[0]], s2).results == []
 
@@ -69,4 +70,4 @@ def test_a_scored_hand_is_among_the_results_like_a_played_one() -> None:
         {"hand": 2, "dealer": 1, "result": "draw", "winner": None, "kind": None, "from": None,
          "deltas": [0, 0, 0, 0]},
     ]
-    assert s.public()["results"] == s.results
+    assert public_state(s)["results"] == s.results

@@ -20,6 +20,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from engine.public import public_state
 from engine.simulate import SimConfig, simulate
 from engine.table import Effect, TableState, apply, new_table, replay
 
@@ -74,7 +75,7 @@ def test_golden_script_through_apply(name: str) -> None:
     checkpoints = 0
     for lineno, line in script_lines(name):
         if line.startswith("#expect "):
-            assert_subset(json.loads(line[len("#expect ") :]), state.public(), f"{name}.jsonl:{lineno}")
+            assert_subset(json.loads(line[len("#expect ") :]), public_state(state), f"{name}.jsonl:{lineno}")
             checkpoints += 1
         elif not line.startswith("#"):
             state, _ = apply(state, json.loads(line))

@@ -8,6 +8,7 @@ import pytest
 
 from engine import XIAN, IllegalEventError, InvalidEventError, RuleError, apply, new_table, replay
 from engine.hand import winning_tiles
+from engine.public import public_state
 from engine.state import TableState
 from engine.table import TRANSITIONS, Effect
 from engine.tiles import parse_tiles, tile_text, to_counts
@@ -90,7 +91,7 @@ def test_seating_method_a_counts_from_the_roller() -> None:
     # roller 2 rolls 9: the seat reached is (2 + 9 - 1) mod 4 = 2
     s = go(new_table(), *session(), {"type": "seating", "method": "A", "roller": 2, "dice": [3, 6]})
     assert (s.east, s.dealer, s.phase) == (2, 2, "betting")
-    assert s.public()["winds"] == ["W", "N", "E", "S"]
+    assert public_state(s)["winds"] == ["W", "N", "E", "S"]
 
 
 def test_seating_method_b_orders_winds_by_descending_sums() -> None:
@@ -100,7 +101,7 @@ def test_seating_method_b_orders_winds_by_descending_sums() -> None:
     s = go(new_table(), *session(), {"type": "seating", "method": "B", "rolls": rolls})
     assert s.east == 1
     assert s.players == ["Cai", "Bo", "Dee", "Ann"]
-    assert s.public()["winds"] == ["N", "E", "S", "W"]
+    assert public_state(s)["winds"] == ["N", "E", "S", "W"]
 
 
 def test_seating_method_b_rejects_ties_naming_the_seats() -> None:
@@ -113,7 +114,7 @@ def test_seating_method_b_rejects_ties_naming_the_seats() -> None:
 
 def test_seating_method_c() -> None:
     s = go(new_table(), *session(), {"type": "seating", "method": "C", "east": 3})
-    assert (s.dealer, s.public()["winds"]) == (3, ["S", "W", "N", "E"])
+    assert (s.dealer, public_state(s)["winds"]) == (3, ["S", "W", "N", "E"])
 
 
 # --- bets, dice and the deal --------------------------------------------------------------------
@@ -134,14 +135,14 @@ def test_rolls_are_checked_against_the_dealer_and_the_owner() -> None:
     refused(s, {"type": "roll", "dice": [1, 1], "seat": 2}, "the wall owner, seat 3, rolls next")
     s = go(s, {"type": "roll", "dice": [1, 1], "seat": 3})
     assert s.phase == "turn" and s.turn == 2
-    assert s.public()["break"] == {"owner": 3, "count": 12, "wall": 3, "stack": 12}
+    assert public_state(s)["break"] == {"owner": 3, "count": 12, "wall": 3, "stack": 12}
 
 
 def test_the_deal_gives_the_dealer_14_and_the_others_13() -> None:
     s = dealt(east=1)
     assert [x.count for x in s.seats] == [13, 14, 13, 13]
     assert (s.phase, s.turn, s.drawn) == ("turn", 1, "deal")
-    assert s.public()["wall"]["remaining"] == 83
+    assert public_state(s)["wall"]["remaining"] == 83
 
 
 def test_full_tile_mode_deals_the_wall_in_its_physical_places() -> None:
@@ -315,13 +316,13 @@ def test_a_third_kong_restores_the_reserve_at_once() -> None:
     """三杠还原: a third kong with fewer than 26 tiles left ends the hand at the next due draw."""
     s = dealt()
     s = go(s, {"type": "kong", "seat": 0, "kind": "concealed"}, {"type": "kong", "seat": 0, "kind": "concealed"})
-    assert (s.wall.remaining, s.public()["wall"]["drawable"]) == (81, 65)
+    assert (s.wall.remaining, public_state(s)["wall"]["drawable"]) == (81, 65)
     while s.wall.remaining > 20:
         s = go(s, {"type": "discard", "seat": s.turn}, {"type": "resolve"})
-    assert s.public()["wall"]["drawable"] == 4
+    assert public_state(s)["wall"]["drawable"] == 4
     s = go(s, {"type": "kong", "seat": s.turn, "kind": "concealed"})  # remaining 19 <= 2 x R(3) = 26
-    assert s.public()["wall"] == {
-        **s.public()["wall"],
+    assert public_state(s)["wall"] == {
+        **public_state(s)["wall"],
         "remaining": 19,
         "kongs": 3,
         "reserve_stacks": 13,
@@ -440,10 +441,10 @@ def test_next_hand_resets_the_hand_and_rotates_the_dealer() -> None:
         {"type": "resolve"},
         {"type": "confirm_win", "wait": "plain"},
     )
-    assert s.public()["next_dealer"] == 1  # the dealer's 下家, not the winner (RULES §4)
+    assert public_state(s)["next_dealer"] == 1  # the dealer's 下家, not the winner (RULES §4)
     s = go(s, {"type": "next_hand"})
     assert (s.dealer, s.dealer_streak, s.hand, s.phase, s.bets) == (1, 0, 2, "betting", [0, 0, 0, 0])
-    assert s.public()["break"] is None and s.public()["wall"]["remaining"] == 136
+    assert public_state(s)["break"] is None and public_state(s)["wall"]["remaining"] == 136
     assert s.last_settlement is not None and s.last_settlement["winner"] == 2
 
 
@@ -489,12 +490,12 @@ def test_state_round_trips_through_json_in_every_phase(seed: int | None) -> None
 
 def test_public_state_has_the_design_shape() -> None:
     for s in (new_table(), dealt(), go(dealt(), {"type": "discard", "seat": 0})):
-        pub = s.public()
+        pub = public_state(s)
         assert set(pub) >= DESIGN_KEYS
         assert pub["schema"] == 1
         assert set(pub["dice"]) == {"dealer", "owner"}
         assert {"remaining", "head_taken", "tail_taken", "kongs", "reserve_stacks", "drawable"} <= set(pub["wall"])
-    pub = dealt(seed=1).public()
+    pub = public_state(dealt(seed=1))
     assert pub["mode"] == "full" and all(isinstance(x["concealed"], int) for x in pub["seats"])  # no hidden tiles
 
 

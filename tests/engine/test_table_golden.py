@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from engine.errors import RuleError
+from engine.public import public_state
 from engine.table import TableState, apply, new_table
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden" / "events"
@@ -42,7 +43,7 @@ def run_script(name: str) -> tuple[TableState, int | None, str | None, int]:
     for lineno, raw in enumerate((GOLDEN / f"{name}.jsonl").read_text(encoding="utf-8").splitlines(), 1):
         line = raw.strip()
         if line.startswith("#expect "):
-            assert_subset(json.loads(line[len("#expect ") :]), state.public(), f"{name}.jsonl:{lineno}")
+            assert_subset(json.loads(line[len("#expect ") :]), public_state(state), f"{name}.jsonl:{lineno}")
             checkpoints += 1
             continue
         if not line or line.startswith("#"):
@@ -79,7 +80,7 @@ def test_golden_script(name: str) -> None:
         assert error is not None and expected["error"]["contains"] in error
     else:
         assert error is None, f"{name}: event {error_index} refused: {error}"
-    assert_subset(expected["public"], state.public(), name)
+    assert_subset(expected["public"], public_state(state), name)
     assert checkpoints == (GOLDEN / f"{name}.jsonl").read_text(encoding="utf-8").count("\n#expect ")
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from engine import parse_event, replay
+from engine.public import public_state
 from firmware_bridge.bridge import LinkState, PanelBridge
 from hardware.attach import panel_handler
 from hardware.controller import TableController
@@ -107,7 +108,7 @@ def test_a_hand_from_panel_presses_equals_the_same_events_from_a_file(tmp_path, 
         assert service.call(events[-1], source="screen", timeout=10).ok  # the wait: on the touchscreen
 
         expected = replay(events)
-        assert service.public == expected.public()
+        assert service.public == public_state(expected)
         assert journal.events(journal.timeline().active) == [parse_event(e).to_json() for e in events]
         assert bridge.transport.opened == 2
     finally:

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from engine import InvalidEventError, parse_event, replay
+from engine.public import public_state
 from table_app import bounded
 from table_app.journal import Journal
 from table_app.mqtt import bridge as bridge_module
@@ -156,7 +157,7 @@ def test_mqtt_survives_the_reproducers_and_keeps_answering(broker, service, watc
         last = remote.of(t.cmd_result)[-1]
         assert (last["status"], last["transaction"], last["data"]["seq"]) == ("ok", "after", 1)
         remote.wait_json(t.state, lambda s: s["phase"] == "seating")
-        assert service.public == replay(HAND[:1]).public()
+        assert service.public == public_state(replay(HAND[:1]))
     finally:
         bridge.stop()
 

@@ -24,6 +24,7 @@ from typing import Any
 import pytest
 
 from engine import replay
+from engine.public import public_state
 from table_app import chain, doctor
 from table_app.backup import BackupError, backup_journal
 from table_app.bench.service import scripted_session
@@ -261,7 +262,7 @@ def test_a_changed_snapshot_is_passed_over_and_the_state_replayed(tmp_path: Path
     path.write_bytes(bytes(data))
     with Journal.open(path) as j:
         assert j.latest_snapshot(j.timeline().active) is None
-        assert TableService(j).public == replay(events).public()
+        assert TableService(j).public == public_state(replay(events))
 
 
 def test_a_schema_1_journal_is_read_and_upgraded_with_its_chain(tmp_path: Path) -> None:
@@ -285,7 +286,7 @@ def test_a_schema_1_journal_is_read_and_upgraded_with_its_chain(tmp_path: Path) 
     assert "schema 1" in doctor.check_journal(path).message
     with Journal.open(path) as j:
         assert j.version == 2
-        assert TableService(j).public == replay(events).public()
+        assert TableService(j).public == public_state(replay(events))
     conn = sqlite3.connect(path)
     assert conn.execute("PRAGMA user_version").fetchone()[0] == 2
     assert conn.execute("SELECT count(*) FROM snapshots").fetchone()[0] == 0  # caches, dropped

@@ -40,6 +40,7 @@ from typing import Any
 import pytest
 
 from engine import replay
+from engine.public import public_state
 from tests.reliability.helpers import ROOT, child_env
 from tests.table_app.test_cli_serve_crash import build_script
 
@@ -260,7 +261,7 @@ def power_cuts(work: Path, shim: Path, cuts: int, commands: int, seed: int) -> d
         tally["lost"] += max(0, must_have - have)
         assert have >= must_have, f"cut after sync {cut}: {must_have - have} acknowledged records lost"
         active = _active(run.records[:have])
-        assert answer["state"] == replay([run.events[s] for s in active]).public()
+        assert answer["state"] == public_state(replay([run.events[s] for s in active]))
         tally["survived"] += 1
     return tally
 

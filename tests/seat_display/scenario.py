@@ -8,6 +8,7 @@ import json
 from typing import Any
 
 from engine import replay
+from engine.public import public_state
 from table_app.mqtt.names import _font_path, name_payload
 from table_app.seat_view import seat_view
 from tests.table_app.mqtt_helpers import HAND
@@ -23,7 +24,7 @@ _TO_WIN = [{"type": "discard", "seat": 2}, *[{"type": "pass", "seat": s} for s i
 
 
 def _view(events: list[dict[str, Any]]) -> bytes:
-    view = seat_view(replay(events).public(), SEAT)
+    view = seat_view(public_state(replay(events)), SEAT)
     view["seq"] = len(events)
     return json.dumps(view, ensure_ascii=False).encode()
 

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from engine import replay
+from engine.public import public_state
 from table_app.bench.service import scripted_session
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -48,16 +49,16 @@ def test_one_answer_per_command_with_undo_and_redo(tmp_path: Path) -> None:
     answers = _answers(proc.stdout)
     assert len(answers) == 5 + 6
     assert [a["seq"] for a in answers[:5]] == [1, 2, 3, 4, 5]
-    assert answers[4]["state"] == replay(START).public()
+    assert answers[4]["state"] == public_state(replay(START))
     assert answers[5]["ok"] is False and "turn" in answers[5]["error"]
     assert answers[6]["ok"] is False and "line 9: not JSON" in answers[6]["error"]
-    assert answers[7] == {"ok": True, "seq": 6, "state": replay(START[:4]).public()}
-    assert answers[8] == {"ok": True, "seq": 7, "state": replay(START).public()}
-    assert answers[9] == {"ok": True, "seq": 8, "state": replay(START[:2]).public()}
-    assert answers[10] == {"ok": True, "seq": 8, "state": replay(START[:2]).public()}
+    assert answers[7] == {"ok": True, "seq": 6, "state": public_state(replay(START[:4]))}
+    assert answers[8] == {"ok": True, "seq": 7, "state": public_state(replay(START))}
+    assert answers[9] == {"ok": True, "seq": 8, "state": public_state(replay(START[:2]))}
+    assert answers[10] == {"ok": True, "seq": 8, "state": public_state(replay(START[:2]))}
     # a second run continues the same table from the journal
     again = _serve(tmp_path, "--stdin", "--db", str(db), input=_lines({"type": "redo"}))
-    assert _answers(again.stdout) == [{"ok": True, "seq": 9, "state": replay(START[:3]).public()}]
+    assert _answers(again.stdout) == [{"ok": True, "seq": 9, "state": public_state(replay(START[:3]))}]
 
 
 def test_the_journal_goes_to_the_user_data_dir_by_default(tmp_path: Path) -> None:

@@ -27,6 +27,7 @@ from typing import Any
 import pytest
 
 from engine import replay
+from engine.public import public_state
 from table_app.bench.service import scripted_session
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -157,7 +158,7 @@ def run_kills(tmp_path: Path, kills: int, seed: int) -> dict[str, int]:
         first = _send(proc, {"type": "state"})
         assert first is not None, proc.stderr.read().decode() if proc.stderr else ""
         assert first["ok"] and first["seq"] == model.last
-        assert first["state"] == replay(model.effective()).public(), f"state after restart {round_no} differs"
+        assert first["state"] == public_state(replay(model.effective())), f"state after restart {round_no} differs"
         if last_round:
             break
         delay = rng.uniform(0, 0.15)

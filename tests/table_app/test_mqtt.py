@@ -9,6 +9,7 @@ from typing import Any
 import paho.mqtt.client as mqtt
 
 from engine import replay
+from engine.public import public_state
 from table_app.mqtt.bridge import MqttBridge
 from table_app.mqtt.local_broker import LocalBroker
 from table_app.mqtt.topics import Topics, parse_url
@@ -40,7 +41,7 @@ def test_retained_state_and_seat_views_match_the_engine_after_a_hand(broker, ser
     try:
         play(service, HAND)
         assert bridge.wait_idle(WAIT)
-        expected = replay(HAND).public()
+        expected = public_state(replay(HAND))
         # a display that connects afterwards gets everything from the retained messages
         late = watchers(broker.url("display"), [f"{t.base}/#"])
         late.wait_json(t.state, lambda s: s == expected)
@@ -80,7 +81,7 @@ def test_undo_is_published_as_an_event_and_a_new_state(broker, service, watchers
         assert service.call({"type": "undo"}, timeout=WAIT).ok
         assert bridge.wait_idle(WAIT)
         late = watchers(broker.url("display"), [t.state])
-        assert late.wait_json(t.state) == replay(HAND[:2]).public()
+        assert late.wait_json(t.state) == public_state(replay(HAND[:2]))
         assert live.wait(lambda: len(live.of(t.event)) == 4)
         undo = live.of(t.event)[-1]
         assert undo["kind"] == "undo" and undo["event"] is None and undo["undone"] == [3]
@@ -154,7 +155,7 @@ def test_a_broker_restart_mid_hand_loses_nothing_retained(broker, service, watch
         assert bridge.wait_idle(WAIT)
         assert bridge.connects == 2
         late = watchers(broker.url("display"), [f"{t.base}/#"])
-        assert late.wait_json(t.state, lambda s: s == replay(HAND[:12]).public())
+        assert late.wait_json(t.state, lambda s: s == public_state(replay(HAND[:12])))
         for s in range(4):
             assert late.wait_json(t.seat(s)) == {**seat_view(service.public, s), "seq": 12}
         assert late.wait(lambda: late.latest.get(t.status) == b"online")
@@ -206,7 +207,7 @@ def test_an_authorised_command_is_applied_and_answered(broker, service, watchers
         answer = remote.of(t.cmd_result)[0]
         assert answer["status"] == "ok" and answer["transaction"] == "t-1"
         assert answer["data"]["seq"] == 2 and answer["data"]["state"]["phase"] == "betting"
-        assert service.public == replay(HAND[:2]).public()
+        assert service.public == public_state(replay(HAND[:2]))
         remote.wait_json(t.state, lambda s: s["phase"] == "betting")
         # without a transaction the answer says null; a later event works the same way
         remote.publish(t.cmd, json.dumps(HAND[2]))

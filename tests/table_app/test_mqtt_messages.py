@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from engine import replay
+from engine.public import public_state
 from table_app.mqtt import broker_setup
 from table_app.mqtt.discovery import discovery_messages
 from table_app.mqtt.messages import event_message, parse_command, result_message, table_messages
@@ -41,7 +42,7 @@ def test_broker_urls() -> None:
 
 def test_retained_messages_for_a_state() -> None:
     t = Topics("xian", "t")
-    public = replay(HAND[:5]).public()
+    public = public_state(replay(HAND[:5]))
     msgs = table_messages(t, public, 5)
     assert [m.topic for m in msgs] == [t.state, *(t.seat(s) for s in range(4))]
     assert all(m.retain and m.qos == 1 and m.seq == 5 for m in msgs)

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from engine import apply, new_table, replay
+from engine.public import public_state
 from table_app.bench.service import scripted_session
 from table_app.journal import Journal, timeline
 from table_app.service import SERVICE_SOURCE, Answer, ManualClock, Notice, TableService
@@ -62,7 +63,7 @@ def test_events_are_answered_with_seq_and_state_after_the_commit(journal: Journa
     assert all(a.ok for a in answers)
     assert [a.seq for a in answers] == list(range(1, 41))
     for i in (0, 4, 39):
-        assert answers[i].state == replay(SESSION[: i + 1]).public()
+        assert answers[i].state == public_state(replay(SESSION[: i + 1]))
     assert _effective(path) == SESSION[:40]
     assert answers[-1].to_json() == {"ok": True, "seq": 40, "state": answers[-1].state}
 
@@ -138,14 +139,14 @@ def test_undo_last_and_back_to_a_seq_then_redo(journal: Journal, path: Path) -> 
     for e in SESSION[:20]:
         assert svc.call(e).ok
     a = svc.call({"type": "undo"})
-    assert a.ok and a.seq == 21 and a.state == replay(SESSION[:19]).public()
+    assert a.ok and a.seq == 21 and a.state == public_state(replay(SESSION[:19]))
     assert notices[-1].kind == "undo" and notices[-1].undone == (20,)
     a = svc.call({"type": "undo", "to": 10})
-    assert a.ok and a.seq == 22 and a.state == replay(SESSION[:10]).public()
+    assert a.ok and a.seq == 22 and a.state == public_state(replay(SESSION[:10]))
     assert notices[-1].undone == tuple(range(11, 20))
     for k in range(11, 15):  # redo brings the undone events back one at a time, in order
         a = svc.call({"type": "redo"})
-        assert a.ok and a.state == replay(SESSION[:k]).public()
+        assert a.ok and a.state == public_state(replay(SESSION[:k]))
         assert notices[-1].kind == "redo" and notices[-1].event == SESSION[k - 1]
     assert svc.call(SESSION[14]).ok  # the same event as the next redo would give, but new:
     r = svc.call({"type": "redo"})
@@ -167,8 +168,8 @@ def test_undo_to_zero_empties_the_table_and_bad_targets_are_refused(journal: Jou
         a = svc.call(bad)
         assert not a.ok, bad
     a = svc.call({"type": "undo", "to": 0})
-    assert a.ok and a.state == new_table().public()
-    assert svc.call({"type": "redo"}).state == replay(START[:1]).public()
+    assert a.ok and a.state == public_state(new_table())
+    assert svc.call({"type": "redo"}).state == public_state(replay(START[:1]))
     svc.stop()
 
 
@@ -181,10 +182,10 @@ def test_restart_restores_state_and_the_redo_list(path: Path) -> None:
         svc.stop()
     with Journal.open(path) as j:
         svc = _svc(j)
-        assert svc.public == replay(SESSION[:25]).public()
+        assert svc.public == public_state(replay(SESSION[:25]))
         assert svc.seq == 31
         a = svc.call({"type": "redo"})
-        assert a.ok and a.seq == 32 and a.state == replay(SESSION[:26]).public()
+        assert a.ok and a.seq == 32 and a.state == public_state(replay(SESSION[:26]))
         svc.stop()
 
 
@@ -194,7 +195,7 @@ def test_state_command_reads_without_writing(journal: Journal) -> None:
         svc.call(e)
     a = svc.call({"type": "state"})
     svc.stop()
-    assert (a.ok, a.seq, a.state) == (True, 2, replay(START[:2]).public())
+    assert (a.ok, a.seq, a.state) == (True, 2, public_state(replay(START[:2])))
     assert journal.last_seq() == 2
 
 
@@ -208,13 +209,13 @@ def test_snapshots_restore_the_same_state_and_are_ignored_once_undone(path: Path
         snaps = [s for (s,) in j._conn.execute("SELECT seq FROM snapshots")]
     assert len(snaps) >= len(events) // 100 - 1
     with Journal.open(path) as j:
-        assert TableService(j, snapshot_every=100).public == replay(events).public()
+        assert TableService(j, snapshot_every=100).public == public_state(replay(events))
         svc = _svc(j, snapshot_every=100)
         back = snaps[1] - 7  # before the second snapshot: it no longer counts
-        assert svc.call({"type": "undo", "to": back}).state == replay(events[:back]).public()
+        assert svc.call({"type": "undo", "to": back}).state == public_state(replay(events[:back]))
         svc.stop()
     with Journal.open(path) as j:
-        assert TableService(j, snapshot_every=100).public == replay(events[:back]).public()
+        assert TableService(j, snapshot_every=100).public == public_state(replay(events[:back]))
 
 
 def test_a_new_session_starts_over_and_start_up_replays_only_it(path: Path) -> None:
@@ -227,7 +228,7 @@ def test_a_new_session_starts_over_and_start_up_replays_only_it(path: Path) -> N
         svc.stop()
         assert [(i, s) for i, s, _, _ in j.sessions()] == [(1, 1), (2, len(first) + 1)]
     with Journal.open(path) as j:
-        assert TableService(j).public == replay(first + second[:10]).public() == replay(second[:10]).public()
+        assert TableService(j).public == public_state(replay(first + second[:10])) == public_state(replay(second[:10]))
 
 
 # --- the claim window -------------------------------------------------------------------
@@ -413,8 +414,8 @@ def test_many_threads_pressing_at_once_never_corrupt_the_table(journal: Journal,
         t.apply_record(seq, kind, target)
         states[seq] = state
         if seq in by_seq:
-            assert by_seq[seq] == state.public(), f"answer for record {seq} does not match the journal"
-    assert svc.public == state.public()
+            assert by_seq[seq] == public_state(state), f"answer for record {seq} does not match the journal"
+    assert svc.public == public_state(state)
     assert {"event", "undo"} <= {k for _, k, _, _ in rows}
     assert sum(1 for _, a in answers if not a.ok) > 0  # plenty of stale presses were refused
 
@@ -432,7 +433,7 @@ def test_a_failed_commit_is_answered_as_an_error_and_nothing_changes(journal: Jo
     big = {"type": "new_session", "players": ["甲" * 3000, "乙" * 3000, "丙" * 3000, "丁" * 3000], "base": 1}
     a = svc.call(big)
     assert not a.ok and "journal write failed" in (a.error or "") and "full" in (a.error or "")
-    assert svc.public == replay(START).public() and svc.seq == len(START) and len(notices) == len(START)
+    assert svc.public == public_state(replay(START)) and svc.seq == len(START) and len(notices) == len(START)
     journal._conn.execute("PRAGMA max_page_count = 1073741823")
     b = svc.call({"type": "discard", "seat": 0})
     svc.stop()

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from engine import replay
+from engine.public import public_state
 from engine.records import PHASES
 from table_app.ui import view
 from table_app.ui.text import tr
@@ -21,7 +22,7 @@ DEAL = [{"type": "roll", "dice": [1, 2]}, {"type": "roll", "dice": [3, 3]}]
 
 
 def pub(*more: dict[str, Any]) -> dict[str, Any]:
-    return replay([*START, *more]).public()
+    return public_state(replay([*START, *more]))
 
 
 def test_who_rolls_and_what_each_seat_is_offered() -> None:
@@ -83,7 +84,7 @@ PHASE_WALK = [
 def test_every_phase_has_a_way_on_and_it_is_one_the_engine_takes(events: list[dict[str, Any]]) -> None:
     from engine.table import TRANSITIONS
 
-    p = replay(events).public()
+    p = public_state(replay(events))
     for score_only in (False, True):
         moves = view.forward(p, score_only)
         assert moves and (None, "menu") not in moves
@@ -136,8 +137,8 @@ def test_the_settlement_has_one_row_per_player() -> None:
 
 def test_ranking_shares_places_and_the_settle_up_is_the_engines() -> None:
     assert view.ranking([3, -3, 0, 0]) == [(1, 0), (2, 2), (2, 3), (4, 1)]
-    p = replay([*START, {"type": "score_hand", "winner": 2, "how": "discard", "discarder": 0},
-                {"type": "end_session"}]).public()
+    p = public_state(replay([*START, {"type": "score_hand", "winner": 2, "how": "discard", "discarder": 0},
+                {"type": "end_session"}]))
     assert view.settle_lines(p, "zh") == ["Ann 给 Cy 1"]
 
 

@@ -1,0 +1,25 @@
+"""The base of every event (``engine.events``, ``engine.scored``): a frozen value with its JSON ``type``.
+
+Kept apart so that the event modules import it, not each other.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+
+@dataclass(frozen=True)
+class Event:
+    """Base of all events; ``TYPE`` is the JSON ``type``."""
+
+    TYPE: ClassVar[str] = ""
+
+    def to_json(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+    @property
+    def seat_of(self) -> int | None:
+        """The seat that acts, if the event has one."""
+        seat = getattr(self, "seat", None)
+        return seat if isinstance(seat, int) else None
