@@ -258,7 +258,7 @@ def check_panel(probe: Probe, configured: str = "") -> Check:
 
 def installed_panel(probe: Probe) -> str:
     """The ``--panel`` device the installed units pass (``/etc/xian-table/inputs.env``)."""
-    from table_app.install import panel_device
+    from table_app.install.contents import panel_device
 
     return panel_device(probe.path("etc/xian-table/inputs.env"))
 
