@@ -39,70 +39,87 @@ def on_claim(s: TableState, ev: Claim) -> Effects:
         )
     chosen: tuple[Tile, ...] | None = None
     if ev.call == "win":
-        if st.concealed is not None and tile is not None:
-            hand = bytearray(st.concealed)
-            hand[tile] += 1
-            if not is_complete(hand, len(st.melds), s.rules.seven_pairs):
-                raise refuse(
-                    s,
-                    seat,
-                    f"cannot win on {tile_text(tile)}: its hand {hand_text(st)} does not win with it",
-                    "claim.not_winning",
-                    tile=tile_text(tile),
-                )
+        check_win_claim(s, st, seat, tile)
     elif ev.call in ("pong", "kong"):
-        need = HELD_FOR[ev.call]
-        if st.count < need:
-            raise refuse(
-                s,
-                seat,
-                f"cannot {ev.call}: it holds only {st.count} concealed tiles",
-                "claim.too_few",
-                call=ev.call,
-                held=st.count,
-            )
-        if st.concealed is not None and tile is not None and st.concealed[tile] < need:
-            raise refuse(
-                s,
-                seat,
-                f"cannot {ev.call} {tile_text(tile)}: it holds {st.concealed[tile]} of them, {ev.call} needs {need}",
-                "claim.not_held",
-                call=ev.call,
-                tile=tile_text(tile),
-                held=st.concealed[tile],
-                need=need,
-            )
-        if ev.call == "kong" and s.wall.remaining == 0:
-            raise refuse(
-                s, seat, "cannot kong: no tile is left for its replacement draw", "claim.wall_empty", call="kong"
-            )
-    else:  # chow
-        nxt = next_seat(frm)
-        if seat != nxt:
-            raise refuse(
-                s, seat, f"cannot chow: only seat {nxt}, the discarder's 下家, may chow", "chow.not_next", next=nxt
-            )
-        if st.count < HELD_FOR["chow"]:
-            raise refuse(
-                s,
-                seat,
-                f"cannot chow: it holds only {st.count} concealed tiles",
-                "claim.too_few",
-                call="chow",
-                held=st.count,
-            )
-        if tile is not None and not CHOW_PAIRS[tile]:
-            raise refuse(
-                s,
-                seat,
-                f"cannot chow {tile_text(tile)}: honours make no sequences",
-                "chow.honour",
-                tile=tile_text(tile),
-            )
-        chosen = chow_tiles(s, st, seat, tile, ev.tiles)
+        check_pong_or_kong(s, st, seat, tile, ev.call)
+    else:
+        chosen = check_chow(s, st, seat, frm, tile, ev.tiles)
     c["answers"][seat] = ev.call
     c["tiles"][seat] = chosen
     return resolve_if_answered(s)
+
+
+def check_win_claim(s: TableState, st: SeatState, seat: int, tile: Tile | None) -> None:
+    """A win on the claimed tile: in full-tile mode the hand must be complete with it (§11)."""
+    if st.concealed is not None and tile is not None:
+        hand = bytearray(st.concealed)
+        hand[tile] += 1
+        if not is_complete(hand, len(st.melds), s.rules.seven_pairs):
+            raise refuse(
+                s,
+                seat,
+                f"cannot win on {tile_text(tile)}: its hand {hand_text(st)} does not win with it",
+                "claim.not_winning",
+                tile=tile_text(tile),
+            )
+
+
+def check_pong_or_kong(s: TableState, st: SeatState, seat: int, tile: Tile | None, call: Call) -> None:
+    """A pong or an exposed kong: the tiles it needs in the hand (``HELD_FOR``), and a kong a
+    replacement tile left in the wall."""
+    need = HELD_FOR[call]
+    if st.count < need:
+        raise refuse(
+            s,
+            seat,
+            f"cannot {call}: it holds only {st.count} concealed tiles",
+            "claim.too_few",
+            call=call,
+            held=st.count,
+        )
+    if st.concealed is not None and tile is not None and st.concealed[tile] < need:
+        raise refuse(
+            s,
+            seat,
+            f"cannot {call} {tile_text(tile)}: it holds {st.concealed[tile]} of them, {call} needs {need}",
+            "claim.not_held",
+            call=call,
+            tile=tile_text(tile),
+            held=st.concealed[tile],
+            need=need,
+        )
+    if call == "kong" and s.wall.remaining == 0:
+        raise refuse(s, seat, "cannot kong: no tile is left for its replacement draw", "claim.wall_empty", call="kong")
+
+
+def check_chow(
+    s: TableState, st: SeatState, seat: int, frm: int, tile: Tile | None, given: tuple[Tile, ...] | None
+) -> tuple[Tile, ...] | None:
+    """A chow: only by the discarder's 下家, with two tiles in the hand, on a suit tile; the
+    two tiles it takes (:func:`chow_tiles`)."""
+    nxt = next_seat(frm)
+    if seat != nxt:
+        raise refuse(
+            s, seat, f"cannot chow: only seat {nxt}, the discarder's 下家, may chow", "chow.not_next", next=nxt
+        )
+    if st.count < HELD_FOR["chow"]:
+        raise refuse(
+            s,
+            seat,
+            f"cannot chow: it holds only {st.count} concealed tiles",
+            "claim.too_few",
+            call="chow",
+            held=st.count,
+        )
+    if tile is not None and not CHOW_PAIRS[tile]:
+        raise refuse(
+            s,
+            seat,
+            f"cannot chow {tile_text(tile)}: honours make no sequences",
+            "chow.honour",
+            tile=tile_text(tile),
+        )
+    return chow_tiles(s, st, seat, tile, given)
 
 
 def chow_tiles(

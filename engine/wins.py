@@ -85,36 +85,49 @@ def judge_wait(
     s: TableState, st: SeatState, seat: int, tile: Tile | None, kind: WinKind, ev: ConfirmWin
 ) -> tuple[WaitKind, bool]:
     """The confirmed wait and whether it earns the bonus; a false hand is refused."""
-    add = tile if kind in ("discard", "robbed_kong") else None
     if st.concealed is not None and tile is not None:  # full-tile mode: the engine knows the hand
         hand = list(st.concealed)
-        if add is not None:
-            hand[add] += 1
-        a = analyse_win(hand, tile, st.meld_tiles(), s.rules)
-        if not a.winning or a.wait is None:
-            raise refuse(
-                s, seat, f"cannot confirm the win: its hand {hand_text(st)} does not win", "confirm.not_winning"
-            )
-        if ev.hand is not None and (hand_counts(ev.hand) != hand or ev.win_tile != tile):
-            held = format_tiles(t for t in ALL_TILES for _ in range(hand[t]))
-            raise refuse(
-                s,
-                seat,
-                f"cannot confirm the win with hand {ev.hand!r}: the table holds {held} winning on {tile_text(tile)}",
-                "confirm.hand_differs",
-            )
-        if ev.wait is not None and ev.wait != a.wait:
-            raise refuse(
-                s,
-                seat,
-                f"cannot confirm a {ev.wait} wait: the hand reads as {a.wait} on {tile_text(tile)}",
-                "confirm.wait_differs",
-                wait=ev.wait,
-                reads=a.wait,
-            )
-        return a.wait, a.bonus
+        if kind in ("discard", "robbed_kong"):
+            hand[tile] += 1
+        return judge_known_hand(s, st, seat, hand, tile, ev)
     if ev.wait is not None:
         return ev.wait, s.rules.earns_bonus(ev.wait)
+    return judge_given_hand(s, st, seat, tile, ev)
+
+
+def judge_known_hand(
+    s: TableState, st: SeatState, seat: int, hand: list[int], tile: Tile, ev: ConfirmWin
+) -> tuple[WaitKind, bool]:
+    """Full-tile mode: the table's own ``hand`` (the winning tile in it) is analysed; a hand or
+    wait given with the confirmation must agree with it."""
+    a = analyse_win(hand, tile, st.meld_tiles(), s.rules)
+    if not a.winning or a.wait is None:
+        raise refuse(s, seat, f"cannot confirm the win: its hand {hand_text(st)} does not win", "confirm.not_winning")
+    if ev.hand is not None and (hand_counts(ev.hand) != hand or ev.win_tile != tile):
+        held = format_tiles(t for t in ALL_TILES for _ in range(hand[t]))
+        raise refuse(
+            s,
+            seat,
+            f"cannot confirm the win with hand {ev.hand!r}: the table holds {held} winning on {tile_text(tile)}",
+            "confirm.hand_differs",
+        )
+    if ev.wait is not None and ev.wait != a.wait:
+        raise refuse(
+            s,
+            seat,
+            f"cannot confirm a {ev.wait} wait: the hand reads as {a.wait} on {tile_text(tile)}",
+            "confirm.wait_differs",
+            wait=ev.wait,
+            reads=a.wait,
+        )
+    return a.wait, a.bonus
+
+
+def judge_given_hand(
+    s: TableState, st: SeatState, seat: int, tile: Tile | None, ev: ConfirmWin
+) -> tuple[WaitKind, bool]:
+    """Tracked mode without a ``wait``: the ``hand``, ``win_tile`` and ``melds`` given with the
+    confirmation are checked against the table and analysed."""
     if ev.hand is None or ev.win_tile is None:
         raise refuse(
             s,

@@ -1,8 +1,8 @@
 # The panel's end of the serial protocol (DESIGN.md, firmware_bridge/PROTOCOL.md).
 #
-# A twin of firmware_bridge/protocol.py in the subset MicroPython has (no dataclasses, no
-# binascii.crc_hqx, no re): the tests run both on the same bytes and require the same
-# frames, the same drops and the same counts. Times are ticks_ms() values.
+# A twin of firmware_bridge/protocol.py (and its frames.py) in the subset MicroPython has (no
+# dataclasses, no binascii.crc_hqx, no re): the tests run both on the same bytes and require
+# the same frames, the same drops and the same counts. Times are ticks_ms() values.
 from panel_time import ticks_add, ticks_diff
 
 MAX_LINE = 128

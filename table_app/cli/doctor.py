@@ -1,4 +1,4 @@
-"""``xian-table doctor``: one screen of the table's health (see ``table_app/doctor.py``).
+"""``xian-table doctor``: one screen of the table's health (see ``table_app/doctor/``).
 
 Exit status 0 when nothing is an error (warnings allowed), 1 otherwise. Run it with sudo
 on an installed table: the journal and the broker password are readable only by root and
@@ -23,7 +23,8 @@ def register(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from table_app.config import ConfigError, load_config
-    from table_app.doctor import ERROR, Probe, render, run_checks, to_json
+    from table_app.doctor.check import ERROR, Probe
+    from table_app.doctor.report import render, run_checks, to_json
 
     try:
         cfg = load_config(args.config)

@@ -1,4 +1,4 @@
-"""``xian-table install``: make this Pi a table appliance (see ``table_app/install.py``).
+"""``xian-table install``: make this Pi a table appliance (see ``table_app/install/``).
 
 Prints one line per step: ``ok`` (already so), the verb of what it did, or with
 ``--dry-run`` ``would …`` and nothing changes. Running it again changes nothing.
@@ -30,7 +30,10 @@ def register(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from table_app.install import InstallError, Target, execute, find_binary, plan_install
+    from table_app.install.actions import execute
+    from table_app.install.contents import find_binary
+    from table_app.install.plan import plan_install
+    from table_app.install.system import InstallError, Target
 
     target = Target(root=Path(args.root).absolute())
     if target.live and not args.dry_run and os.geteuid() != 0:

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from table_app.install import Target
+    from table_app.install.system import Target
 
 HELP = "the broker users' passwords: show them, or give one user (ROLE) a new one"
 ROLES = ("service", "display", "homeassistant", "remote")
@@ -31,7 +31,7 @@ def register(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from table_app.install import InstallError, Target
+    from table_app.install.system import InstallError, Target
 
     target = Target(root=Path(args.root).absolute())
     if args.action == "rotate" and args.role is None:
@@ -52,7 +52,8 @@ def run(args: argparse.Namespace) -> int:
 
 def _users(target: Target) -> dict[str, tuple[str, str | None]]:
     """role → (user, password or None when not kept), for the roles in the broker's password file."""
-    from table_app.install import MOSQUITTO_DATA, MQTT_ENV, MQTT_USERS, read_kept
+    from table_app.install.broker import read_kept
+    from table_app.install.system import MOSQUITTO_DATA, MQTT_ENV, MQTT_USERS
     from table_app.mqtt.broker_setup import DEFAULT_USERS
     from table_app.mqtt.topics import PASSWORD_ENV
 
@@ -91,7 +92,8 @@ def show(target: Target, role: str | None) -> int:
 
 
 def rotate(target: Target, role: str) -> int:
-    from table_app.install import MOSQUITTO_DATA, USER, write_credentials
+    from table_app.install.broker import write_credentials
+    from table_app.install.system import MOSQUITTO_DATA, USER
     from table_app.mqtt.broker_setup import generate_password, set_password
 
     users = _users(target)

@@ -19,7 +19,14 @@ import shutil
 import sys
 import threading
 import unicodedata
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from paho.mqtt.client import Client
+
+    from table_app.config import Config
+    from table_app.mqtt.topics import BrokerURL
 
 HELP = "one seat's display in the terminal, live over MQTT (large wind, score, turn and prompt)"
 
@@ -117,11 +124,8 @@ def register(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import paho.mqtt.client as mqtt
-    from paho.mqtt.enums import CallbackAPIVersion
-
     from table_app.config import ConfigError, load_config
-    from table_app.mqtt.topics import ONLINE, Topics, parse_url
+    from table_app.mqtt.topics import parse_url
 
     try:
         cfg = load_config(args.config)
@@ -140,6 +144,16 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     if args.flash or args.stage:
         return _flash(args, cfg, url_text)
+    return _watch(args, cfg, url)
+
+
+def _watch(args: argparse.Namespace, cfg: Config, url: BrokerURL) -> int:
+    """Subscribe to the seat's view and the table's status and show them (``--once``: once)."""
+    import paho.mqtt.client as mqtt
+    from paho.mqtt.enums import CallbackAPIVersion
+
+    from table_app.mqtt.topics import ONLINE, Topics
+
     topics = Topics(cfg.mqtt_prefix, args.table or cfg.table_id)
     seat_topic = topics.seat(args.seat)
     plain = args.plain or args.once or not sys.stdout.isatty()
@@ -189,19 +203,29 @@ def run(args: argparse.Namespace) -> int:
     except OSError as e:
         print(f"xian-table seat-display: cannot reach {url.redacted()}: {e}", file=sys.stderr)
         return EXIT_NO_VIEW
+    got = _loop(args, client, changed, show, plain)
+    if state["refused"]:
+        print(f"xian-table seat-display: the broker refused {url.redacted()}: {state['refused']}", file=sys.stderr)
+        return EXIT_USAGE
+    if not args.once:
+        return 0
+    if not got:
+        print(f"xian-table seat-display: no view on {seat_topic} within {args.timeout:g} s", file=sys.stderr)
+        return EXIT_NO_VIEW
+    show()
+    return 0
+
+
+def _loop(args: argparse.Namespace, client: Client, changed: threading.Event, show: Callable[[], None],
+          plain: bool) -> bool:
+    """Run the MQTT client: with ``--once`` until the view came (True) or ``--timeout`` passed
+    (False), else until Ctrl-C or the broker refused (``changed``); disconnected after."""
     if args.once:
         client.loop_start()
         got = changed.wait(args.timeout)
         client.disconnect()
         client.loop_stop()
-        if state["refused"]:
-            print(f"xian-table seat-display: the broker refused {url.redacted()}: {state['refused']}", file=sys.stderr)
-            return EXIT_USAGE
-        if not got:
-            print(f"xian-table seat-display: no view on {seat_topic} within {args.timeout:g} s", file=sys.stderr)
-            return EXIT_NO_VIEW
-        show()
-        return 0
+        return got
     if not plain:
         show()
     client.loop_start()
@@ -213,10 +237,7 @@ def run(args: argparse.Namespace) -> int:
     finally:
         client.disconnect()
         client.loop_stop()
-    if state["refused"]:
-        print(f"xian-table seat-display: the broker refused {url.redacted()}: {state['refused']}", file=sys.stderr)
-        return EXIT_USAGE
-    return 0
+    return True
 
 
 def _flash(args: argparse.Namespace, cfg: Any, url_text: str) -> int:

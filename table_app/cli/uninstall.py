@@ -16,7 +16,9 @@ def register(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from table_app.install import InstallError, Target, execute, plan_uninstall
+    from table_app.install.actions import execute
+    from table_app.install.plan import plan_uninstall
+    from table_app.install.system import InstallError, Target
 
     target = Target(root=Path(args.root).absolute())
     if target.live and not args.dry_run and os.geteuid() != 0:

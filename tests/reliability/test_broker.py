@@ -26,7 +26,7 @@ import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
 from table_app.cli import main
-from table_app.doctor import mqtt_connect_packet
+from table_app.doctor.broker import mqtt_connect_packet
 from table_app.mqtt import broker_setup
 from table_app.mqtt.local_broker import free_port
 from tests.reliability.helpers import ROOT

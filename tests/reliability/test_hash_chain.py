@@ -25,9 +25,11 @@ import pytest
 
 from engine import replay
 from engine.public import public_state
-from table_app import chain, doctor
+from table_app import chain
 from table_app.backup import BackupError, backup_journal
 from table_app.bench.service import scripted_session
+from table_app.doctor.check import ERROR
+from table_app.doctor.storage import check_journal
 from table_app.journal import Journal, JournalError
 from table_app.service import TableService
 from tests.reliability.helpers import ROOT, child_env
@@ -205,8 +207,8 @@ def test_a_damaged_block_digest_is_only_an_index_and_is_made_again(journal: Path
 
 
 def test_doctor_names_the_changed_record(record_57_changed: Path) -> None:
-    check = doctor.check_journal(record_57_changed)
-    assert check.level == doctor.ERROR and "record 57 does not match the hash chain" in check.message
+    check = check_journal(record_57_changed)
+    assert check.level == ERROR and "record 57 does not match the hash chain" in check.message
     assert "backup" in check.fix
 
 
@@ -283,7 +285,7 @@ def test_a_schema_1_journal_is_read_and_upgraded_with_its_chain(tmp_path: Path) 
     conn.close()
     with Journal.open(path, readonly=True) as ro:
         assert ro.version == 1 and ro.last_seq() == 60
-    assert "schema 1" in doctor.check_journal(path).message
+    assert "schema 1" in check_journal(path).message
     with Journal.open(path) as j:
         assert j.version == 2
         assert TableService(j).public == public_state(replay(events))

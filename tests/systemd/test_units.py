@@ -17,7 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from table_app import install
+from table_app.install.contents import unit_text
+from table_app.install.system import SHIPPED_BIN
 
 UNITS = Path(__file__).resolve().parents[2] / "systemd"
 SERVICES = ("xian-table.service", "xian-table-headless.service")
@@ -45,7 +46,7 @@ def verify(folder: Path, names: tuple[str, ...]) -> subprocess.CompletedProcess[
 def copies(tmp_path: Path) -> Path:
     assert Path(BINARY).is_file(), BINARY
     for name in ALL:
-        (tmp_path / name).write_bytes(install.unit_text(name, BINARY))
+        (tmp_path / name).write_bytes(unit_text(name, BINARY))
     return tmp_path
 
 
@@ -68,8 +69,8 @@ def test_the_shipped_path_is_what_the_installer_replaces() -> None:
         text = (UNITS / name).read_text()
         for line in text.splitlines():
             if line.startswith("ExecStart="):
-                assert line.split("=", 1)[1].split()[0] == install.SHIPPED_BIN
-        assert install.SHIPPED_BIN not in install.unit_text(name, BINARY).decode()
+                assert line.split("=", 1)[1].split()[0] == SHIPPED_BIN
+        assert SHIPPED_BIN not in unit_text(name, BINARY).decode()
 
 
 @pytest.mark.parametrize("name", SERVICES)

@@ -16,8 +16,12 @@ from typing import Any
 
 import pytest
 
-from table_app import doctor
-from table_app.doctor import ERROR, OK, WARNING, Check, Probe
+from table_app.doctor.broker import check_broker
+from table_app.doctor.check import ERROR, OK, WARNING, Check, Probe
+from table_app.doctor.machine import check_display, check_font, check_power, check_service
+from table_app.doctor.panel import check_panel, installed_panel
+from table_app.doctor.report import render, to_json
+from table_app.doctor.storage import DISK_ERROR_BYTES, DISK_WARN_BYTES, check_backups, check_disk, check_journal
 from table_app.journal import Journal
 
 NEW_SESSION = {"type": "new_session", "players": ["A", "B", "C", "D"], "base": 1}
@@ -49,37 +53,37 @@ def fake_program(folder: Path, name: str, output: str, status: int = 0) -> str:
 
 def test_journal_ok_missing_and_damaged(tmp_path: Path) -> None:
     path = tmp_path / "journal.sqlite3"
-    missing = doctor.check_journal(path)
+    missing = check_journal(path)
     assert missing.level == WARNING and "no journal yet" in missing.message
     with Journal.open(path) as j:
         j.append_event(NEW_SESSION, None, new_session=True)
         j.append_event(NEW_SESSION, None, new_session=True)
-        good = doctor.check_journal(path)  # while the writer has it open
+        good = check_journal(path)  # while the writer has it open
     assert good.level == OK and "2 records" in good.message and "quick_check ok" in good.message
     data = bytearray(path.read_bytes())
     data[200:4000] = b"\xff" * 3800  # the SD card lost part of a page
     path.write_bytes(bytes(data))
-    broken = doctor.check_journal(path)
+    broken = check_journal(path)
     assert broken.level == ERROR and "damaged" in broken.message and "backup" in broken.fix
 
 
 def test_backups_none_fresh_and_stale(tmp_path: Path) -> None:
     folder = tmp_path / "backups"
-    assert doctor.check_backups(folder).level == WARNING
+    assert check_backups(folder).level == WARNING
     folder.mkdir()
     newest = folder / "journal-20261201T030000Z.sqlite3"
     newest.write_bytes(b"x")
     (folder / "journal-20261130T030000Z.sqlite3").write_bytes(b"x")
-    fresh = doctor.check_backups(folder, now=newest.stat().st_mtime + 3600)
+    fresh = check_backups(folder, now=newest.stat().st_mtime + 3600)
     assert fresh.level == OK and fresh.message.startswith("2 in ") and "1 h ago" in fresh.message
-    stale = doctor.check_backups(folder, now=newest.stat().st_mtime + 3 * 86400)
+    stale = check_backups(folder, now=newest.stat().st_mtime + 3 * 86400)
     assert stale.level == WARNING and "xian-table-backup" in stale.fix
 
 
 def test_disk_reports_free_space_of_the_journal_folder(tmp_path: Path) -> None:
-    c = doctor.check_disk(tmp_path / "not" / "yet" / "journal.sqlite3")  # walks up to what exists
+    c = check_disk(tmp_path / "not" / "yet" / "journal.sqlite3")  # walks up to what exists
     free = shutil.disk_usage(tmp_path).free
-    expected = OK if free >= doctor.DISK_WARN_BYTES else WARNING if free >= doctor.DISK_ERROR_BYTES else ERROR
+    expected = OK if free >= DISK_WARN_BYTES else WARNING if free >= DISK_ERROR_BYTES else ERROR
     assert c.level == expected and "free of" in c.message and str(tmp_path) in c.message
 
 
@@ -94,19 +98,19 @@ def test_disk_reports_free_space_of_the_journal_folder(tmp_path: Path) -> None:
 ])
 def test_power_flags_from_vcgencmd(root: Path, tmp_path: Path, output: str, level: str, words: str) -> None:
     tool = fake_program(tmp_path / "bin", "vcgencmd", output)
-    c = doctor.check_power(probe(root, which=lambda name: tool if name == "vcgencmd" else None))
+    c = check_power(probe(root, which=lambda name: tool if name == "vcgencmd" else None))
     assert c.level == level and words in c.message, c
     assert (c.fix != "") == (level != OK)
 
 
 def test_power_without_vcgencmd(root: Path, tmp_path: Path) -> None:
-    assert doctor.check_power(probe(root, which=lambda name: None)).level == OK  # not a Pi
+    assert check_power(probe(root, which=lambda name: None)).level == OK  # not a Pi
     (root / "proc/device-tree").mkdir(parents=True)
     (root / "proc/device-tree/model").write_text("Raspberry Pi 4 Model B Rev 1.5\0")
-    c = doctor.check_power(probe(root, which=lambda name: None))
+    c = check_power(probe(root, which=lambda name: None))
     assert c.level == WARNING and "raspi-utils" in c.fix
     failing = fake_program(tmp_path / "bin", "vcgencmd", "VCHI initialization failed", status=255)
-    c = doctor.check_power(probe(root, which=lambda name: failing))
+    c = check_power(probe(root, which=lambda name: failing))
     assert c.level == WARNING and "VCHI initialization failed" in c.message
 
 
@@ -114,16 +118,16 @@ def test_power_without_vcgencmd(root: Path, tmp_path: Path) -> None:
 
 
 def test_panel_port(root: Path) -> None:
-    assert doctor.check_panel(probe(root)).level == OK  # none: the panel is optional
+    assert check_panel(probe(root)).level == OK  # none: the panel is optional
     (root / "dev").mkdir()
     (root / "dev/ttyACM0").write_text("")
-    found = doctor.check_panel(probe(root))
+    found = check_panel(probe(root))
     assert found.level == OK and "/dev/ttyACM0 present" in found.message
-    wrong = doctor.check_panel(probe(root), configured="/dev/ttyUSB7")
+    wrong = check_panel(probe(root), configured="/dev/ttyUSB7")
     assert wrong.level == ERROR and "does not exist" in wrong.message
     (root / "etc/xian-table").mkdir(parents=True)
     (root / "etc/xian-table/inputs.env").write_text("XIAN_TABLE_INPUTS=--gpio --panel /dev/ttyUSB7\n")
-    assert doctor.installed_panel(probe(root)) == "/dev/ttyUSB7"  # what run_checks passes as configured
+    assert installed_panel(probe(root)) == "/dev/ttyUSB7"  # what run_checks passes as configured
 
 
 class FakePanelEnd:
@@ -161,30 +165,30 @@ def test_a_live_panel_is_heard(panel_end: FakePanelEnd) -> None:
     from firmware_bridge.protocol import Heartbeat, encode
 
     panel_end.keep_sending(encode(4, Heartbeat()))
-    c = doctor.check_panel(Probe(listen_s=5), configured=panel_end.path)
+    c = check_panel(Probe(listen_s=5), configured=panel_end.path)
     assert c == Check("panel", OK, f"the panel answers on {panel_end.path} (Heartbeat frame)")
 
 
 def test_a_silent_or_foreign_device_is_reported(panel_end: FakePanelEnd) -> None:
-    silent = doctor.check_panel(Probe(listen_s=0.3), configured=panel_end.path)
+    silent = check_panel(Probe(listen_s=0.3), configured=panel_end.path)
     assert silent.level == WARNING and "silent" in silent.message and "Flashing" in silent.fix
     panel_end.keep_sending(b"AT+GMR\r\n")  # a modem, not the panel
-    foreign = doctor.check_panel(Probe(listen_s=5), configured=panel_end.path)
+    foreign = check_panel(Probe(listen_s=5), configured=panel_end.path)
     assert foreign.level == ERROR and "not panel frames" in foreign.message
 
 
 def test_font(root: Path) -> None:
-    missing = doctor.check_font(probe(root))
+    missing = check_font(probe(root))
     assert missing.level == ERROR and missing.fix == "sudo apt install fonts-noto-cjk"
     font = root / "usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc"
     font.parent.mkdir(parents=True)
     font.write_bytes(b"ttcf")
-    assert doctor.check_font(probe(root)) == Check(
+    assert check_font(probe(root)) == Check(
         "font", OK, "Chinese font /usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc")
-    assert doctor.check_font(probe(root, env={"XIAN_TABLE_FONT": "/opt/fonts/mine.ttf"})).level == ERROR
+    assert check_font(probe(root, env={"XIAN_TABLE_FONT": "/opt/fonts/mine.ttf"})).level == ERROR
     (root / "opt/fonts").mkdir(parents=True)
     (root / "opt/fonts/mine.ttf").write_bytes(b"\0\1\0\0")
-    assert doctor.check_font(probe(root, env={"XIAN_TABLE_FONT": "/opt/fonts/mine.ttf"})) == Check(
+    assert check_font(probe(root, env={"XIAN_TABLE_FONT": "/opt/fonts/mine.ttf"})) == Check(
         "font", OK, "configured font /opt/fonts/mine.ttf")
 
 
@@ -201,27 +205,27 @@ def make_drm(root: Path, status: str) -> None:
 
 
 def test_display(root: Path, tmp_path: Path) -> None:
-    none = doctor.check_display(probe(root, mode="app"))
+    none = check_display(probe(root, mode="app"))
     assert none.level == ERROR and "vc4-kms-v3d" in none.fix
-    assert doctor.check_display(probe(root, mode="headless")).level == OK
+    assert check_display(probe(root, mode="headless")).level == OK
     make_drm(root, "connected")
-    assert doctor.check_display(probe(root, mode="app")) == Check(
+    assert check_display(probe(root, mode="app")) == Check(
         "display", OK, "kmsdrm: card1-HDMI-A-1 connected (driver vc4-drm)")
     other = tmp_path / "other"
     make_drm(other, "disconnected")
-    off = doctor.check_display(probe(other, mode="app"))
+    off = check_display(probe(other, mode="app"))
     assert off.level == WARNING and "cable" in off.fix
 
 
 def test_service_mode_comes_from_the_installed_unit(root: Path) -> None:
-    c = doctor.check_service(probe(root))
+    c = check_service(probe(root))
     assert c.level == WARNING and "xian-table install" in c.fix
     units = root / "etc/systemd/system"
     units.mkdir(parents=True)
     (units / "xian-table-headless.service").write_text("")
     assert probe(root).installed_mode() == "headless"
-    assert doctor.check_display(probe(root)).message == "headless: no display needed"
-    assert doctor.check_service(probe(root)).level == OK
+    assert check_display(probe(root)).message == "headless: no display needed"
+    assert check_service(probe(root)).level == OK
 
 
 def test_service_on_a_live_system_reads_systemctl(tmp_path: Path) -> None:
@@ -233,12 +237,12 @@ def test_service_on_a_live_system_reads_systemctl(tmp_path: Path) -> None:
     (tmp_path / "etc/systemd/system").mkdir(parents=True)
     (tmp_path / "etc/systemd/system/xian-table.service").write_text("")
     live = Probe(root=tmp_path, run=systemctl, ask_systemd=True)
-    c = doctor.check_service(live)
+    c = check_service(live)
     assert c.level == ERROR and "xian-table.service is failed" in c.message and "journalctl -u" in c.fix
     answers.update({"is-active": "active\n", "show": "3\n"})
-    assert doctor.check_service(live).message == "xian-table.service active, restarted 3 times (crash or watchdog)"
+    assert check_service(live).message == "xian-table.service active, restarted 3 times (crash or watchdog)"
     answers.update({"show": "0\n"})
-    assert doctor.check_service(live) == Check("service", OK, "xian-table.service active")
+    assert check_service(live) == Check("service", OK, "xian-table.service active")
 
 
 # -- broker (real mosquitto) -----------------------------------------------------------
@@ -287,21 +291,21 @@ def mosquitto(tmp_path: Path) -> Iterator[Any]:
 def test_broker_checks_against_a_real_mosquitto(root: Path, mosquitto: Any) -> None:
     port = mosquitto(anonymous=False)
     url = f"mqtt://xian-table@127.0.0.1:{port}"
-    assert doctor.check_broker(probe(root, env={"XIAN_TABLE_MQTT_PASSWORD": "s3cret"}), url) == Check(
+    assert check_broker(probe(root, env={"XIAN_TABLE_MQTT_PASSWORD": "s3cret"}), url) == Check(
         "broker", OK, f"broker at 127.0.0.1:{port} accepts the table's login (xian-table)")
     (root / "etc/xian-table").mkdir(parents=True)
     (root / "etc/xian-table/mqtt.env").write_text("XIAN_TABLE_MQTT_PASSWORD=wrong\n")  # the installed file
-    refused = doctor.check_broker(probe(root), url)
+    refused = check_broker(probe(root), url)
     assert refused.level == ERROR and "refuses the table's login" in refused.message
-    anonymous = doctor.check_broker(probe(root), f"mqtt://127.0.0.1:{port}")
+    anonymous = check_broker(probe(root), f"mqtt://127.0.0.1:{port}")
     assert anonymous.level == OK and "refuses anonymous clients" in anonymous.message
     open_port = mosquitto(anonymous=True)
-    wide_open = doctor.check_broker(probe(root), f"mqtt://127.0.0.1:{open_port}")
+    wide_open = check_broker(probe(root), f"mqtt://127.0.0.1:{open_port}")
     assert wide_open.level == WARNING and "lets anyone in" in wide_open.message
 
 
 def test_no_broker_and_not_a_broker(root: Path) -> None:
-    closed = doctor.check_broker(probe(root), f"mqtt://127.0.0.1:{free_port()}")
+    closed = check_broker(probe(root), f"mqtt://127.0.0.1:{free_port()}")
     assert closed.level == ERROR and "connection refused" in closed.message and "mosquitto" in closed.fix
     with socket.socket() as server:  # something else listens there and says hello in its own way
         server.bind(("127.0.0.1", 0))
@@ -316,7 +320,7 @@ def test_no_broker_and_not_a_broker(root: Path) -> None:
 
         t = threading.Thread(target=answer)
         t.start()
-        c = doctor.check_broker(probe(root), f"mqtt://127.0.0.1:{port}")
+        c = check_broker(probe(root), f"mqtt://127.0.0.1:{port}")
         t.join(10)
     assert c.level == ERROR and "did not answer like an MQTT broker" in c.message
 
@@ -326,13 +330,13 @@ def test_no_broker_and_not_a_broker(root: Path) -> None:
 
 def test_render_one_line_per_check_and_a_fix_under_each_problem() -> None:
     checks = [Check("journal", OK, "fine"), Check("power", ERROR, "under-voltage now", "use the official supply")]
-    assert doctor.render(checks, "head").splitlines() == [
+    assert render(checks, "head").splitlines() == [
         "head",
         "ok       journal  fine",
         "error    power    under-voltage now",
         "                  → use the official supply",
     ]
-    assert doctor.to_json(checks)["status"] == ERROR
+    assert to_json(checks)["status"] == ERROR
 
 
 def test_cli_doctor_json(cli: Any, tmp_path: Path) -> None:
@@ -358,7 +362,9 @@ def test_cli_doctor_json(cli: Any, tmp_path: Path) -> None:
 def test_the_module_examples_run() -> None:
     import doctest
 
-    result = doctest.testmod(doctor)
+    from table_app.doctor import machine
+
+    result = doctest.testmod(machine)
     assert result.attempted > 0 and result.failed == 0
 
 

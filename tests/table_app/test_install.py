@@ -16,9 +16,12 @@ from typing import Any
 
 import pytest
 
-from table_app import install
 from table_app.cli import main
 from table_app.config import load_config
+from table_app.install.actions import execute
+from table_app.install.contents import config_text, inputs_text, panel_device, unit_text
+from table_app.install.plan import plan_install
+from table_app.install.system import InstallError, Target
 
 BINARY = str(Path(sys.executable).parent / "xian-table")
 GROUPS = ("gpio", "dialout", "video", "input", "render")
@@ -176,15 +179,15 @@ def test_uninstall_undoes_it_and_keeps_the_journal(xt: Any, tmp_path: Path) -> N
 
 
 def test_a_program_in_a_home_folder_may_be_read_by_the_service() -> None:
-    text = install.unit_text("xian-table-headless.service", "/home/pi/xian-table/.venv/bin/xian-table").decode()
+    text = unit_text("xian-table-headless.service", "/home/pi/xian-table/.venv/bin/xian-table").decode()
     assert "ProtectHome=read-only" in text and "ProtectHome=yes" not in text
     assert "ExecStart=/home/pi/xian-table/.venv/bin/xian-table serve" in text
-    assert "ProtectHome=yes" in install.unit_text("xian-table-headless.service", "/opt/xt/bin/xian-table").decode()
+    assert "ProtectHome=yes" in unit_text("xian-table-headless.service", "/opt/xt/bin/xian-table").decode()
 
 
 def test_the_live_system_needs_root(cli: Any) -> None:
-    if install.os.geteuid() == 0:
-        plan = install.plan_install(install.Target(binary=BINARY), headless=True)  # looked at, never run
+    if os.geteuid() == 0:
+        plan = plan_install(Target(binary=BINARY), headless=True)  # looked at, never run
         assert any("systemctl enable --now xian-table-headless.service" in a.what for a in plan)
         assert any(a.what == "systemctl daemon-reload" for a in plan)
     else:
@@ -204,26 +207,26 @@ def test_without_mosquitto_the_broker_step_says_it_is_skipped(
     out = xt("install", "--dry-run", "--root", str(tmp_path), "--bin", BINARY).stdout
     assert re.search(r"^skip +the broker: mosquitto \(mosquitto_passwd\) is not installed", out, re.M)
     assert paths_in(out, tmp_path) == {p for p in expected_files() if "mosquitto" not in p and "mqtt" not in p}
-    assert 'url = ""' in install.config_text(None)  # the table then runs without MQTT
+    assert 'url = ""' in config_text(None)  # the table then runs without MQTT
 
 
 def test_the_buttons_go_to_the_units_through_inputs_env(xt: Any, tmp_path: Path) -> None:
-    t = install.Target(root=tmp_path, binary=BINARY)
-    install.execute(install.plan_install(t, headless=False, inputs=["--gpio", "--panel", "/dev/ttyACM0"]),
+    t = Target(root=tmp_path, binary=BINARY)
+    execute(plan_install(t, headless=False, inputs=["--gpio", "--panel", "/dev/ttyACM0"]),
                     dry_run=False, out=open(os.devnull, "w"))  # noqa: SIM115
     env = tmp_path / "etc/xian-table/inputs.env"
     assert env.read_text().splitlines()[-1] == "XIAN_TABLE_INPUTS=--gpio --panel /dev/ttyACM0"
-    assert install.panel_device(env) == "/dev/ttyACM0"
+    assert panel_device(env) == "/dev/ttyACM0"
     unit = (tmp_path / "etc/systemd/system/xian-table.service").read_text()
     assert "EnvironmentFile=-%E/xian-table/inputs.env" in unit and unit.count("$XIAN_TABLE_INPUTS") == 1
     again = xt("install", "--root", str(tmp_path), "--bin", BINARY)  # no input options: keep the choice
     assert again.stdout.splitlines()[-1] == "installed: nothing to do"
-    assert install.panel_device(env) == "/dev/ttyACM0"
+    assert panel_device(env) == "/dev/ttyACM0"
     cleared = xt("install", "--root", str(tmp_path), "--bin", BINARY, "--no-inputs")
     assert re.search(r"^update +.*inputs.env$", cleared.stdout, re.M)
-    assert env.read_text().splitlines()[-1] == "XIAN_TABLE_INPUTS=" and install.panel_device(env) == ""
-    with pytest.raises(install.InstallError, match="cannot contain spaces"):
-        install.inputs_text(["--panel", "/dev/my panel"])
+    assert env.read_text().splitlines()[-1] == "XIAN_TABLE_INPUTS=" and panel_device(env) == ""
+    with pytest.raises(InstallError, match="cannot contain spaces"):
+        inputs_text(["--panel", "/dev/my panel"])
 
 
 def test_input_options_are_checked_against_the_program_the_units_run() -> None:
