@@ -10,9 +10,9 @@ a remote command (behind the table's own buttons; ``busy`` beyond the remote bou
 that cannot be set now (a hand is being played) is kept and sent when the table next takes
 names. Everything else is read-only, as the rest of the server.
 
-The server calls :meth:`PhoneRoutes.get` / :meth:`PhoneRoutes.post` with the path, the
-request's cookie header, its body and the client's address; each returns a :class:`Reply`,
-or None when the path is not the phones'.
+The route table (:data:`table_app.web.routes.ROUTES`) calls one method per path, with what
+it needs of the request (the path's token or seat, the cookie header, the body, the client's
+address); each returns a :class:`table_app.web.http.Reply`.
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ from engine.table import accepts
 from table_app.seat_view import SEATS, WIND_EN, WIND_ZH
 from table_app.ui.text import refusal, tr
 from table_app.ui.view import NAME_ROOM, name_width
+from table_app.web.http import MAX_BODY, Reply
 from table_app.web.phones import Phones
 
 if TYPE_CHECKING:
@@ -40,7 +41,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 COOKIE = "xian_phone"
-MAX_BODY = 1024  # a join or a press is a few dozen bytes
 STEP_SOURCE = "phone table"  # the journal's source of a table's step taken on a phone
 BETWEEN_HANDS = ("betting", "hand_over")  # where a phone offers 结束牌局 (not in the middle of a hand)
 PRESS_BUTTONS = ("TURN", "CHI", "PENG", "GANG", "HU", "DICE")
@@ -49,14 +49,6 @@ REPLACED = {"zh": "另一部手机接管了这个座位", "en": "Another phone t
 UNBOUND = {"zh": "这部手机不在座位上：请扫桌上的码", "en": "This phone has no seat: scan the code on the table"}
 OLD_CODE = {"zh": "这个二维码已过期：请扫桌上的新码", "en": "This code is old: scan the one on the table again"}
 HTML = "text/html; charset=utf-8"
-
-
-@dataclass(frozen=True)
-class Reply:
-    status: int
-    content_type: str
-    body: bytes
-    headers: tuple[tuple[str, str], ...] = ()
 
 
 def _json(status: int, data: Mapping[str, Any], *headers: tuple[str, str]) -> Reply:
@@ -134,38 +126,28 @@ class PhoneRoutes:
 
     # -- requests ---------------------------------------------------------------------------
 
-    def get(self, path: str, cookie: str | None) -> Reply | None:
-        parts = path.strip("/").split("/")
-        if parts[0] == "join" and len(parts) in (2, 3):
-            if not self.phones.token_ok(parts[1]):
-                return Reply(403, HTML, self.page("join_old.html").encode())
-            if len(parts) == 2:
-                return Reply(200, HTML, self.page("join.html").encode())
-            if parts[2] == "seats.json":
-                return _json(200, {"seats": self.seats()})
-            return None
-        if parts[0] == "phone" and len(parts) == 2:
-            seat = _seat(parts[1])
-            if seat is None or self.phones.seat_of(phone_secret(cookie)) != seat:
-                return Reply(303, HTML, b"", (("Location", "/"),))
-            return Reply(200, HTML, self.page("phone.html").encode())
-        return None
+    def join_page(self, token: str) -> Reply:
+        if not self.phones.token_ok(token):
+            return Reply(403, HTML, self.page("join_old.html").encode())
+        return Reply(200, HTML, self.page("join.html").encode())
 
-    def post(self, path: str, body: bytes, cookie: str | None, client: str) -> Reply | None:
-        parts = path.strip("/").split("/")
-        if parts[0] == "join" and len(parts) == 2:
-            return self._join(parts[1], body, client)
-        if parts[0] == "phone" and len(parts) == 3 and (seat := _seat(parts[1])) is not None:
-            if parts[2] == "press":
-                return self._press(seat, body, cookie)
-            if parts[2] == "table":
-                return self._step(seat, body, cookie)
-            if parts[2] == "leave":
-                secret = phone_secret(cookie)
-                left = self.phones.leave(secret) if self.phones.seat_of(secret) == seat else None
-                gone = f"{COOKIE}=; Path=/phone/{seat}; Max-Age=0"
-                return _json(200, {"ok": True, "seat": left}, ("Set-Cookie", gone))
-        return None
+    def join_seats(self, token: str) -> Reply:
+        if not self.phones.token_ok(token):
+            return Reply(403, HTML, self.page("join_old.html").encode())
+        return _json(200, {"seats": self.seats()})
+
+    def phone_page(self, seat_text: str, cookie: str | None) -> Reply:
+        """The bound phone's page; any other browser (or no such seat) is sent back to ``/``."""
+        seat = _seat(seat_text)
+        if seat is None or self.phones.seat_of(phone_secret(cookie)) != seat:
+            return Reply(303, HTML, b"", (("Location", "/"),))
+        return Reply(200, HTML, self.page("phone.html").encode())
+
+    def leave(self, seat: int, cookie: str | None) -> Reply:
+        secret = phone_secret(cookie)
+        left = self.phones.leave(secret) if self.phones.seat_of(secret) == seat else None
+        gone = f"{COOKIE}=; Path=/phone/{seat}; Max-Age=0"
+        return _json(200, {"ok": True, "seat": left}, ("Set-Cookie", gone))
 
     def seats(self) -> list[dict[str, Any]]:
         public = self.service.public
@@ -187,7 +169,7 @@ class PhoneRoutes:
 
     # -- the two that write ---------------------------------------------------------------------
 
-    def _join(self, token: str, body: bytes, client: str) -> Reply:
+    def join(self, token: str, body: bytes, client: str) -> Reply:
         if not self.phones.may_try(client):
             return _refused(429, "试得太多了：请稍等一分钟", "Too many tries: wait a minute", "join.rate")
         if not self.phones.token_ok(token):
@@ -220,7 +202,7 @@ class PhoneRoutes:
         return _json(200, {"ok": True, "seat": seat, "page": f"/phone/{seat}", "replaced": replaced,
                            "name_pending": pending}, ("Set-Cookie", cookie))
 
-    def _press(self, seat: int, body: bytes, cookie: str | None) -> Reply:
+    def press(self, seat: int, body: bytes, cookie: str | None) -> Reply:
         if self.phones.seat_of(phone_secret(cookie)) != seat:
             return _refused(401, "这部手机不在座位上", "This phone has no seat", "phone.unbound")
         data = _body(body)
@@ -243,7 +225,7 @@ class PhoneRoutes:
         answer = self.service.call(command, "phone", timeout=10, remote=True)
         return self._answer(answer)
 
-    def _step(self, seat: int, body: bytes, cookie: str | None) -> Reply:
+    def step(self, seat: int, body: bytes, cookie: str | None) -> Reply:
         """One of the table's own steps (:meth:`steps`) from a bound phone."""
         if self.phones.seat_of(phone_secret(cookie)) != seat:
             return _refused(401, "这部手机不在座位上", "This phone has no seat", "phone.unbound")

@@ -1,0 +1,181 @@
+"""The table as the web pages' streams see it: the latest state, each view built once per
+change, and the pace-maker whose ticks move every stream.
+
+The service's observer (:meth:`LiveTable.__call__`, on the table's own thread) only stores the
+state and wakes the pace-maker, however many phones watch. The streams move together, on the
+pace-maker thread's ticks: a change is sent at once, a burst of changes at most every
+``STREAM_INTERVAL_S`` (it shows its end), and each seat's view (and the table page's, per
+language) is built once per tick for all its streams. At most ``max_streams`` streams are
+open at once. The views are :func:`table_app.seat_view.seat_view` — the same as MQTT
+``seat/<n>`` — and :func:`table_app.web.table_view.table_view`, the touchscreen's table screen.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from table_app.seat_view import SEATS, seat_view
+from table_app.web.table_view import table_view
+
+if TYPE_CHECKING:
+    from table_app.service import Notice, TableService
+
+KEEPALIVE_S = 15.0  # a stream with nothing new sends a comment this often
+# the streams' fastest pace in a burst (a press of two events, the quick 下家's, is sent as one)
+STREAM_INTERVAL_S = 0.05
+
+
+class LiveTable:
+    """``LiveTable(service, max_streams).start()``; the views; the streams' places and ticks; ``.stop()``."""
+
+    def __init__(self, service: TableService, max_streams: int) -> None:
+        self.service = service
+        self.max_streams = max_streams
+        self._cond = threading.Condition()
+        self._public: dict[str, Any] = service.public
+        self._seq: int = service.seq
+        self._claim_window: tuple[float, float] | None = None  # (seconds left, time.monotonic() then)
+        self._settled = True
+        self._version = 0
+        self._closing = False
+        self._closed = threading.Event()
+        self._tick = 0  # the pace-maker's count: the streams wake when it moves
+        self._tick_cond = threading.Condition()
+        self._pacer: threading.Thread | None = None
+        self._views: dict[int | str, tuple[int, bytes]] = {}  # seat or table language → (version, SSE frame)
+        self._views_lock = threading.Lock()
+        self._unsubscribe: Callable[[], None] | None = None
+        self.streams = 0  # open event streams (for logs and tests)
+        self.refused = 0  # streams answered 503 (for logs, tests and the benchmark)
+
+    def start(self) -> None:
+        self._unsubscribe = self.service.subscribe(self)
+        with self._cond:  # a change between construction and subscription is not lost
+            self._public, self._seq = self.service.public, self.service.seq
+            self._version += 1
+        self._pacer = threading.Thread(target=self._pace, name="seat-pages-pacer", daemon=True)
+        self._pacer.start()
+
+    def unsubscribe(self) -> None:
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+            self._unsubscribe = None
+
+    def stop(self) -> None:
+        self.unsubscribe()
+        with self._cond:
+            self._closing = True
+            self._cond.notify_all()
+        self._closed.set()
+        with self._tick_cond:
+            self._tick_cond.notify_all()
+        if self._pacer is not None:
+            self._pacer.join(5)
+            self._pacer = None
+
+    def __call__(self, notice: Notice) -> None:
+        """The service observer: keep the latest state, wake the streams."""
+        if not notice.changed:
+            return
+        with self._cond:
+            self._public, self._seq = notice.state, notice.seq
+            self._settled = notice.final  # a press's first event of two: its second comes at once
+            left = notice.claim_left
+            self._claim_window = None if left is None else (left, time.monotonic())
+            self._version += 1
+            self._cond.notify_all()
+
+    # -- the views ------------------------------------------------------------------------------
+
+    def snapshot(self) -> tuple[int, int, dict[str, Any]]:
+        with self._cond:
+            return self._version, self._seq, self._public
+
+    def view(self, seat: int) -> dict[str, Any]:
+        _, seq, public = self.snapshot()
+        return {**seat_view(public, seat, self.claim_left()), "seq": seq}
+
+    def seat_names(self) -> list[str]:
+        """Each seat's name as its view shows it (the index page's links)."""
+        _, _, public = self.snapshot()
+        return [seat_view(public, s)["name"] for s in range(SEATS)]
+
+    def claim_left(self) -> float | None:
+        """The claim window's seconds left now (None: no window open)."""
+        with self._cond:
+            window = self._claim_window
+        return None if window is None else max(0.0, window[0] - (time.monotonic() - window[1]))
+
+    def table_view(self, lang: str) -> dict[str, Any]:
+        """The table page's view in ``lang`` (``zh`` or ``en``): the touchscreen's table screen."""
+        _, seq, public = self.snapshot()
+        return {**table_view(public, lang, self.claim_left(), self.service.claim_window_s), "seq": seq}
+
+    def frame(self, seat: int | str) -> tuple[int, bytes]:
+        """``(version, the SSE frame of the seat's current view)`` — or of the table page's in a
+        language, for ``seat`` ``"zh"`` or ``"en"`` —, built once per change."""
+        version = self.snapshot()[0]
+        with self._views_lock:
+            cached = self._views.get(seat)
+            if cached is not None and cached[0] == version:
+                return cached
+        view = self.view(seat) if isinstance(seat, int) else self.table_view(seat)  # (the seconds left now)
+        made = (version, sse_view(view))
+        with self._views_lock:
+            self._views[seat] = made
+        return made
+
+    # -- the pace-maker and the streams' places ---------------------------------------------------
+
+    def wait_change(self, version: int, timeout: float) -> tuple[bool, int]:
+        """Wait for a version after ``version``; (closing, the current version)."""
+        with self._cond:
+            self._cond.wait_for(lambda: self._version != version or self._closing, timeout)
+            return self._closing, self._version
+
+    def wait_tick(self, seen: int, timeout: float) -> tuple[bool, int]:
+        """Wait for the pace-maker's next tick after ``seen``; (closing, the current tick)."""
+        with self._tick_cond:
+            self._tick_cond.wait_for(lambda: self._tick != seen or self._closed.is_set(), timeout)
+            return self._closed.is_set(), self._tick
+
+    def _pace(self) -> None:
+        """Tick when the state changes, at most every STREAM_INTERVAL_S: the streams' one clock."""
+        version = -1
+        while not self._closed.is_set():
+            closing, newer = self.wait_change(version, KEEPALIVE_S)
+            if closing:
+                return
+            with self._cond:  # the rest of a press (its second event) before the streams are woken
+                self._cond.wait_for(lambda: self._settled or self._closing, STREAM_INTERVAL_S)
+                newer = self._version
+            if newer != version:
+                version = newer
+                with self._tick_cond:
+                    self._tick += 1
+                    self._tick_cond.notify_all()
+            if self._closed.wait(STREAM_INTERVAL_S):
+                return
+
+    def open_stream(self) -> bool:
+        with self._cond:
+            if self.streams >= self.max_streams:
+                self.refused += 1
+                return False
+            self.streams += 1
+            return True
+
+    def close_stream(self) -> None:
+        with self._cond:
+            self.streams -= 1
+            self._cond.notify_all()
+
+
+def sse_view(view: Mapping[str, object]) -> bytes:
+    """A view as one Server-Sent Event: ``id`` its ``seq``, ``event: view``, ``data`` its JSON."""
+    data = json.dumps(view, ensure_ascii=False)
+    return f"id: {view['seq']}\nevent: view\ndata: {data}\n\n".encode()

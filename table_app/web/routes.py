@@ -1,0 +1,171 @@
+"""Every path the web server answers: :data:`ROUTES`, one row each, and the answers.
+
+The seat pages (read-only) and the table page (issue 20; ``?lang=en``, zh by default) are for
+anyone on the table's network, except the join code, which only a browser on this machine
+gets (a screen at the table). Phones that join the table (issue 18,
+:mod:`table_app.web.phone_routes`) have the only writes: joining, and a bound phone's
+presses, the table's own steps and leaving. What a path takes — and so what OPTIONS says and
+what gets 405 — comes from this table only (:class:`table_app.web.http.Router`).
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from importlib import resources
+
+from table_app.web.http import Reply, Request, Route, Stream
+from table_app.web.live import KEEPALIVE_S, LiveTable, sse_view
+from table_app.web.phone_routes import PhoneRoutes
+from table_app.web.qr import qr_svg
+
+PHONE_WAKE_S = 1.0  # a phone's stream looks at its binding at least this often
+HTML = "text/html; charset=utf-8"
+JSON = "application/json"
+
+
+@dataclass(frozen=True)
+class Site:
+    """What the answers read: the live table, the phones, the table's name, its join link now."""
+
+    live: LiveTable
+    phones: PhoneRoutes
+    table: str
+    join_url: Callable[[], str]
+
+    def page(self, name: str) -> str:
+        return page_text(name, self.table)
+
+
+def page_text(name: str, table: str) -> str:
+    """A page file's text, the table's name filled in."""
+    text = resources.files("table_app.web").joinpath(name).read_text(encoding="utf-8")
+    return text.replace("{{TABLE}}", html.escape(table))
+
+
+def _json(data: object, status: int = 200) -> Reply:
+    return Reply(status, JSON, json.dumps(data, ensure_ascii=False).encode())
+
+
+def _loopback(address: str) -> bool:
+    return address.startswith("127.") or address in ("::1", "::ffff:127.0.0.1")
+
+
+# -- the seats' pages (read-only) -------------------------------------------------------------------
+
+def index(site: Site, request: Request) -> Reply:
+    rows = "".join(f'<li><a href="/seat/{s}">{s} · {html.escape(name or "—")}</a></li>'
+                   for s, name in enumerate(site.live.seat_names()))
+    return Reply(200, HTML, site.page("index.html").replace("{{SEATS}}", rows).encode())
+
+
+def seat_page(site: Site, request: Request) -> Reply:
+    return Reply(200, HTML, site.page("seat.html").encode())
+
+
+def seat_json(site: Site, request: Request) -> Reply:
+    return _json(site.live.view(int(request.args[0])))
+
+
+def seat_events(site: Site, request: Request) -> Stream:
+    seat = int(request.args[0])
+    return Stream(lambda: (site.live.frame(seat)[1], False), KEEPALIVE_S)
+
+
+# -- the table page -----------------------------------------------------------------------------------
+
+def _lang(request: Request) -> str:
+    return "en" if "lang=en" in request.query.split("&") else "zh"
+
+
+def table_page(site: Site, request: Request) -> Reply:
+    return Reply(200, HTML, site.page("table.html").encode())
+
+
+def table_json(site: Site, request: Request) -> Reply:
+    return _json(site.live.table_view(_lang(request)))
+
+
+def table_events(site: Site, request: Request) -> Stream:
+    lang = _lang(request)
+    return Stream(lambda: (site.live.frame(lang)[1], False), KEEPALIVE_S)
+
+
+def join_code(site: Site, request: Request) -> Reply:
+    """The join link and its QR code: for a browser on this machine only, never for one
+    elsewhere on the network."""
+    if not _loopback(request.client):
+        return Reply(403, JSON, b'{"error": "the join code is shown on the table only"}')
+    url = site.join_url()
+    return Reply(200, JSON, json.dumps({"url": url, "svg": qr_svg(url)}).encode())
+
+
+# -- phones that join -----------------------------------------------------------------------------------
+
+def join_page(site: Site, request: Request) -> Reply:
+    return site.phones.join_page(request.args[0])
+
+
+def join_seats(site: Site, request: Request) -> Reply:
+    return site.phones.join_seats(request.args[0])
+
+
+def join(site: Site, request: Request) -> Reply:
+    return site.phones.join(request.args[0], request.body, request.client)
+
+
+def phone_page(site: Site, request: Request) -> Reply:
+    return site.phones.phone_page(request.args[0], request.cookie)
+
+
+def phone_events(site: Site, request: Request) -> Stream:
+    """The bound phone's view (its seat's, a name waiting to be set, the table's steps it
+    offers) now and after every change; ``unbound`` when it loses its seat (another phone took
+    it, it left, a new session), and the stream ends."""
+    bound, cookie, phones = int(request.args[0]), request.cookie, site.phones
+
+    def frame() -> tuple[bytes, bool]:
+        seat, why = phones.bound_view(bound, cookie)
+        if seat is None:
+            return f"event: unbound\ndata: {json.dumps(why, ensure_ascii=False)}\n\n".encode(), True
+        view = site.live.view(seat)
+        view["name_pending"] = phones.pending_name(seat)
+        view["steps"] = phones.steps(site.live.snapshot()[2], seat)
+        return sse_view(view), False
+
+    return Stream(frame, PHONE_WAKE_S, keepalive=False)
+
+
+def press(site: Site, request: Request) -> Reply:
+    return site.phones.press(int(request.args[0]), request.body, request.cookie)
+
+
+def table_step(site: Site, request: Request) -> Reply:
+    return site.phones.step(int(request.args[0]), request.body, request.cookie)
+
+
+def leave(site: Site, request: Request) -> Reply:
+    return site.phones.leave(int(request.args[0]), request.cookie)
+
+
+ROUTES: tuple[Route[Site], ...] = (
+    # method  path (a regex for the whole path)   answer        what it is for
+    Route("GET", r"/",                            index,        "the four seats, each a link to its page"),
+    Route("GET", r"/seat/([0-3])/?",              seat_page,    "a seat's page"),
+    Route("GET", r"/seat/([0-3])\.json/?",        seat_json,    "a seat's view (the same as MQTT seat/<n>)"),
+    Route("GET", r"/seat/([0-3])/events/?",       seat_events,  "a seat's view now and after each change (SSE)"),
+    Route("GET", r"/table",                       table_page,   "the table page: the touchscreen's table screen"),
+    Route("GET", r"/table\.json",                 table_json,   "the table page's view (?lang=en)"),
+    Route("GET", r"/table/events",                table_events, "the table page's view now and after each change"),
+    Route("GET", r"/table/join\.json",            join_code,    "the join link and its QR code (this machine only)"),
+    Route("GET", r"/join/([^/]+)/*",              join_page,    "a phone's page for joining (the QR code's link)"),
+    Route("GET", r"/join/([^/]*)/seats\.json/*",  join_seats,   "the seats to join: names, winds, phones"),
+    Route("POST", r"/join/([^/]+)/*",             join,         "join: a seat, and a name"),
+    Route("GET", r"/phone/([^/]+)/*",             phone_page,   "a bound phone's page (else back to /)"),
+    Route("GET", r"/phone/([0-3])/events",        phone_events, "a bound phone's view now and after each change"),
+    Route("POST", r"/phone/([0-3])/press/*",      press,        "a bound phone's press for its seat"),
+    Route("POST", r"/phone/([0-3])/table/*",      table_step,   "one of the table's own steps, from a bound phone"),
+    Route("POST", r"/phone/([0-3])/leave/*",      leave,        "a bound phone leaves its seat"),
+)
