@@ -52,6 +52,8 @@ from engine.legal import action_of, legal_moves, roller
 from engine.records import Call
 from engine.seats import OTHERS
 from engine.state import TableState
+from engine.moves import Effect
+from engine.public import PublicState, public_state
 from engine.table import apply, push
 
 SEAT_BUTTONS: Final = ("TURN", "CHI", "PENG", "GANG", "HU")
@@ -142,16 +144,72 @@ UNDO: Final = Undo()
 Dice = tuple[int, int] | Callable[[], tuple[int, int]]
 
 
-def press_events(s: TableState, press: Press, dice: Dice | None = None) -> list[Event] | Undo:
-    """The events ``press`` becomes in state ``s`` (checked: ``s`` would accept them in turn),
-    :data:`UNDO`, or a :class:`RuleError` saying why not. ``dice``: the roll for a DICE press
-    that carries none — two dice, or the service's random source, asked only when a roll is
-    made. ``s`` is not changed."""
+@dataclass(frozen=True)
+class Step:
+    """One event a press became, applied: what the engine says happened, and the public state after it."""
+
+    event: Event
+    effects: tuple[Effect, ...]
+    public: PublicState
+
+
+@dataclass(frozen=True)
+class Pressed:
+    """A press applied in one step: the state after all its events (a new one: the state
+    pressed on is not changed) and each event with its effects and public state. No steps: the
+    dice button during seating (the dice are for the seating form)."""
+
+    state: TableState
+    steps: tuple[Step, ...]
+
+
+def apply_press(s: TableState, press: Press, dice: Dice | None = None) -> Pressed | Undo:
+    """Check and apply what ``press`` means in ``s``, all of it or nothing: :data:`UNDO`, or
+    the events applied to one copy of ``s``; a :class:`RuleError` says why not. ``dice``: the
+    roll for a DICE press that carries none — two dice, or the service's random source, asked
+    only when a roll is made.
+
+    >>> from engine.table import replay
+    >>> s = replay([{"type": "new_session", "players": ["A", "B", "C", "D"], "base": 1},
+    ...             {"type": "seating", "method": "C", "east": 0},
+    ...             {"type": "roll", "dice": [4, 6]}, {"type": "roll", "dice": [2, 3]},
+    ...             {"type": "discard", "seat": 0}])
+    >>> pressed = apply_press(s, Press(1, "TURN"))
+    >>> [step.event.TYPE for step in pressed.steps], pressed.state.turn, s.phase
+    (['resolve', 'discard'], None, 'claims')
+    """
     if press.held and press.button == "TURN":
         return UNDO
-    events = _meaning(s, press, dice)
-    _check(s, press, events)
-    return events
+    after = s.copy()
+    steps = [_step(s, after, press, ev) for ev in _meaning(s, press, dice)]
+    seat = press.seat
+    if seat is not None and _quick_next(s, press) and after.phase == "turn" and after.turn == seat and not after.full:
+        # the 下家 drew (nobody claimed) and discarded: its discard, in the same press
+        steps.append(_step(s, after, press, Discard(seat)))
+    return Pressed(after, tuple(steps))
+
+
+def press_events(s: TableState, press: Press, dice: Dice | None = None) -> list[Event] | Undo:
+    """The events ``press`` becomes in state ``s`` (checked: ``s`` would accept them in turn),
+    :data:`UNDO`, or a :class:`RuleError` saying why not. ``s`` is not changed."""
+    pressed = apply_press(s, press, dice)
+    return pressed if isinstance(pressed, Undo) else [step.event for step in pressed.steps]
+
+
+def _step(s: TableState, after: TableState, press: Press, ev: Event) -> Step:
+    """Push one of the press's events onto ``after``; a refusal names the press."""
+    try:
+        effects = push(after, ev)
+    except RuleError as e:
+        raise _refuse(s, press, _reason(e), "cannot", action=action_of(ev)) from None
+    return Step(ev, tuple(effects), public_state(after))
+
+
+def _quick_next(s: TableState, press: Press) -> bool:
+    """The discarder's 下家's TURN while claims on a discard are open: it has drawn and discarded."""
+    c = s.claims
+    return (s.phase == "claims" and press.button == "TURN" and c is not None and c["kind"] == "discard"
+            and press.seat == OTHERS[c["from"]][0])
 
 
 def _refuse(s: TableState, press: Press, why: str, code: str, **params: Any) -> IllegalEventError:
@@ -230,7 +288,9 @@ def _claims(s: TableState, press: Press, seat: int) -> list[Event]:
 
 
 def _next_seat_turn(s: TableState, press: Press, seat: int) -> list[Event]:
-    """The 下家's TURN during claims on a discard: it has drawn and discarded (nobody claimed)."""
+    """The 下家's TURN during claims on a discard: it has drawn and discarded (nobody claimed):
+    the claims resolve (its discard follows in :func:`apply_press`, unless the hand ended drawn
+    or every tile is known: then its discard names one)."""
     c = s.claims
     assert c is not None
     pending = prevailing_claim(c)
@@ -239,11 +299,7 @@ def _next_seat_turn(s: TableState, press: Press, seat: int) -> list[Event]:
         mine = "its own" if who == seat else f"seat {who}'s"
         raise _refuse(s, press, f"cannot take its turn: {mine} {CALL_NAMES[call]} is pending", "claim_pending",
                       claimant=who, call=call)
-    after = s.copy()
-    push(after, Resolve())
-    if after.phase == "turn" and after.turn == seat and not s.full:
-        return [Resolve(), Discard(seat)]
-    return [Resolve()]  # the hand ended drawn (荒牌), or every tile is known: its discard names one
+    return [Resolve()]
 
 
 def _one_of(
@@ -269,15 +325,5 @@ def _reason(e: RuleError) -> str:
     return _PREFIX.sub("", str(e), count=1)
 
 
-def _check(s: TableState, press: Press, events: list[Event]) -> None:
-    """Every mapping above asks ``legal_moves``; this applies the events to a copy so that a
-    press never becomes half of what it meant (say, a resolve whose discard is then refused)."""
-    after = s.copy()
-    for ev in events:
-        try:
-            push(after, ev)
-        except RuleError as e:
-            raise _refuse(s, press, _reason(e), "cannot", action=action_of(ev)) from None
-
-
-__all__ = ["BUTTONS", "CALLS", "SEAT_BUTTONS", "UNDO", "Press", "Undo", "parse_press", "press_events"]
+__all__ = ["BUTTONS", "CALLS", "SEAT_BUTTONS", "UNDO", "Press", "Pressed", "Step", "Undo", "apply_press", "parse_press",
+           "press_events"]
