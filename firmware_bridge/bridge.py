@@ -2,12 +2,15 @@
 
 :class:`PanelBridge` feeds the transport's bytes to a host :class:`~firmware_bridge.protocol.Connection`,
 writes the ACKs at once, then calls ``on_frame`` for each new :class:`~firmware_bridge.protocol.Button`
-or :class:`~firmware_bridge.protocol.Dice` in the transport thread. Acknowledging on receipt
-means a slow commit (an SD card holding up fsync, a busy table) never makes the panel repeat
-a press or give it up; and a repeat that arrives anyway — however late it is read — is told
-by its seq and never acts again (the codec outlives reconnections and remembers the panel's
-recent seqs until its next HELLO). A press is lost only if the host dies between the ACK
-and the table's commit, a few milliseconds.
+or :class:`~firmware_bridge.protocol.Dice` in the transport thread. ``on_frame`` must return
+at once (``table_app.inputs.panel`` queues the press and never waits for its commit): the
+transport reads nothing while it runs, so a frame sent meanwhile would be answered late, and
+after 200 ms the panel repeats it, after a second gives it up. Acknowledging on receipt and
+not waiting means a slow commit (an SD card holding up fsync, a busy table) never makes the
+panel repeat a press or give it up; and a repeat that arrives anyway — however late it is
+read — is told by its seq and never acts again (the codec outlives reconnections and
+remembers the panel's recent seqs until its next HELLO). A press is lost only if the host
+dies between the ACK and the table's commit.
 
 Link state goes to listeners as a :class:`LinkState`: ``reconnecting`` (no device),
 ``waiting`` (device open, no HELLO yet, or the panel fell silent), ``connected`` and
@@ -102,7 +105,7 @@ class PanelBridge:
             self.leds[seat] = state
             self._send(frame)
 
-    # the hardware.controller.Lights interface: the panel's LEDs and buzzer
+    # the seat lights of table_app.inputs.lights.Lights: the panel's LEDs and buzzer
 
     def set(self, seat: int, mode: str) -> None:
         self.led(seat, mode)

@@ -4,7 +4,9 @@ LEDs and the buzzer. Every class takes ``pin_factory`` (tests pass gpiozero's ow
 
 Button edges feed a pure :class:`~hardware.debounce.Debouncer` each; :meth:`GpioButtons.poll`
 turns what has settled into :class:`~engine.presses.Press` values, and
-:meth:`GpioButtons.start` runs a small ticker thread that polls and hands presses on.
+:meth:`GpioButtons.start` runs a small ticker thread that polls and hands presses on. That
+thread is the debouncer's clock: ``on_press`` must return at once (``table_app.inputs`` only
+queues the press), since a press and release made while it is held up are never seen.
 """
 
 from __future__ import annotations
@@ -63,10 +65,11 @@ class GpioButtons:
                 out.append(Press(press.seat, press.button, held=kind == "long"))
         return out
 
-    def start(self, on_press: Callable[[Press], None], poll_s: float = POLL_S,
+    def start(self, on_press: Callable[[Press], object], poll_s: float = POLL_S,
               heartbeat: Callable[[], None] | None = None) -> GpioButtons:
         """Poll in a thread and hand each press on; ``heartbeat`` (systemd's watchdog) is beaten
-        every round."""
+        every round. ``on_press`` runs in that thread and must not wait (for a commit, a lock
+        held long): the buttons are not read meanwhile."""
 
         def run() -> None:
             while not self._stop.wait(poll_s):

@@ -16,7 +16,8 @@ DEBS+=(mosquitto mosquitto-clients)
 if [[ $purpose == test ]]; then
     # chromium for the phone-page test; systemd-analyze verify/security, systemd-sysusers and
     # systemctl --root for the unit and install tests (Debian's systemd package; a container may lack it);
-    # gcc and libc6-dev build the fsync shim of the power-loss test (tests/reliability/fsync_shim.c);
+    # gcc and libc6-dev build the fsync shim of the power-loss and slow-commit tests and the slowdisk
+    # benchmark (table_app/bench/fsync_shim.c);
     # openssl makes the broker's TLS certificates (also needed by install when TLS is on).
     DEBS+=(chromium systemd gcc libc6-dev openssl)
     # node runs MicroPython's WebAssembly port for the seat display firmware's tests

@@ -169,17 +169,14 @@ class Table:
         else:
             self.link("web", "off", "no web pages (web.listen or --web)")
 
-    def attach_inputs(self, *, panel: str | None = None, gpio: bool = False, pin_factory: Any = None) -> None:
-        """The seat buttons on GPIO and/or the serial panel (``--panel`` over ``panel.device``)."""
-        panel = panel or self.cfg.panel_device or None
-        gpio = gpio or self.cfg.gpio_enabled
-        if not (panel or gpio):
-            return
-        from hardware.attach import attach_inputs  # imported only when asked for: start-up stays quick
-        from table_app.config import gpio_pin_map
+    def attach_inputs(self, *, pin_factory: Any = None, **given: object) -> None:
+        """The table's inputs (``table_app/inputs``): each kind is on when its option is given
+        (``panel="/dev/…"`` from ``--panel``, ``gpio=True`` from ``--gpio``) or else its config
+        entry is set (``panel.device``, ``gpio.enabled``). A bad pin map, a busy port or no GPIO
+        on this machine raises ValueError or OSError."""
+        from table_app.inputs.registry import attach_inputs  # (gpiozero, pyserial: only for the kinds that are on)
 
-        self._stops.append(attach_inputs(self.service, panel=panel, gpio=gpio, pins=gpio_pin_map(self.cfg),
-                                         pin_factory=pin_factory, on_link=self.link))
+        self._stops.append(attach_inputs(self.service, self.cfg, given, pin_factory=pin_factory, on_link=self.link))
 
     def close(self) -> None:
         """Detach the inputs and outputs (newest first), stop the service, close the journal."""

@@ -17,7 +17,7 @@ T = TypeVar("T")
 
 # Add suites here, one line each.
 
-SUITES: tuple[str, ...] = ("hand", "service", "mqtt", "flood", "web", "phones", "sim", "ui", "startup")
+SUITES: tuple[str, ...] = ("hand", "service", "mqtt", "slowdisk", "flood", "web", "phones", "sim", "ui", "startup")
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -101,7 +102,20 @@ class _Seats:
             return max(self.arrived.pop(seq))
 
 
-def _one_run(workdir: Path, progress: Callable[[str], None]) -> tuple[list[float], list[float]]:
+@dataclass
+class Timings:
+    """One run: per press, µs from submit to the last of the four seat views (``total``), from
+    the service's notice to them (``after_commit``), and how many events it became (``commits``)."""
+
+    total: list[float] = field(default_factory=list)
+    after_commit: list[float] = field(default_factory=list)
+    commits: list[int] = field(default_factory=list)
+
+
+def one_run(workdir: Path, progress: Callable[[str], None], presses: int = EVENTS,
+            journal_dir: Path | None = None) -> Timings:
+    """``presses`` presses through a service with its journal in ``journal_dir`` (default
+    ``workdir``) and a local mosquitto in ``workdir``."""
     import paho.mqtt.client as mqtt
     from paho.mqtt.enums import CallbackAPIVersion
 
@@ -113,7 +127,7 @@ def _one_run(workdir: Path, progress: Callable[[str], None]) -> tuple[list[float
 
     topics = Topics("xian", "bench")
     with LocalBroker(workdir) as broker:
-        journal = Journal.open(workdir / "journal.sqlite3")
+        journal = Journal.open((journal_dir or workdir) / "journal.sqlite3")
         service = TableService(journal, claim_window_s=0).start()
         bridge = MqttBridge(service, parse_url(broker.url("service")), topics, ha_prefix=None).start()
         noticed: dict[int, float] = {}
@@ -135,19 +149,21 @@ def _one_run(workdir: Path, progress: Callable[[str], None]) -> tuple[list[float
                        {"type": "seating", "method": "C", "east": 0}):
                 answer = service.call(ev, timeout=WAIT_S)
                 seats.wait_all(answer.seq)
-            total, after_commit = [], []
-            for i in range(EVENTS):
+            out = Timings()
+            for i in range(presses):
                 cmd = next_press(service.public)
+                seq = service.seq
                 t0 = time.perf_counter()
                 answer = service.submit(cmd, source="bench").result(WAIT_S)
                 if not answer.ok:
                     raise RuntimeError(f"the benchmark game was refused: {cmd} → {answer.error}")
                 done = seats.wait_all(answer.seq)
-                total.append((done - t0) * 1e6)
-                after_commit.append((done - noticed.pop(answer.seq or 0)) * 1e6)
+                out.total.append((done - t0) * 1e6)
+                out.after_commit.append((done - noticed.pop(answer.seq or 0)) * 1e6)
+                out.commits.append((answer.seq or seq) - seq)
                 if (i + 1) % 250 == 0:
                     progress(f"{i + 1} events")
-            return total, after_commit
+            return out
         finally:
             sub.disconnect()
             sub.loop_stop()
@@ -161,7 +177,8 @@ def run(runs: int, progress: Callable[[str], None]) -> list[Result]:
     for r in range(runs):
         progress(f"run {r + 1} of {runs}: a local mosquitto, 1,000 events")
         with tempfile.TemporaryDirectory(prefix="xian-bench-mqtt-") as tmp:
-            total, after = _one_run(Path(tmp), progress)
+            timings = one_run(Path(tmp), progress)
+        total, after = timings.total, timings.after_commit
         p50.append(percentile(total, 50))
         p99.append(percentile(total, 99))
         c50.append(percentile(after, 50))

@@ -13,8 +13,8 @@ import pytest
 from engine import parse_event, replay
 from engine.public import public_state
 from firmware_bridge.bridge import LinkState, PanelBridge
-from hardware.attach import panel_handler
-from hardware.controller import TableController
+from table_app.inputs import LightsAdapter, PressSender
+from table_app.inputs.panel import panel_handler
 from table_app.journal import Journal
 from table_app.service import ManualClock, TableService
 from tests.firmware_bridge.test_transport import PanelThread, Plug, wait_until
@@ -36,6 +36,14 @@ def table(tmp_path):
     journal.close()
 
 
+def presses_handled(service: TableService) -> list[str]:
+    """The presses the service has finished with (acted on or refused), as they finish: the
+    panel's ACK comes first (the press is queued after it), so a test waits for this too."""
+    done: list[str] = []
+    service.subscribe(lambda n: done.append(n.source) if n.press is not None and n.final else None)
+    return done
+
+
 def test_a_hand_from_panel_presses_equals_the_same_events_from_a_file(tmp_path, fw, table):
     service, clock, journal = table
     events = file_events()
@@ -46,16 +54,18 @@ def test_a_hand_from_panel_presses_equals_the_same_events_from_a_file(tmp_path, 
     panel = PanelThread(fw, plug.plug())
     rolls = iter(bytes([2, 3, 1, 2]))  # the panel's dice show 3 4, then 2 3
     panel.panel.dice_source = lambda n: bytes([next(rolls)])
-    controller = TableController(service)
-    bridge = PanelBridge(str(plug.link), panel_handler(controller), retry_s=0.05)
-    controller.add_lights(bridge)
+    lights = LightsAdapter(service)
+    bridge = PanelBridge(str(plug.link), panel_handler(PressSender(service, "panel")), retry_s=0.05)
+    lights.add(bridge)
     bridge.start()
     led = lambda seat: panel.board.output(fw.app.LED_PINS[seat])  # noqa: E731
+    handled = presses_handled(service)
 
     def tap(seat, button) -> None:
-        n = len(panel.panel.delivered)
+        n, done = len(panel.panel.delivered), len(handled)
         panel.tap(seat, button)
         wait_until(lambda: len(panel.panel.delivered) == n + 1, what=f"seat {seat} {button} answered")
+        wait_until(lambda: len(handled) == done + 1, what=f"seat {seat} {button} acted on")
 
     def dice() -> None:
         seq = service.seq
@@ -113,6 +123,6 @@ def test_a_hand_from_panel_presses_equals_the_same_events_from_a_file(tmp_path, 
         assert bridge.transport.opened == 2
     finally:
         bridge.stop()
-        controller.close()
+        lights.close()
         panel.stop()
         plug.unplug()

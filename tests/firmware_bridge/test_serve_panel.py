@@ -64,19 +64,25 @@ def test_serve_takes_presses_from_the_panel(tmp_path, fw):
 
 
 def test_attach_reports_the_link_state_and_detaches(tmp_path):
-    from hardware.attach import attach_inputs
+    from table_app.config import Config
+    from table_app.inputs import attach_inputs
     from table_app.journal import Journal
     from table_app.service import TableService
 
     journal = Journal.open(tmp_path / "j.sqlite3")
     service = TableService(journal).start()
     seen: list[tuple[str, str, str]] = []
-    detach = attach_inputs(service, panel=str(tmp_path / "no-such-device"),
+    detach = attach_inputs(service, Config(), {"panel": str(tmp_path / "no-such-device")},
                            on_link=lambda name, s, d: seen.append((name, s, d)))
     try:
         assert seen[0][:2] == ("panel", "reconnecting") and "no-such-device" in seen[0][2]
+        # the config entry when no option is given
+        detach_too = attach_inputs(service, Config(panel_device=str(tmp_path / "other")), {"panel": None},
+                                   on_link=lambda name, s, d: seen.append((name, s, d)))
+        detach_too()
+        assert seen[-1][:2] == ("panel", "reconnecting") and "other" in seen[-1][2]
     finally:
         detach()
         service.stop()
         journal.close()
-    assert attach_inputs(service)() is None  # nothing asked for: nothing attached
+    assert attach_inputs(service, Config())() is None  # nothing asked for: nothing attached

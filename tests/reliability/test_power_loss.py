@@ -3,7 +3,7 @@
 SIGKILL (``tests/table_app/test_cli_serve_crash.py``) leaves every ``write()`` in the page
 cache, where the kernel still flushes it. A power cut does not. So here a real
 ``xian-table serve --stdin`` child runs with a small C shim preloaded
-(``fsync_shim.c``, built with gcc at test time) that stops it at every ``fsync``/``fdatasync``
+(``table_app/bench/fsync_shim.c``, built with gcc at test time) that stops it at every ``fsync``/``fdatasync``
 of a file in the journal's folder, or of the folder itself, until the test has recorded what
 that sync makes durable:
 
@@ -41,11 +41,11 @@ import pytest
 
 from engine import replay
 from engine.public import public_state
+from table_app.bench import slowdisk
 from tests.reliability.helpers import ROOT, child_env
 from tests.table_app.test_cli_serve_crash import build_script
 
 SECTOR = 512
-SHIM = Path(__file__).with_name("fsync_shim.c")
 DB = "table.sqlite3"
 
 
@@ -117,12 +117,8 @@ class Run:
 
 
 def build_shim(folder: Path) -> Path:
-    gcc = shutil.which("gcc")
-    assert gcc, "the power-loss test builds a C shim: scripts/setup.sh test installs gcc"
-    out = folder / "fsync_shim.so"
-    subprocess.run([gcc, "-shared", "-fPIC", "-O2", "-o", str(out), str(SHIM), "-ldl", "-lpthread"], check=True,
-                   capture_output=True, timeout=120)
-    return out
+    assert shutil.which("gcc"), "the power-loss test builds a C shim: scripts/setup.sh test installs gcc"
+    return slowdisk.build_shim(folder)
 
 
 def read_records(db: Path) -> list[tuple[Any, ...]]:

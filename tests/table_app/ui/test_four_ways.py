@@ -22,13 +22,14 @@ from typing import Any
 import pytest
 
 from engine.presses import Press
-from hardware.attach import panel_handler
-from hardware.controller import TableController
 from hardware.devices import GpioButtons, SeatLights
 from hardware.pins import PinMap
+from table_app.inputs import LightsAdapter, PressSender
+from table_app.inputs.panel import panel_handler
 from table_app.journal import Journal
 from table_app.service import ManualClock, TableService
 from tests.firmware_bridge.conftest import fw  # noqa: F401  (the firmware's fixture)
+from tests.firmware_bridge.test_end_to_end import presses_handled
 from tests.firmware_bridge.test_transport import PanelThread, Plug, wait_until
 from tests.hardware.conftest import clock, mock_factory  # noqa: F401  (gpiozero's MockFactory)
 from tests.table_app.ui.conftest import UI
@@ -84,10 +85,11 @@ def by_gpio(tmp_path: Path, mock_factory: Any, clock: Any) -> list[tuple[str, An
     journal = Journal.open(tmp_path / "gpio.sqlite3")
     service_clock = ManualClock()
     service = TableService(journal, claim_window_s=3.0, clock=service_clock, dice=_dice_source()).start()
-    controller = TableController(service)
+    adapter = LightsAdapter(service)
     lights = SeatLights(PINS, pin_factory=mock_factory)
-    controller.add_lights(lights)
+    adapter.add(lights)
     buttons = GpioButtons(PINS, pin_factory=mock_factory, clock=clock)
+    send = PressSender(service, "gpio")
     try:
         for ev in SETUP:
             assert service.call(ev, source="touch", timeout=10).ok
@@ -102,11 +104,11 @@ def by_gpio(tmp_path: Path, mock_factory: Any, clock: Any) -> list[tuple[str, An
             pin.drive_low()
             for _ in range(int((1.2 if what == "held" else 0.05) / 0.005)):
                 clock.t += 0.005
-                answers += [controller.press(p, source="gpio") for p in buttons.poll()]
+                answers += [send(p).result(10) for p in buttons.poll()]
             pin.drive_high()
             for _ in range(10):
                 clock.t += 0.005
-                answers += [controller.press(p, source="gpio") for p in buttons.poll()]
+                answers += [send(p).result(10) for p in buttons.poll()]
             assert len(answers) == 1 and answers[0].ok is not refused, (what, seat, button, answers)
         assert service.call(CONFIRM, source="touch", timeout=10).ok
         _check_the_end(service)
@@ -114,7 +116,7 @@ def by_gpio(tmp_path: Path, mock_factory: Any, clock: Any) -> list[tuple[str, An
     finally:
         buttons.close()
         lights.close()
-        controller.close()
+        adapter.close()
         service.stop()
         journal.close()
 
@@ -127,11 +129,12 @@ def by_panel(tmp_path: Path, fw: Any) -> list[tuple[str, Any, Any]]:  # noqa: F8
     panel = PanelThread(fw, plug.plug())
     rolls = iter(bytes([2, 3, 1, 2]))  # the panel's own dice show 3 4, then 2 3
     panel.panel.dice_source = lambda n: bytes([next(rolls)])
-    controller = TableController(service)
+    adapter = LightsAdapter(service)
     from firmware_bridge.bridge import LinkState, PanelBridge
 
-    bridge = PanelBridge(str(plug.link), panel_handler(controller), retry_s=0.05)
-    controller.add_lights(bridge)
+    bridge = PanelBridge(str(plug.link), panel_handler(PressSender(service, "panel")), retry_s=0.05)
+    adapter.add(bridge)
+    handled = presses_handled(service)
     modes: list[tuple[int, str]] = []
     real_set = panel.panel.out.set
     panel.panel.out.set = lambda seat, mode: (modes.append((seat, mode)), real_set(seat, mode))
@@ -146,7 +149,7 @@ def by_panel(tmp_path: Path, fw: Any) -> list[tuple[str, Any, Any]]:  # noqa: F8
                 service_clock.advance(3.0)
                 wait_until(lambda seq=seq: service.seq > seq, what="the window closing")
                 continue
-            n = len(panel.panel.delivered)
+            n, done = len(panel.panel.delivered), len(handled)
             if button == "DICE":
                 panel.board.low_inputs.add(fw.app.DICE_PIN)
                 time.sleep(0.1)
@@ -164,6 +167,7 @@ def by_panel(tmp_path: Path, fw: Any) -> list[tuple[str, Any, Any]]:  # noqa: F8
                 modes.clear()
                 panel.tap(seat, button)
             wait_until(lambda n=n: len(panel.panel.delivered) == n + 1, what=f"seat {seat} {button} answered")
+            wait_until(lambda done=done: len(handled) == done + 1, what=f"seat {seat} {button} acted on")
             assert (service.seq == seq) is refused, (what, seat, button)
             if refused:  # the seat's LED on the panel blinks
                 wait_until(lambda seat=seat: (seat, "blink") in modes, what=f"seat {seat}'s LED blinking")
@@ -172,7 +176,7 @@ def by_panel(tmp_path: Path, fw: Any) -> list[tuple[str, Any, Any]]:  # noqa: F8
         return _records(journal)
     finally:
         bridge.stop()
-        controller.close()
+        adapter.close()
         panel.stop()
         plug.unplug()
         service.stop()
