@@ -14,7 +14,7 @@ from engine.scoring import Transfer, kong_transfers, settlement
 from engine.seats import OTHERS, next_seat
 from engine.state import Meld, SeatState, TableState
 from engine.tiles import CHOW_PAIRS, SEQUENCE_WAITS, Tile, format_tiles, tile_text
-from engine.wall import UPPER
+from engine.wall import REPLACEMENT_LAYER
 
 HELD_FOR: Final[dict[Call, int]] = {"pong": 2, "kong": 3, "chow": 2}
 """What a call needs in the hand (RULES §8): a pong two of the tile, an exposed kong three, a
@@ -269,7 +269,7 @@ def resolve_claims(s: TableState, ev: Resolve | None = None) -> Effects:
         s.kongs += 1
         settle_now(s, kong_transfers(taker, "exposed", base=s.base, rules=s.rules, discarder=frm))
         effects.append(Effect("kong", taker, tile, "exposed"))
-        effects.append(draw(s, taker, UPPER))
+        effects.append(draw(s, taker, REPLACEMENT_LAYER["exposed"]))
     else:
         s.turn, s.drawn, s.last_drawn, s.phase = taker, None, None, "turn"
         effects.append(Effect("to_move", taker, data="discard"))
@@ -291,7 +291,7 @@ def complete_added_kong(s: TableState) -> Effects:
     s.claims = None
     s.kongs += 1
     settle_now(s, kong_transfers(seat, "added", base=s.base, rules=s.rules))
-    return [Effect("kong", seat, tile, "added"), draw(s, seat, UPPER)]
+    return [Effect("kong", seat, tile, "added"), draw(s, seat, REPLACEMENT_LAYER["added"])]
 
 
 def exhaustive_draw(s: TableState) -> Effects:

@@ -42,24 +42,33 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Final
+from typing import Any, ClassVar, Final, Literal
 
 from engine.claims import prevailing_claim
 from engine.errors import IllegalEventError, InvalidEventError, RuleError
 from engine.events import Claim, Discard, Event, Kong, Pass, Resolve, Roll, Win
 from engine.fields import check_dice
 from engine.legal import action_of, legal_moves, roller
-from engine.records import Call
-from engine.seats import OTHERS
-from engine.state import TableState
 from engine.moves import Effect
 from engine.public import PublicState, public_state
+from engine.records import Action, Call
+from engine.seats import OTHERS
+from engine.state import TableState
 from engine.table import apply, push
 
 SEAT_BUTTONS: Final = ("TURN", "CHI", "PENG", "GANG", "HU")
 BUTTONS: Final = (*SEAT_BUTTONS, "DICE")
 CALLS: Final[dict[str, Call]] = {"CHI": "chow", "PENG": "pong", "GANG": "kong", "HU": "win"}
 CALL_NAMES: Final = {"win": "win (胡)", "kong": "kong (杠)", "pong": "pong (碰)", "chow": "chow (吃)"}
+Button = Literal["TURN", "CHI", "PENG", "GANG", "HU", "DICE"]
+PRESSED_WITH: Final[dict[Action, Button]] = {
+    "discard": "TURN", "pass": "TURN", "roll": "DICE", "kong": "GANG", "win": "HU",
+    "claim:win": "HU", "claim:kong": "GANG", "claim:pong": "PENG", "claim:chow": "CHI",
+}
+"""The button that makes each action of ``actions`` (the table above, read the other way): every
+input and display that shows a seat's buttons asks it. A seat that may pass presses TURN — but
+the discarder's 下家's TURN is "I drew and discarded" (the public state's ``claims.next``), so
+a screen offers 过 as the ``pass`` event itself."""
 
 
 @dataclass(frozen=True)
@@ -325,5 +334,5 @@ def _reason(e: RuleError) -> str:
     return _PREFIX.sub("", str(e), count=1)
 
 
-__all__ = ["BUTTONS", "CALLS", "SEAT_BUTTONS", "UNDO", "Press", "Pressed", "Step", "Undo", "apply_press", "parse_press",
+__all__ = ["BUTTONS", "CALLS", "PRESSED_WITH", "SEAT_BUTTONS", "UNDO", "Button", "Press", "Pressed", "Step", "Undo", "apply_press", "parse_press",
            "press_events"]

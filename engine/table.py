@@ -55,7 +55,7 @@ from engine.scoring import kong_transfers
 from engine.seats import SEAT_RANGE, SEATS, next_seat, seat_counting
 from engine.state import Meld, SeatState, TableState
 from engine.tiles import ALL_TILES, Tile, format_tiles, tile_text
-from engine.wall import DEALT, LOWER, WallState, break_point, deal_slots, shuffled_wall
+from engine.wall import DEALT, REPLACEMENT_LAYER, WallState, break_point, deal_slots, shuffled_wall
 from engine.wins import on_confirm_win, on_reject_win, on_score_hand, on_win
 
 __all__ = ["Effect", "TableState", "accepts", "apply", "new_table", "push", "replay"]
@@ -311,7 +311,7 @@ def on_kong(s: TableState, ev: Kong) -> Effects:
         st.melds.append(Meld("kong", None if tile is None else (tile,) * 4, "concealed"))
         s.kongs += 1
         settle_now(s, paid)
-        return [Effect("kong", ev.seat, tile, "concealed"), draw(s, ev.seat, LOWER)]
+        return [Effect("kong", ev.seat, tile, "concealed"), draw(s, ev.seat, REPLACEMENT_LAYER["concealed"])]
     # added kong (加杠): others may rob it before the replacement draw
     if not s.rules.added_kong:
         raise refuse(s, ev.seat, "cannot declare an added kong: the rule option added_kong is off", "kong.added_off")

@@ -38,6 +38,8 @@ STACKS: Final = SEATS * PER_WALL
 TILES: Final = 2 * STACKS
 UPPER: Final = 0
 LOWER: Final = 1
+REPLACEMENT_LAYER: Final[dict[str, int]] = {"concealed": LOWER, "exposed": UPPER, "added": UPPER}
+"""The layer a kong's replacement tile comes from (RULES §9: 明杠上面，暗杠下面)."""
 DEALT: Final = 53
 DIRECTIONS: Final[tuple[WallDirection, ...]] = get_args(WallDirection)
 

@@ -37,7 +37,7 @@ import logging
 import os
 import sqlite3
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -304,14 +304,15 @@ class Journal:
 
     @staticmethod
     def _insert(c: sqlite3.Connection, seq: int, prev: bytes, kind: str, session: int | None, source: str,
-                event: str | None, target: int | None) -> None:
-        """Record ``seq``, linked to ``prev``, the hash of the record before it."""
+                event: str | None, target: int | None) -> bytes:
+        """Record ``seq``, linked to ``prev``, the hash of the record before it; its own hash."""
         at = _now()
         digest = chain.link(prev, chain.canonical(seq, at, kind, session, source, event, target))
         c.execute("INSERT INTO records (seq, at, kind, session, source, event, target, hash) "
                   "VALUES (?, ?, ?, ?, ?, ?, ?, ?)", (seq, at, kind, session, source, event, target, digest))
         if seq % chain.BLOCK == 0:
             chain.seal_blocks(c)
+        return digest
 
     @staticmethod
     def _tail(c: sqlite3.Connection) -> tuple[int, bytes]:
@@ -319,21 +320,33 @@ class Journal:
         row = c.execute("SELECT seq, hash FROM records ORDER BY seq DESC LIMIT 1").fetchone()
         return (1, chain.ZERO) if row is None else (int(row[0]) + 1, bytes(row[1]))
 
-    def append_event(self, event: dict[str, Any], session: int | None, *, source: str = "",
+    def append_event(self, event: Mapping[str, object], session: int | None, *, source: str = "",
                      new_session: bool = False) -> tuple[int, int | None]:
         """Append an applied event; returns ``(seq, session)`` once it is durable.
 
         With ``new_session`` a session row is created and the event belongs to it.
         """
-        text = json.dumps(event, ensure_ascii=False, separators=(",", ":"))
+        seqs, session = self.append_events([event], session, source=source, new_session=new_session)
+        return seqs[0], session
+
+    def append_events(self, events: Sequence[Mapping[str, object]], session: int | None, *, source: str = "",
+                      new_session: bool = False) -> tuple[list[int], int | None]:
+        """Append events applied together (a press's two: the quick 下家's resolve and discard) in
+        one transaction — one commit, one fsync; their seqs and the session once all are durable.
+        ``new_session``: the first event starts a session."""
+        texts = [json.dumps(event, ensure_ascii=False, separators=(",", ":")) for event in events]
+        seqs = []
         with self._transaction() as c:
             seq, prev = self._tail(c)
             if new_session:
                 cur = c.execute("INSERT INTO sessions (first_seq, started_at, players) VALUES (?, ?, ?)",
-                                (seq, _now(), json.dumps(event.get("players", []), ensure_ascii=False)))
+                                (seq, _now(), json.dumps(events[0].get("players", []), ensure_ascii=False)))
                 session = cur.lastrowid
-            self._insert(c, seq, prev, "event", session, source, text, None)
-        return seq, session
+            for text in texts:
+                prev = self._insert(c, seq, prev, "event", session, source, text, None)
+                seqs.append(seq)
+                seq += 1
+        return seqs, session
 
     def append_undo(self, target: int, session: int | None, *, source: str = "") -> int:
         return self._append_mark("undo", target, session, source)

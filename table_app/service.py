@@ -1,4 +1,4 @@
-"""``TableService``: the table's only writer (DESIGN.md, data flow).
+"""``TableService``: the table's only writer (docs/design.md §1, data flow).
 
 Any number of input threads (buttons, the serial panel, the touchscreen, MQTT, stdin)
 call :meth:`TableService.submit`; the commands wait in one thread-safe queue and a single
@@ -12,29 +12,26 @@ service thread takes them one at a time:
 
 Besides the event vocabulary the queue takes ``{"type": "undo"}`` (the last event in
 effect), ``{"type": "undo", "to": n}`` (back to the state right after event ``n``; 0 is an
-empty table), ``{"type": "redo"}`` (the next undone event, until a new event is applied),
-``{"type": "state"}`` (read only: the current seq and public state) and presses
-(``{"type": "press", "seat": n, "button": "TURN", "held": false}``, DESIGN.md "Presses"):
-the engine's one button mapping (:func:`engine.presses.press_events`) turns a press into
-events here, against the state they will change, and each is journaled with the press as
-its source (``gpio press 1:TURN``). A press the rules refuse changes nothing and is told to
-observers as a ``refused`` notice (the seat's panel shows why, its LED blinks); the dice
-button during seating is told as a ``dice`` notice (the seating form takes the dice).
+empty table), ``{"type": "redo"}``, ``{"type": "state"}`` (read only) and presses
+(``{"type": "press", "seat": n, "button": "TURN", "held": false}``, docs/design.md §5): the
+engine's one button mapping (:func:`engine.presses.apply_press`) checks and applies a press
+in one step, against the state it changes; its events are journaled in one commit with the
+press as their source (``gpio press 1:TURN``). A refused press changes nothing and is told as
+a ``refused`` notice; the dice button during seating as a ``dice`` notice (for the form).
 
 Two lanes: the table's own inputs (its buttons, the panel, the touchscreen, stdin) go
 before remote commands (MQTT, phones), and at most ``remote_limit`` remote commands wait;
 beyond that a remote command is answered ``busy`` at once, so a flood from the network
 never makes the players' buttons wait.
 
-The claim window: when a discard (or an added kong that may be robbed) opens the claims,
-the service sends ``resolve`` itself as soon as every eligible seat has answered (claim or
-pass), or ``claim_window_s`` seconds after the claims opened, whichever comes first. Time
-comes from an injectable clock; :class:`ManualClock` moves only when a test says so.
+The claim window: when the engine says claims opened (its ``claims_open`` effect) the
+service sends ``resolve`` itself ``claim_window_s`` seconds later, unless every seat has
+answered first (the engine then closes the claims itself). The deadline is a time of the
+injectable clock (``Notice.claim_deadline``); :class:`ManualClock` moves only when a test says so.
 """
 
 from __future__ import annotations
 
-import bisect
 import contextlib
 import itertools
 import logging
@@ -44,14 +41,18 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from concurrent.futures import Future
-from dataclasses import dataclass
-from typing import Any, Protocol
+from dataclasses import dataclass, replace
 
-from engine import RuleError, TableState, apply, new_table, parse_event, push
-from engine.presses import Press, Undo, parse_press, press_events
-from engine.public import public_state
+from engine import RuleError, TableState, apply, new_table, parse_event
+from engine.presses import Press, Undo, apply_press, parse_press
+from engine.public import PublicState, public_state
 from table_app import sdnotify
+from table_app.clock import Clock, ManualClock, MonotonicClock, seconds_left
 from table_app.journal import Journal, Timeline
+from table_app.journal_state import state_after
+from table_app.notices import Answer, Notice, Observer
+
+__all__ = ["Answer", "Clock", "ManualClock", "MonotonicClock", "Notice", "Observer", "TableService"]
 
 log = logging.getLogger(__name__)
 
@@ -64,105 +65,6 @@ REMOTE_LIMIT = 32  # remote commands that may wait; the next is answered "busy" 
 _P_WAKE, _P_LOCAL, _P_REMOTE, _P_STOP = 0, 1, 2, 3
 
 
-class Clock(Protocol):
-    def now(self) -> float: ...
-
-    def add_listener(self, fn: Callable[[], None]) -> None: ...
-
-
-class MonotonicClock:
-    """Real time (``time.monotonic``)."""
-
-    def now(self) -> float:
-        return time.monotonic()
-
-    def add_listener(self, fn: Callable[[], None]) -> None:
-        """Real time needs no wake-ups: the service waits with a timeout."""
-
-
-class ManualClock:
-    """A clock that moves only on :meth:`advance`; listeners (the service) are woken then."""
-
-    def __init__(self, start: float = 0.0) -> None:
-        self._t = start
-        self._lock = threading.Lock()
-        self._listeners: list[Callable[[], None]] = []
-
-    def now(self) -> float:
-        with self._lock:
-            return self._t
-
-    def advance(self, seconds: float) -> None:
-        with self._lock:
-            self._t += seconds
-            listeners = list(self._listeners)
-        for fn in listeners:
-            fn()
-
-    def add_listener(self, fn: Callable[[], None]) -> None:
-        with self._lock:
-            self._listeners.append(fn)
-
-
-@dataclass(frozen=True)
-class Answer:
-    """What the sender of a command gets back. A refusal carries a ``code`` and its ``params``
-    (a screen words them in the player's language): the engine's (``engine.errors.CODES``)
-    or the service's own — ``invalid``, ``undo.nothing``, ``undo.bad_target``,
-    ``redo.nothing``, ``redo.refused``, ``journal.failed``, ``service.stopped``,
-    ``service.internal``."""
-
-    ok: bool
-    seq: int | None = None
-    state: dict[str, Any] | None = None
-    error: str | None = None
-    code: str = ""
-    params: dict[str, Any] | None = None
-    dice: tuple[int, int] | None = None  # a dice press during seating: the dice, for the form
-
-    def to_json(self) -> dict[str, Any]:
-        if self.ok:
-            out: dict[str, Any] = {"ok": True, "seq": self.seq, "state": self.state}
-            if self.dice is not None:
-                out["dice"] = list(self.dice)
-            return out
-        out = {"ok": False, "error": self.error}
-        if self.code:
-            out["code"], out["params"] = self.code, self.params or {}
-        return out
-
-
-CHANGES = ("event", "undo", "redo")  # the notice kinds that change the table
-
-
-@dataclass(frozen=True)
-class Notice:
-    """What observers get after each durable change (``kind`` event, undo, redo), and after a
-    press that changed nothing: ``refused`` (``error``, ``code``, ``params``) or ``dice`` (the
-    dice button during seating: ``dice``)."""
-
-    seq: int
-    kind: str  # event | undo | redo | refused | dice
-    event: dict[str, Any] | None  # the event applied (event, redo); None for the others
-    state: dict[str, Any]  # the public state after the change
-    source: str  # the journal's source: the input (``touch``, ``gpio``…), with the press if any
-    at: float  # wall-clock time.time()
-    effects: tuple[Any, ...] = ()  # what the engine says happened (engine.moves.Effect)
-    undone: tuple[int, ...] = ()  # undo: the event seqs taken back
-    press: dict[str, Any] | None = None  # the press this came from, if any
-    error: str | None = None
-    code: str = ""
-    params: dict[str, Any] | None = None
-    dice: tuple[int, int] | None = None
-    claim_left: float | None = None  # claims open: seconds until the service closes the window
-    final: bool = True  # False: more changes of the same command follow at once (a press of two events)
-
-    @property
-    def changed(self) -> bool:
-        """Whether the table changed (a journal record was written)."""
-        return self.kind in CHANGES
-
-
 def fair_dice() -> tuple[int, int]:
     """Two dice from the operating system's random source."""
     return secrets.randbelow(6) + 1, secrets.randbelow(6) + 1
@@ -173,9 +75,6 @@ def press_source(source: str, press: Press) -> str:
     return f"{source} press {press.label()}"
 
 
-Observer = Callable[[Notice], None]
-
-
 @dataclass
 class _Window:
     opened_by: int  # the seq of the event that opened (or reopened) the claims
@@ -184,7 +83,7 @@ class _Window:
 
 @dataclass
 class _Item:
-    command: Any
+    command: object
     source: str
     future: Future[Answer]
     remote: bool = False
@@ -222,7 +121,7 @@ class TableService:
         self._since_snapshot = 0
         self._timeline = Timeline([], [])
         self._state: TableState = new_table()
-        self._public: dict[str, Any] = {}
+        self._public: PublicState = public_state(self._state)
         self._session: int | None = None
         self._restore()
         self._maybe_snapshot()  # a long replay at start-up is saved so the next start is quick
@@ -235,7 +134,7 @@ class TableService:
 
     # -- the thread-safe interface -------------------------------------------------------
 
-    def submit(self, command: Mapping[str, Any], source: str = "", *, remote: bool = False) -> Future[Answer]:
+    def submit(self, command: Mapping[str, object], source: str = "", *, remote: bool = False) -> Future[Answer]:
         """Queue a command; the future is answered after the durable commit and the notices.
         ``remote``: from the network (MQTT, phones) — behind the table's own inputs, and
         answered ``busy`` at once when ``remote_limit`` remote commands already wait."""
@@ -253,7 +152,7 @@ class TableService:
                 self._put(_P_REMOTE if remote else _P_LOCAL, _Item(command, source, fut, remote))
         return fut
 
-    def call(self, command: Mapping[str, Any], source: str = "", timeout: float | None = None, *,
+    def call(self, command: Mapping[str, object], source: str = "", timeout: float | None = None, *,
              remote: bool = False) -> Answer:
         return self.submit(command, source, remote=remote).result(timeout)
 
@@ -295,7 +194,7 @@ class TableService:
         return self._timeline.last_seq
 
     @property
-    def public(self) -> dict[str, Any]:
+    def public(self) -> PublicState:
         """The latest public state (a new dict after every change; do not modify it)."""
         return self._public
 
@@ -367,7 +266,7 @@ class TableService:
 
     # -- commands ------------------------------------------------------------------------
 
-    def _handle(self, command: Any, source: str) -> Answer:
+    def _handle(self, command: object, source: str) -> Answer:
         if not isinstance(command, Mapping):
             return Answer(False, error=f"a command must be a JSON object, got {command!r}", code="invalid")
         kind = command.get("type")
@@ -383,63 +282,73 @@ class TableService:
             return self._redo(source)
         if kind == "state":
             if set(command) != {"type"}:
-                return Answer(False, error=f"state takes no fields, got {sorted(set(command) - {'type'})}")
+                return Answer(False, error=f"state takes no fields, got {sorted(set(command) - {'type'})}",
+                              code="invalid")
             return Answer(True, self.seq, self._public)
         if kind == "press":
             return self._press(command, source)
         return self._apply_event(command, source)
 
-    def _press(self, command: Mapping[str, Any], source: str) -> Answer:
-        """A button: the events the engine's button mapping makes of it, applied in turn."""
+    def _press(self, command: Mapping[str, object], source: str) -> Answer:
+        """A button: checked and applied by the engine's one button mapping in one step, its
+        events journaled in one commit, then told one by one."""
         try:
             press = parse_press(dict(command))
         except RuleError as e:
             return Answer(False, error=str(e), code=e.code, params=e.params)
         try:
-            meant = press_events(self._state, press, self.dice)  # (the dice are asked for only for a roll)
+            pressed = apply_press(self._state, press, self.dice)  # (the dice are asked for only for a roll)
         except RuleError as e:
-            self._notify(Notice(self.seq, "refused", None, self._public, source, time.time(), press=press.to_json(),
+            self._notify(Notice(self.seq, "refused", None, self._public, source, time.time(), press=press,
                                 error=str(e), code=e.code, params=e.params))
             return Answer(False, error=str(e), code=e.code, params=e.params)
         tag = press_source(source, press)
-        if isinstance(meant, Undo):
-            return self._undo(None, tag, press.to_json())
-        if not meant:  # the dice button while the seats are chosen: the dice go to the seating form
+        if isinstance(pressed, Undo):
+            return self._undo(None, tag, press)
+        if not pressed.steps:  # the dice button while the seats are chosen: the dice go to the seating form
             dice = press.dice or self.dice()
-            self._notify(Notice(self.seq, "dice", None, self._public, source, time.time(), press=press.to_json(),
-                                dice=dice))
+            self._notify(Notice(self.seq, "dice", None, self._public, source, time.time(), press=press, dice=dice))
             return Answer(True, self.seq, self._public, dice=dice)
-        answer = Answer(False, error="no event")
-        for i, event in enumerate(meant):
-            answer = self._apply_event(event.to_json(), tag, press.to_json(), final=i == len(meant) - 1)
-            if not answer.ok:  # press_events checked them in turn: only a journal failure lands here
-                break
-        return answer
+        try:
+            seqs, _ = self._journal.append_events([st.event.to_json() for st in pressed.steps], self._session,
+                                                  source=tag)
+        except Exception as e:  # sqlite3.Error, OSError (disk full, I/O error), JournalError
+            return self._journal_failed(e)
+        self._state = pressed.state
+        for i, (seq, step) in enumerate(zip(seqs, pressed.steps, strict=True)):
+            self._changed(Notice(seq, "event", step.event, step.public, tag, time.time(), step.effects, press=press,
+                                 final=i == len(seqs) - 1))
+        return Answer(True, seqs[-1], self._public)
 
-    def _apply_event(self, command: Mapping[str, Any], source: str, press: dict[str, Any] | None = None,
-                     final: bool = True) -> Answer:
+    def _apply_event(self, command: Mapping[str, object], source: str) -> Answer:
         try:
             event = parse_event(dict(command))
             state, effects = apply(self._state, event)
         except RuleError as e:
             return Answer(False, error=str(e), code=e.code, params=e.params)
         data = event.to_json()
-        new_session = data["type"] == "new_session"
         try:
-            seq, session = self._journal.append_event(data, self._session, source=source, new_session=new_session)
+            seq, session = self._journal.append_event(data, self._session, source=source,
+                                                      new_session=event.TYPE == "new_session")
         except Exception as e:  # sqlite3.Error, OSError (disk full, I/O error), JournalError
             return self._journal_failed(e)
-        self._timeline.apply_record(seq, "event", None)
         self._session = session
         self._state = state
-        self._public = public_state(state)
-        self._since_snapshot += 1
-        self._track_window(seq, data)
-        self._notify(Notice(seq, "event", data, self._public, source, time.time(), tuple(effects), press=press,
-                            claim_left=self._claim_left(), final=final))
+        self._changed(Notice(seq, "event", event, public_state(state), source, time.time(), tuple(effects)))
         return Answer(True, seq, self._public)
 
-    def _undo(self, to: Any, source: str, press: dict[str, Any] | None = None) -> Answer:
+    def _changed(self, notice: Notice) -> None:
+        """An event is durable: the timeline, the public state and the claim window follow; the observers hear it."""
+        self._timeline.apply_record(notice.seq, "event", None)
+        self._public = notice.state
+        self._since_snapshot += 1
+        if notice.state["phase"] != "claims":
+            self._window = None
+        elif self._window is None or notice.has("claims_open"):  # (the engine says when claims open)
+            self._window = self._open_window(notice.seq)
+        self._notify(replace(notice, claim_deadline=self._deadline()))
+
+    def _undo(self, to: object, source: str, press: Press | None = None) -> Answer:
         active = self._timeline.active
         if not active:
             return Answer(False, error="nothing to undo: no event is in effect", code="undo.nothing")
@@ -470,7 +379,7 @@ class TableService:
         self._public = public_state(state)
         self._reopen_window()
         self._notify(Notice(seq, "undo", None, self._public, source, time.time(), undone=undone, press=press,
-                            claim_left=self._claim_left()))
+                            claim_deadline=self._deadline()))
         return Answer(True, seq, self._public)
 
     def _redo(self, source: str) -> Answer:
@@ -478,9 +387,9 @@ class TableService:
             return Answer(False, error="nothing to redo: no undone event (a new event clears the redo list)",
                           code="redo.nothing")
         target = self._timeline.redo[0]
-        data = self._journal.event(target)
+        event = parse_event(self._journal.event(target))
         try:
-            state, effects = apply(self._state, data)
+            state, effects = apply(self._state, event)
         except RuleError as e:  # cannot happen with a deterministic engine; say so if it does
             return Answer(False, error=f"redo of event {target} was refused: {e}", code="redo.refused")
         session = self._journal.record_sessions([target]).get(target)
@@ -493,8 +402,8 @@ class TableService:
         self._public = public_state(state)
         self._since_snapshot += 1
         self._reopen_window()
-        self._notify(Notice(seq, "redo", data, self._public, source, time.time(), tuple(effects),
-                            claim_left=self._claim_left()))
+        self._notify(Notice(seq, "redo", event, self._public, source, time.time(), tuple(effects),
+                            claim_deadline=self._deadline()))
         return Answer(True, seq, self._public)
 
     def _journal_failed(self, e: BaseException) -> Answer:
@@ -532,23 +441,7 @@ class TableService:
 
     def _rebuild(self, active: list[int]) -> TableState:
         """The state after the events in effect: from the newest usable snapshot or session start."""
-        start = 0  # index in active of the first event to replay
-        starts = {first for _, first, _, _ in self._journal.sessions()}
-        for i in range(len(active) - 1, -1, -1):
-            if active[i] in starts:
-                start = i  # new_session starts over: nothing before it matters
-                break
-        state = new_table()
-        snap = self._journal.latest_snapshot(active, after=active[start] - 1 if active else 0)
-        if snap is not None:
-            seq, data = snap
-            state = TableState.from_json(data)
-            start = bisect.bisect_left(active, seq) + 1
-        todo = active[start:]
-        for i in range(0, len(todo), 5000):
-            for ev in self._journal.events(todo[i:i + 5000]):
-                push(state, ev)  # the state is this function's own: no copy per event
-        self._since_snapshot = len(todo)
+        state, self._since_snapshot = state_after(self._journal, active)
         return state
 
     def _maybe_snapshot(self) -> None:
@@ -562,22 +455,13 @@ class TableService:
 
     # -- the claim window ----------------------------------------------------------------
 
-    def _track_window(self, seq: int, event: Mapping[str, Any]) -> None:
-        claims = self._public.get("claims") if self._public.get("phase") == "claims" else None
-        if claims is None:
-            self._window = None
-            return
-        if self._window is None or event.get("type") in ("discard", "kong"):
-            self._window = self._open_window(seq)
-        if not claims.get("waiting"):
-            self._window.deadline = self.clock.now()  # all answered: close now (after answering this sender)
+    def _deadline(self) -> float | None:
+        """When the open claim window closes by itself, in the service clock's time (None: no window, or no timer)."""
+        return None if self._window is None else self._window.deadline
 
-    def _claim_left(self) -> float | None:
+    def claim_left(self) -> float | None:
         """Seconds until the open claim window closes by itself (None: no window, or no timer)."""
-        w = self._window
-        if w is None or w.deadline is None:
-            return None
-        return max(0.0, w.deadline - self.clock.now())
+        return seconds_left(self._deadline(), self.clock)
 
     def _open_window(self, seq: int) -> _Window:
         deadline = self.clock.now() + self.claim_window_s if self.claim_window_s > 0 else None
@@ -589,7 +473,7 @@ class TableService:
         It does not close at once even if every seat has answered: after an undo of the
         service's own ``resolve`` the players get the window's time to change a claim.
         """
-        if self._public.get("phase") == "claims" and self._timeline.active:
+        if self._public["phase"] == "claims" and self._timeline.active:
             self._window = self._open_window(self._timeline.active[-1])
         else:
             self._window = None

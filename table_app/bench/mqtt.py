@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from engine.public import PublicState
 from table_app.bench import Result, result
 
 NAME = "mqtt"
@@ -51,20 +52,17 @@ def next_command(public: dict[str, Any]) -> dict[str, Any]:
     raise RuntimeError(f"the benchmark game cannot move in phase {phase!r}")
 
 
-def next_press(public: dict[str, Any]) -> dict[str, Any]:
+def next_press(public: PublicState) -> dict[str, object]:
     """The next press of an endless tracked game played by the buttons (the next hand, which
-    has no button, is the screen's event).
-
-    >>> next_press({"phase": "claims", "claims": {"from": 3}})
-    {'type': 'press', 'seat': 0, 'button': 'TURN'}
-    """
-    phase = public["phase"]
+    has no button, is the screen's event): the engine's ``actions`` say who may act; during
+    claims the discarder's 下家 has drawn and discarded (``claims.next``): one press."""
+    phase, claims = public["phase"], public["claims"]
     if phase in ("betting", "rolling"):
         return {"type": "press", "seat": None, "button": "DICE"}
     if phase == "turn":
         return {"type": "press", "seat": public["turn"], "button": "TURN"}
-    if phase == "claims":  # the discarder's 下家 has drawn and discarded: one press
-        return {"type": "press", "seat": (public["claims"]["from"] + 1) % 4, "button": "TURN"}
+    if claims is not None and claims["next"] is not None:
+        return {"type": "press", "seat": claims["next"], "button": "TURN"}
     if phase == "hand_over":
         return {"type": "next_hand"}
     raise RuntimeError(f"the benchmark game cannot move in phase {phase!r}")

@@ -31,7 +31,7 @@ def main(argv: list[str] | None = None) -> int:
     from kivy.core.window import Window
     from kivy.uix.label import Label
 
-    from table_app.ui.fonts import find_cjk_font
+    from table_app.present.fonts import find_cjk_font
 
     font = find_cjk_font()
     first: list[float] = []

@@ -80,7 +80,7 @@ def _say_link(name: str, state: str, detail: str, verb: str = "serve") -> None:
     if text:
         print(f"xian-table {verb}: {text}", file=sys.stderr, flush=True)
     if (name, state) == ("phones", "join") and sys.stderr.isatty():
-        from table_app.web.qr import qr_text
+        from table_app.present.qr import qr_text
 
         print(qr_text(detail), end="", file=sys.stderr, flush=True)
 

@@ -60,7 +60,7 @@ def check_power(probe: Probe) -> Check:
 
 
 def check_font(probe: Probe, configured: str = "") -> Check:
-    """The app's Chinese font, looked for as the app does (``table_app/ui/fonts.py``).
+    """The app's Chinese font, looked for as the app does (``table_app/present/fonts.py``).
 
     ``XIAN_TABLE_FONT`` (or ``configured``) first, then the known Debian files, then any Noto
     CJK file under the font folders.
@@ -74,7 +74,7 @@ def check_font(probe: Probe, configured: str = "") -> Check:
                      "fix the path, or unset it and sudo apt install fonts-noto-cjk")
     known_files: tuple[str, ...] = ()
     with contextlib.suppress(ImportError):  # the app's own list, when the app is there
-        from table_app.ui.fonts import KNOWN
+        from table_app.present.fonts import KNOWN
 
         known_files = tuple(KNOWN)
     for known in known_files:

@@ -1,7 +1,7 @@
 """The seat lights follow the table: :class:`LightsAdapter` turns the service's notices into
 modes for every :class:`Lights` attached (GPIO LEDs, the serial panel's LEDs and buzzer).
 
-After every change the modes come from :func:`table_app.seat_view.led_modes` (the engine's
+After every change the modes come from :func:`table_app.present.seat.led_modes` (the engine's
 ``actions``: ``on`` for the seat to move or to roll, ``blink`` for the seats that may still
 answer a claim, else ``off``) and only the seats whose mode changed are told; a beep when
 the engine says claims opened; a refused press, from whatever input, flashes that seat's
@@ -15,10 +15,11 @@ import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
-from table_app.seat_view import led_modes
+from table_app.present.seat import led_modes
 
 if TYPE_CHECKING:
-    from table_app.service import Notice, TableService
+    from table_app.notices import Notice
+    from table_app.service import TableService
 
 log = logging.getLogger(__name__)
 
@@ -57,15 +58,15 @@ class LightsAdapter:
 
     def _on_notice(self, notice: Notice) -> None:
         if notice.kind == "refused":
-            seat = (notice.press or {}).get("seat")
-            self._each(lambda lights: lights.error(seat if isinstance(seat, int) else None))
+            seat = None if notice.press is None else notice.press.seat
+            self._each(lambda lights: lights.error(seat))
             return
         if not notice.changed:
             return
         with self._lock:
             old, self._modes = self._modes, led_modes(notice.state)
             new = self._modes
-        opened = any(e.what == "claims_open" for e in notice.effects)
+        opened = notice.has("claims_open")
 
         def show(lights: Lights) -> None:
             for seat, mode in enumerate(new):

@@ -27,15 +27,22 @@ import uuid
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
+from paho.mqtt.properties import Properties
+from paho.mqtt.reasoncodes import ReasonCode
 from paho.mqtt.subscribeoptions import SubscribeOptions
 
+from engine.public import PublicState
+from table_app.clock import seconds_left
 from table_app.mqtt.discovery import discovery_messages
+from table_app.mqtt.link import link_state, network_alive
 from table_app.mqtt.messages import (
     Outgoing,
+    Transaction,
+    answer_message,
     event_message,
     parse_command,
     result_message,
@@ -46,7 +53,8 @@ from table_app.mqtt.names import NameBitmaps
 from table_app.mqtt.topics import HA_ONLINE, HA_PREFIX, HA_STATUS, QOS, BrokerURL, Topics
 
 if TYPE_CHECKING:
-    from table_app.service import Notice, TableService
+    from table_app.notices import Answer, Notice
+    from table_app.service import TableService
 
 log = logging.getLogger(__name__)
 
@@ -54,10 +62,6 @@ COMMAND_SOURCE = "mqtt"
 BEAT_S = 1.0  # the connection thread wakes at least this often (the watchdog's heartbeat)
 
 
-def _network_alive(client: mqtt.Client) -> bool:
-    """Whether paho's network thread (``loop_start``) still runs."""
-    thread = getattr(client, "_thread", None)
-    return thread is None or thread.is_alive()
 CONNACK_TIMEOUT = 10.0  # seconds to wait for the broker to answer CONNECT
 
 
@@ -87,12 +91,12 @@ class MqttBridge:
         # a thread that hangs or dies stops the pings (sdnotify.part_heartbeat)
         self.heartbeat = heartbeat
         self._cond = threading.Condition()
-        self._latest: tuple[int | None, dict[str, Any]] | None = None
-        self._claim_window: tuple[float, float] | None = None  # (seconds left, time.monotonic() then)
+        self._latest: tuple[int | None, PublicState] | None = None
+        self._deadline_claims: float | None = None  # when the open claim window closes (the service clock's time)
         self._table_dirty = False
         self._discovery_dirty = False
         self._republish = False
-        self._queue: deque[Any] = deque(maxlen=queue_size)  # Notice or Outgoing
+        self._queue: deque[Notice | Outgoing] = deque(maxlen=queue_size)
         self._inflight: dict[int, Outgoing] = {}
         self._names = NameBitmaps()  # the players' names as bitmaps for the seat displays
         self._early: set[int] = set()  # acks that came before publish() returned their mid
@@ -156,12 +160,7 @@ class MqttBridge:
         fn(*self._link_state())
 
     def _link_state(self) -> tuple[str, str]:
-        where = self.url.redacted()
-        return {
-            "up": ("online", f"{where} under {self.topics.base}/"),
-            "connecting": ("connecting", where),
-            "refused": ("denied", f"the broker at {where} refused the connection (user or password)"),
-        }.get(self._link, ("offline", f"{where} does not answer; the table plays on and publishes when it is back"))
+        return link_state(self._link, self.url, self.topics)
 
     def _set_link(self, link: str) -> None:
         """(Under ``self._cond``.) The connection's state, told to the listeners when it shows differently."""
@@ -193,13 +192,12 @@ class MqttBridge:
             return
         with self._cond:
             self._latest = (notice.seq, notice.state)
-            left = notice.claim_left
-            self._claim_window = None if left is None else (left, time.monotonic())
+            self._deadline_claims = notice.claim_deadline
             self._table_dirty = True
             self._enqueue(notice)
             self._cond.notify_all()
 
-    def _enqueue(self, item: Any) -> None:
+    def _enqueue(self, item: Notice | Outgoing) -> None:
         if len(self._queue) == self._queue.maxlen:
             self.dropped += 1
             if self.dropped == 1 or self.dropped % 1000 == 0:
@@ -318,7 +316,7 @@ class MqttBridge:
             self._beat()
             with self._cond:
                 while True:
-                    if self._link == "up" and not _network_alive(client):
+                    if self._link == "up" and not network_alive(client):
                         # paho's network thread died (whatever killed it): a fresh connection
                         log.error("mqtt: the network thread stopped; connecting again")
                         self._set_link("lost")
@@ -349,10 +347,7 @@ class MqttBridge:
             self._discovery_dirty = False
         if self._table_dirty and self._latest is not None:
             seq, public = self._latest
-            left = None
-            if self._claim_window is not None:
-                window, since = self._claim_window
-                left = max(0.0, window - (time.monotonic() - since))
+            left = seconds_left(self._deadline_claims, self.service.clock)
             out.extend(table_messages(self.topics, public, seq, left))
             try:
                 out.extend(self._names.changed(self.topics, public))
@@ -362,7 +357,8 @@ class MqttBridge:
         while self._queue and len(out) < room:
             item = self._queue.popleft()
             if not isinstance(item, Outgoing):
-                item = event_message(self.topics, seq=item.seq, kind=item.kind, event=item.event, at=item.at,
+                item = event_message(self.topics, seq=item.seq, kind=item.kind,
+                                     event=None if item.event is None else item.event.to_json(), at=item.at,
                                      source=item.source, undone=item.undone, effects=item.effects)
             out.append(item)
         return out
@@ -403,8 +399,8 @@ class MqttBridge:
 
     # -- paho callbacks (paho's network thread) --------------------------------------------
 
-    def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason_code: Any,
-                    properties: Any) -> None:
+    def _on_connect(self, client: mqtt.Client, userdata: object, flags: mqtt.ConnectFlags, reason_code: ReasonCode,
+                    properties: Properties | None) -> None:
         if client is not self._client:
             return
         if reason_code.is_failure:
@@ -431,8 +427,8 @@ class MqttBridge:
             self._republish = True
             self._cond.notify_all()
 
-    def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason_code: Any,
-                       properties: Any) -> None:
+    def _on_disconnect(self, client: mqtt.Client, userdata: object, flags: mqtt.DisconnectFlags,
+                       reason_code: ReasonCode, properties: Properties | None) -> None:
         if client is not self._client:
             return
         with self._cond:
@@ -442,8 +438,8 @@ class MqttBridge:
                 self._set_link("lost")
             self._cond.notify_all()
 
-    def _on_publish(self, client: mqtt.Client, userdata: Any, mid: int, reason_code: Any,
-                    properties: Any) -> None:
+    def _on_publish(self, client: mqtt.Client, userdata: object, mid: int, reason_code: ReasonCode,
+                    properties: Properties) -> None:
         if client is not self._client:
             return
         with self._cond:
@@ -455,7 +451,7 @@ class MqttBridge:
                 log.error("mqtt: the broker refused our publish to %s: %s (check its ACL)", msg.topic, reason_code)
             self._delivered(msg)
 
-    def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
+    def _on_message(self, client: mqtt.Client, userdata: object, message: mqtt.MQTTMessage) -> None:
         # paho's network thread runs this: whatever one message does, the thread must live on
         # (an escaping exception ends paho's loop: no more commands, no more state published).
         try:
@@ -492,18 +488,11 @@ class MqttBridge:
         transaction = cmd.transaction
         fut.add_done_callback(lambda f: self._answered(f, transaction))
 
-    def _answered(self, fut: Future[Any], transaction: Any) -> None:
+    def _answered(self, fut: Future[Answer], transaction: Transaction) -> None:
         try:
-            answer = fut.result()
+            self._answer(answer_message(self.topics, transaction, fut.result()))
         except Exception as e:
             self._answer(result_message(self.topics, transaction=transaction, error=f"internal error: {e}"))
-            return
-        if answer.ok:
-            msg = result_message(self.topics, transaction=transaction, data={"seq": answer.seq, "state": answer.state})
-        else:
-            msg = result_message(self.topics, transaction=transaction, error=answer.error, code=answer.code,
-                                 params=answer.params)
-        self._answer(msg)
 
     def _answer(self, msg: Outgoing) -> None:
         with self._cond:

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.seats import SEATS
 from table_app.mqtt.messages import Outgoing, dumps
 from table_app.mqtt.topics import HA_PREFIX, OFFLINE, ONLINE, Topics, node_id
-from table_app.seat_view import SEATS
 
 MODEL = "xian-table"
 

@@ -17,17 +17,24 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
+from engine.moves import Effect
+from engine.public import PublicState
+from engine.seats import SEATS
 from table_app import bounded
 from table_app.mqtt.topics import OFFLINE, ONLINE, QOS, Topics
-from table_app.seat_view import SEATS, seat_view
+from table_app.notices import Answer
+from table_app.present.seat import seat_view
 
 MAX_COMMAND_BYTES = bounded.MAX_COMMAND_BYTES
 _TRANSACTION = "transaction"
 
 
-def dumps(obj: Any) -> bytes:
+Transaction = str | int | None
+"""A command's ``transaction``, echoed in its answer."""
+
+
+def dumps(obj: object) -> bytes:
     return json.dumps(obj, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 
@@ -46,20 +53,18 @@ def status_message(topics: Topics, online: bool) -> Outgoing:
     return Outgoing(topics.status, (ONLINE if online else OFFLINE).encode(), retain=True)
 
 
-def state_message(topics: Topics, public: Mapping[str, Any], seq: int | None) -> Outgoing:
+def state_message(topics: Topics, public: PublicState, seq: int | None) -> Outgoing:
     """The public state exactly as the engine gives it (DESIGN.md, public state)."""
     return Outgoing(topics.state, dumps(public), retain=True, seq=seq)
 
 
-def seat_message(topics: Topics, public: Mapping[str, Any], seat: int, seq: int | None,
+def seat_message(topics: Topics, public: PublicState, seat: int, seq: int | None,
                  claim_left: float | None = None) -> Outgoing:
-    """The seat's view (:func:`table_app.seat_view.seat_view`) plus ``seq``, the journal record."""
-    view = seat_view(public, seat, claim_left)
-    view["seq"] = seq
-    return Outgoing(topics.seat(seat), dumps(view), retain=True, seq=seq)
+    """The seat's view (:func:`table_app.present.seat.seat_view`) with ``seq``, the journal record."""
+    return Outgoing(topics.seat(seat), dumps(seat_view(public, seat, claim_left, seq)), retain=True, seq=seq)
 
 
-def table_messages(topics: Topics, public: Mapping[str, Any], seq: int | None,
+def table_messages(topics: Topics, public: PublicState, seq: int | None,
                    claim_left: float | None = None) -> list[Outgoing]:
     """The retained messages for one state: ``state`` and the four seat views (with the
     seconds left in the claim window, if one is open)."""
@@ -67,11 +72,11 @@ def table_messages(topics: Topics, public: Mapping[str, Any], seq: int | None,
             *(seat_message(topics, public, s, seq, claim_left) for s in range(SEATS))]
 
 
-def event_message(topics: Topics, *, seq: int, kind: str, event: Mapping[str, Any] | None, at: float,
-                  source: str, undone: tuple[int, ...] = (), effects: tuple[Any, ...] = ()) -> Outgoing:
+def event_message(topics: Topics, *, seq: int, kind: str, event: Mapping[str, object] | None, at: float,
+                  source: str, undone: tuple[int, ...] = (), effects: tuple[Effect, ...] = ()) -> Outgoing:
     """One applied change for the (not retained) event stream, with what the engine says it
     did (``effects``: drew, claims_open, claim_taken, kong, win_declared, hand_over, …)."""
-    body: dict[str, Any] = {"seq": seq, "kind": kind, "event": event, "at": at, "source": source}
+    body: dict[str, object] = {"seq": seq, "kind": kind, "event": event, "at": at, "source": source}
     if undone:
         body["undone"] = list(undone)
     if effects:
@@ -83,8 +88,8 @@ def event_message(topics: Topics, *, seq: int, kind: str, event: Mapping[str, An
 class Command:
     """A parsed ``cmd`` message: the command for the service, or why it was refused."""
 
-    event: dict[str, Any] | None
-    transaction: Any = None
+    event: dict[str, object] | None
+    transaction: Transaction = None
     error: str | None = None
 
 
@@ -109,12 +114,12 @@ def parse_command(payload: bytes) -> Command:
     return Command(data, transaction)
 
 
-def result_message(topics: Topics, *, transaction: Any, data: Any = None, error: str | None = None,
-                   code: str = "", params: Mapping[str, Any] | None = None) -> Outgoing:
+def result_message(topics: Topics, *, transaction: Transaction, data: object = None, error: str | None = None,
+                   code: str = "", params: Mapping[str, object] | None = None) -> Outgoing:
     """The answer on ``cmd/result``: ``{status, data|error, transaction}`` (zigbee2mqtt's shape);
     a refusal with the engine's ``code`` and ``params`` also carries them (for a display that
     words it in its own language)."""
-    body: dict[str, Any] = {"status": "error" if error is not None else "ok"}
+    body: dict[str, object] = {"status": "error" if error is not None else "ok"}
     if error is not None:
         body["error"] = bounded.clip(error)  # an engine error quotes the event: never a whole big one
         if code:
@@ -123,3 +128,11 @@ def result_message(topics: Topics, *, transaction: Any, data: Any = None, error:
         body["data"] = data
     body["transaction"] = transaction
     return Outgoing(topics.cmd_result, dumps(body), retain=False)
+
+
+def answer_message(topics: Topics, transaction: Transaction, answer: Answer) -> Outgoing:
+    """The service's answer to a ``cmd`` message, on ``cmd/result``."""
+    if answer.ok:
+        return result_message(topics, transaction=transaction, data={"seq": answer.seq, "state": answer.state})
+    return result_message(topics, transaction=transaction, error=answer.error, code=answer.code,
+                          params=answer.params)

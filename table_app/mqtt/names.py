@@ -25,9 +25,9 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
+from engine.seats import SEATS
 from table_app.mqtt.messages import Outgoing, dumps
 from table_app.mqtt.topics import Topics
-from table_app.seat_view import SEATS
 
 log = logging.getLogger(__name__)
 
@@ -39,7 +39,7 @@ ELLIPSIS = "…"
 
 @lru_cache(maxsize=1)
 def _font_path() -> str | None:
-    from table_app.ui.fonts import find_cjk_font  # Kivy-free: only finds the file
+    from table_app.present.fonts import find_cjk_font  # Kivy-free: only finds the file
 
     path = find_cjk_font()
     if path is None:

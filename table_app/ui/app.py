@@ -29,10 +29,10 @@ from kivy.lang import Builder
 from kivy.properties import BooleanProperty, DictProperty, NumericProperty, StringProperty
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
+from table_app.present.fonts import MISSING, find_cjk_font
+from table_app.present.words import refusal, tr
 from table_app.ui import screens, units
-from table_app.ui.fonts import MISSING, find_cjk_font
 from table_app.ui.sim import KEYS
-from table_app.ui.text import refusal, tr
 
 HERE = Path(__file__).parent
 HOME_SCREEN = {"idle": "session", "seating": "seating", "win_pending": "win", "hand_over": "settlement",

@@ -13,7 +13,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.modalview import ModalView
 
-from table_app.ui.text import tr
+from table_app.present.words import tr
 from table_app.ui.widgets import BigButton, BigToggle, Small, Text
 
 

@@ -10,8 +10,8 @@ from kivy.metrics import dp
 from kivy.properties import ListProperty, NumericProperty, ObjectProperty
 from kivy.uix.widget import Widget
 
+from table_app.present.wall import HEAD, PRESENT, TAIL, WallView, screen_index
 from table_app.ui.palette import COUNTDOWN, SEAT_COLOURS
-from table_app.ui.wallmodel import HEAD, PRESENT, TAIL, WallView, screen_index
 
 WALL_COLOURS = {PRESENT: (0.96, 0.93, 0.82, 1), HEAD: (0.22, 0.24, 0.26, 1), TAIL: (1.0, 0.55, 0.1, 1)}
 

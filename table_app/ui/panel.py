@@ -18,8 +18,8 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.widget import Widget
 
-from table_app.ui import view
-from table_app.ui.text import tr
+from table_app.present import table as view
+from table_app.present.words import tr
 from table_app.ui.widgets import Badge, BigButton, NameLabel, ScoreLabel, Small, text_width
 
 REFUSED_S = 4.0  # a refusal stays long enough to be read

@@ -161,7 +161,7 @@ class QrCode(Widget):  # type: ignore[misc]  # Kivy is untyped
     def _make(self, *_: Any) -> None:
         from kivy.graphics.texture import Texture
 
-        from table_app.web.qr import qr_rows
+        from table_app.present.qr import qr_rows
 
         self._texture = None
         if self.url:

@@ -6,20 +6,21 @@ state and wakes the pace-maker, however many phones watch. The streams move toge
 pace-maker thread's ticks: a change is sent at once, a burst of changes at most every
 ``STREAM_INTERVAL_S`` (it shows its end), and each seat's view (and the table page's, per
 language) is built once per tick for all its streams. At most ``max_streams`` streams are
-open at once. The views are :func:`table_app.seat_view.seat_view` — the same as MQTT
-``seat/<n>`` — and :func:`table_app.web.table_view.table_view`, the touchscreen's table screen.
+open at once. The views are :func:`table_app.present.seat.seat_view` — the same as MQTT
+``seat/<n>`` — and :func:`table_app.present.table_page.table_view`, the touchscreen's table screen.
 """
 
 from __future__ import annotations
 
 import json
 import threading
-import time
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from table_app.seat_view import SEATS, seat_view
-from table_app.web.table_view import table_view
+from engine.public import PublicState
+from table_app.clock import seconds_left
+from table_app.present.seat import SeatView, seat_view
+from table_app.present.table_page import TableView, table_view
 
 if TYPE_CHECKING:
     from table_app.service import Notice, TableService
@@ -36,9 +37,9 @@ class LiveTable:
         self.service = service
         self.max_streams = max_streams
         self._cond = threading.Condition()
-        self._public: dict[str, Any] = service.public
+        self._public: PublicState = service.public
         self._seq: int = service.seq
-        self._claim_window: tuple[float, float] | None = None  # (seconds left, time.monotonic() then)
+        self._deadline: float | None = None  # when the open claim window closes (the service clock's time)
         self._settled = True
         self._version = 0
         self._closing = False
@@ -84,36 +85,35 @@ class LiveTable:
         with self._cond:
             self._public, self._seq = notice.state, notice.seq
             self._settled = notice.final  # a press's first event of two: its second comes at once
-            left = notice.claim_left
-            self._claim_window = None if left is None else (left, time.monotonic())
+            self._deadline = notice.claim_deadline
             self._version += 1
             self._cond.notify_all()
 
     # -- the views ------------------------------------------------------------------------------
 
-    def snapshot(self) -> tuple[int, int, dict[str, Any]]:
+    def snapshot(self) -> tuple[int, int, PublicState]:
         with self._cond:
             return self._version, self._seq, self._public
 
-    def view(self, seat: int) -> dict[str, Any]:
+    def view(self, seat: int) -> SeatView:
         _, seq, public = self.snapshot()
-        return {**seat_view(public, seat, self.claim_left()), "seq": seq}
+        return seat_view(public, seat, self.claim_left(), seq)
 
     def seat_names(self) -> list[str]:
         """Each seat's name as its view shows it (the index page's links)."""
         _, _, public = self.snapshot()
-        return [seat_view(public, s)["name"] for s in range(SEATS)]
+        return list(public["players"])
 
     def claim_left(self) -> float | None:
         """The claim window's seconds left now (None: no window open)."""
         with self._cond:
-            window = self._claim_window
-        return None if window is None else max(0.0, window[0] - (time.monotonic() - window[1]))
+            deadline = self._deadline
+        return seconds_left(deadline, self.service.clock)
 
-    def table_view(self, lang: str) -> dict[str, Any]:
+    def table_view(self, lang: str) -> TableView:
         """The table page's view in ``lang`` (``zh`` or ``en``): the touchscreen's table screen."""
         _, seq, public = self.snapshot()
-        return {**table_view(public, lang, self.claim_left(), self.service.claim_window_s), "seq": seq}
+        return table_view(public, lang, self.claim_left(), self.service.claim_window_s, seq)
 
     def frame(self, seat: int | str) -> tuple[int, bytes]:
         """``(version, the SSE frame of the seat's current view)`` — or of the table page's in a
@@ -175,7 +175,7 @@ class LiveTable:
             self._cond.notify_all()
 
 
-def sse_view(view: Mapping[str, object]) -> bytes:
+def sse_view(view: SeatView | TableView | Mapping[str, object]) -> bytes:
     """A view as one Server-Sent Event: ``id`` its ``seq``, ``event: view``, ``data`` its JSON."""
     data = json.dumps(view, ensure_ascii=False)
     return f"id: {view['seq']}\nevent: view\ndata: {data}\n\n".encode()

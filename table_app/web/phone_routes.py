@@ -23,15 +23,18 @@ import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from http.cookies import CookieError, SimpleCookie
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypedDict
 
 from engine.errors import InvalidEventError
 from engine.fields import check_name
-from engine.records import WAIT_KINDS
+from engine.public import PublicState
+from engine.records import WAIT_KINDS, WaitKind, Wind
+from engine.seats import SEATS
 from engine.table import accepts
-from table_app.seat_view import SEATS, WIND_EN, WIND_ZH
-from table_app.ui.text import refusal, tr
-from table_app.ui.view import NAME_ROOM, name_width
+from table_app.present.names import NAME_ROOM, name_width
+from table_app.present.refusals import refusal
+from table_app.present.seat import SeatView
+from table_app.present.words import WIND_EN, WIND_ZH, Both, both, tr
 from table_app.web.http import MAX_BODY, Reply
 from table_app.web.phones import Phones
 
@@ -45,13 +48,44 @@ STEP_SOURCE = "phone table"  # the journal's source of a table's step taken on a
 BETWEEN_HANDS = ("betting", "hand_over")  # where a phone offers 结束牌局 (not in the middle of a hand)
 PRESS_BUTTONS = ("TURN", "CHI", "PENG", "GANG", "HU", "DICE")
 JSON = "application/json"
-REPLACED = {"zh": "另一部手机接管了这个座位", "en": "Another phone took this seat"}
-UNBOUND = {"zh": "这部手机不在座位上：请扫桌上的码", "en": "This phone has no seat: scan the code on the table"}
-OLD_CODE = {"zh": "这个二维码已过期：请扫桌上的新码", "en": "This code is old: scan the one on the table again"}
 HTML = "text/html; charset=utf-8"
 
 
-def _json(status: int, data: Mapping[str, Any], *headers: tuple[str, str]) -> Reply:
+class WaitChoice(TypedDict):
+    wait: WaitKind
+    zh: str
+    en: str
+
+
+class Steps(TypedDict):
+    """The table's own steps a bound phone offers now."""
+
+    new_session: bool
+    seating: bool
+    waits: list[WaitChoice] | None
+    winner: int | None
+    reject_win: bool
+    next_hand: bool
+    end_session: bool
+
+
+class PhoneView(SeatView):
+    """A bound phone's view: its seat's, a name waiting to be set, the table's steps it offers."""
+
+    name_pending: str | None
+    steps: Steps
+
+
+class JoinSeat(TypedDict):
+    seat: int
+    name: str
+    wind: Wind | None
+    wind_zh: str | None
+    wind_en: str | None
+    phone: bool
+
+
+def _json(status: int, data: Mapping[str, object], *headers: tuple[str, str]) -> Reply:
     return Reply(status, JSON, json.dumps(data, ensure_ascii=False).encode(), headers)
 
 
@@ -89,34 +123,34 @@ class PhoneRoutes:
         names kept for later are sent when the table takes names again."""
         if not notice.changed:
             return
-        if (notice.event or {}).get("type") == "new_session" and notice.kind != "undo":
+        if notice.event is not None and notice.event.TYPE == "new_session" and notice.kind != "undo":
             self.phones.new_session(keep_bindings=notice.source == STEP_SOURCE)
             with self._lock:
                 self._pending_names.clear()
             if self.on_new_token is not None:
                 self.on_new_token()
-        if "name" in accepts(notice.state.get("phase") or "idle"):
+        if "name" in accepts(notice.state["phase"]):
             with self._lock:
                 waiting, self._pending_names = self._pending_names, {}
             for seat, name in waiting.items():
                 if notice.state["players"][seat] != name:
                     self.service.submit({"type": "name", "seat": seat, "name": name}, "phone", remote=True)
 
-    def steps(self, public: Mapping[str, Any], seat: int) -> dict[str, Any]:
+    def steps(self, public: PublicState, seat: int) -> Steps:
         """The table's own steps a bound phone offers now (a table without a screen is run from
         its phones): what the engine's phase takes, among the forms of the touchscreen that a
         phone can fill in — a new session (with the seats' names), seating by the wind tiles
         (the phone whose player drew East), the winner's wait, 诈胡, the next hand and the
         end of the session (between hands)."""
-        phase = public.get("phase") or "idle"
+        phase = public["phase"]
         taken = accepts(phase)
-        pending = public.get("pending_win") if "confirm_win" in taken else None
-        waits = None
+        pending = public["pending_win"] if "confirm_win" in taken else None
+        waits: list[WaitChoice] | None = None
         if pending is not None:
-            waits = [] if public.get("mode") == "full" else [  # (every tile known: the engine reads the wait)
+            waits = [] if public["mode"] == "full" else [  # (every tile known: the engine reads the wait)
                 {"wait": w, "zh": tr(f"wait_{w}", "zh"), "en": tr(f"wait_{w}", "en")} for w in WAIT_KINDS]
         return {"new_session": phase in ("idle", "ended"), "seating": "seating" in taken,
-                "waits": waits, "winner": None if pending is None else pending.get("seat"),
+                "waits": waits, "winner": None if pending is None else pending["seat"],
                 "reject_win": "reject_win" in taken, "next_hand": "next_hand" in taken,
                 "end_session": phase in BETWEEN_HANDS and "end_session" in taken}
 
@@ -149,21 +183,24 @@ class PhoneRoutes:
         gone = f"{COOKIE}=; Path=/phone/{seat}; Max-Age=0"
         return _json(200, {"ok": True, "seat": left}, ("Set-Cookie", gone))
 
-    def seats(self) -> list[dict[str, Any]]:
+    def seats(self) -> list[JoinSeat]:
         public = self.service.public
         taken = self.phones.taken()
-        players = public.get("players") or [""] * SEATS
-        winds = public.get("winds") or [None] * SEATS
-        return [{"seat": s, "name": players[s], "wind": winds[s], "wind_zh": WIND_ZH.get(winds[s] or ""),
-                 "wind_en": WIND_EN.get(winds[s] or ""), "phone": taken[s]} for s in range(SEATS)]
+        out: list[JoinSeat] = []
+        for s in range(SEATS):
+            w = public["winds"][s]
+            out.append({"seat": s, "name": public["players"][s], "wind": w,
+                        "wind_zh": None if w is None else WIND_ZH[w], "wind_en": None if w is None else WIND_EN[w],
+                        "phone": taken[s]})
+        return out
 
-    def bound_view(self, seat: int, cookie: str | None) -> tuple[int | None, dict[str, Any] | None]:
+    def bound_view(self, seat: int, cookie: str | None) -> tuple[int | None, Both | None]:
         """For the phone's event stream of ``/phone/<seat>``: the seat (None: this browser is not
         bound to it) and why, if it lost it."""
         secret = phone_secret(cookie)
         if self.phones.seat_of(secret) != seat:
             replaced = self.phones.was_replaced(secret)
-            why = REPLACED if replaced else UNBOUND
+            why = both("phone_replaced" if replaced else "phone_unbound")
             return None, why
         return seat, None
 
@@ -173,7 +210,7 @@ class PhoneRoutes:
         if not self.phones.may_try(client):
             return _refused(429, "试得太多了：请稍等一分钟", "Too many tries: wait a minute", "join.rate")
         if not self.phones.token_ok(token):
-            return _refused(403, OLD_CODE["zh"], OLD_CODE["en"], "join.token")
+            return _refused(403, tr("phone_old_code", "zh"), tr("phone_old_code", "en"), "join.token")
         data = _body(body)
         if data is None or set(data) - {"seat", "name"}:
             return _refused(400, "看不懂这个请求", "A join is {seat, name}", "invalid")
@@ -211,9 +248,9 @@ class PhoneRoutes:
         kind = data.get("type")
         if kind == "press" and set(data) <= {"type", "button", "held"} and data.get("button") in PRESS_BUTTONS:
             if data["button"] == "DICE":  # the dice are the seat's only when it is due to roll
-                if "roll" not in (self.service.public.get("actions") or [[]] * SEATS)[seat]:
+                if "roll" not in self.service.public["actions"][seat]:
                     return _refused(409, "现在不是你掷骰", "It is not your roll", "phone.not_roll")
-                command: dict[str, Any] = {"type": "press", "seat": None, "button": "DICE"}
+                command: dict[str, object] = {"type": "press", "seat": None, "button": "DICE"}
             else:
                 command = {"type": "press", "seat": seat, "button": data["button"], "held": data.get("held") is True}
         elif kind == "pass" and set(data) == {"type"}:
@@ -232,13 +269,13 @@ class PhoneRoutes:
         data = _body(body)
         kind = None if data is None else data.get("type")
         public = self.service.public
-        command: dict[str, Any]
+        command: dict[str, object]
         if kind == "new_session" and set(data or ()) == {"type"}:
             if not self.steps(public, seat)["new_session"]:  # a phone never starts a running session over
                 return _refused(409, "牌局还在进行", "A session is on", "phone.session_on")
-            players = list(public.get("players") or [""] * SEATS)
+            players = public["players"]
             names = [self.pending_name(s) or players[s] or tr("player_n", "zh", n=s + 1) for s in range(SEATS)]
-            command = {"type": "new_session", "players": names, "base": public.get("base") or 1}
+            command = {"type": "new_session", "players": names, "base": public["base"]}
         elif kind == "seating" and set(data or ()) == {"type"}:
             command = {"type": "seating", "method": "C", "east": seat}  # this phone's player drew East
         elif kind == "confirm_win" and set(data or ()) <= {"type", "wait"}:
@@ -254,7 +291,7 @@ class PhoneRoutes:
     def _answer(self, answer: Answer) -> Reply:
         if answer.ok:
             return _json(200, {"ok": True, "seq": answer.seq})
-        players = list(self.service.public.get("players") or [])
+        players = self.service.public["players"]
         params = answer.params or {}
         return _json(200, {"ok": False, "error": answer.error, "code": answer.code, "params": params,
                            "zh": refusal(answer.code, params, answer.error or "", players, "zh"),
@@ -264,7 +301,7 @@ def _seat(text: str) -> int | None:
     return int(text) if text in ("0", "1", "2", "3") else None
 
 
-def _body(body: bytes) -> dict[str, Any] | None:
+def _body(body: bytes) -> dict[str, object] | None:
     if len(body) > MAX_BODY:
         return None
     try:

@@ -16,10 +16,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
 
+from table_app.present.qr import qr_svg
 from table_app.web.http import Reply, Request, Route, Stream
 from table_app.web.live import KEEPALIVE_S, LiveTable, sse_view
-from table_app.web.phone_routes import PhoneRoutes
-from table_app.web.qr import qr_svg
+from table_app.web.phone_routes import PhoneRoutes, PhoneView
 
 PHONE_WAKE_S = 1.0  # a phone's stream looks at its binding at least this often
 HTML = "text/html; charset=utf-8"
@@ -130,9 +130,8 @@ def phone_events(site: Site, request: Request) -> Stream:
         seat, why = phones.bound_view(bound, cookie)
         if seat is None:
             return f"event: unbound\ndata: {json.dumps(why, ensure_ascii=False)}\n\n".encode(), True
-        view = site.live.view(seat)
-        view["name_pending"] = phones.pending_name(seat)
-        view["steps"] = phones.steps(site.live.snapshot()[2], seat)
+        view: PhoneView = {**site.live.view(seat), "name_pending": phones.pending_name(seat),
+                           "steps": phones.steps(site.live.snapshot()[2], seat)}
         return sse_view(view), False
 
     return Stream(frame, PHONE_WAKE_S, keepalive=False)

@@ -6,7 +6,7 @@ Read-only for anyone on the table's network: ``/`` (the four seats), ``/seat/<n>
 join code ``/table/join.json`` for a browser on this machine only. Phones that join the table
 (issue 18) have the only writes: joining, a bound phone's presses, the table's own steps and
 leaving, each a JSON body of at most 1 KiB. Every path, and what it takes, is one row of
-:data:`table_app.web.routes.ROUTES`. The views are :func:`table_app.seat_view.seat_view` —
+:data:`table_app.web.routes.ROUTES`. The views are :func:`table_app.present.seat.seat_view` —
 the same as MQTT ``seat/<n>`` — built from the service's notices, so the page needs no broker
 (Debian's mosquitto has no websockets).
 
@@ -22,12 +22,12 @@ from __future__ import annotations
 import socket
 import threading
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from table_app.present.seat import SeatView
 from table_app.web.http import Router, Server
 from table_app.web.live import LiveTable
 from table_app.web.phone_routes import PhoneRoutes
-from table_app.web.qr import lan_address
 from table_app.web.routes import ROUTES, Site, page_text
 
 if TYPE_CHECKING:
@@ -92,7 +92,7 @@ class SeatPages:
         """Event streams answered 503 (for logs, tests and the benchmark)."""
         return self.live.refused
 
-    def view(self, seat: int) -> dict[str, Any]:
+    def view(self, seat: int) -> SeatView:
         return self.live.view(seat)
 
     def page(self, name: str) -> str:
@@ -130,3 +130,15 @@ class SeatPages:
             self._thread.join(5)
             self._thread = None
         self._server.server_close()
+
+
+def lan_address() -> str | None:
+    """This machine's address on the local network (what a phone on the table's Wi-Fi reaches),
+    found by asking the kernel which address it would send from; nothing is sent."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        try:
+            s.connect(("10.255.255.255", 1))
+            address = str(s.getsockname()[0])
+        except OSError:
+            return None
+    return None if address.startswith("127.") else address

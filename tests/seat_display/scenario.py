@@ -10,7 +10,7 @@ from typing import Any
 from engine import replay
 from engine.public import public_state
 from table_app.mqtt.names import _font_path, name_payload
-from table_app.seat_view import seat_view
+from table_app.present.seat import seat_view
 from tests.table_app.mqtt_helpers import HAND
 
 SEAT = 2

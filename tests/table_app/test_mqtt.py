@@ -13,7 +13,7 @@ from engine.public import public_state
 from table_app.mqtt.bridge import MqttBridge
 from table_app.mqtt.local_broker import LocalBroker
 from table_app.mqtt.topics import Topics, parse_url
-from table_app.seat_view import seat_view
+from table_app.present.seat import seat_view
 from table_app.service import TableService
 from tests.table_app.mqtt_helpers import (  # noqa: F401  (the fixtures are used by name)
     HAND,

@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from table_app.journal import Journal
-from table_app.ui.text import tr
+from table_app.present.words import tr
 from tests.table_app.chromium import Chromium, Page, shots_dir, until
 from tests.table_app.test_phones_browser import free_port
 

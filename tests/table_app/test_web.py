@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from table_app.seat_view import seat_view
+from table_app.present.seat import seat_view
 from table_app.service import TableService
 from table_app.web.server import SeatPages
 from tests.table_app.mqtt_helpers import HAND, WAIT, play, service_fixture, until  # noqa: F401  (a fixture)

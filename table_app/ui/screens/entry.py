@@ -8,9 +8,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from table_app.present.words import tr
 from table_app.ui.dialogs import ChoiceDialog
 from table_app.ui.screens import Base, app
-from table_app.ui.text import tr
 from table_app.ui.widgets import BigButton, BigToggle, NameLabel
 
 WAITS = ("plain", "closed", "single", "edge")

@@ -4,10 +4,10 @@ place), and the settle-up — the fewest payments that clear the scores, compute
 
 from __future__ import annotations
 
-from table_app.ui import view
+from table_app.present import table as view
+from table_app.present.words import tr
 from table_app.ui.palette import SEAT_COLOURS
 from table_app.ui.screens import Base, app
-from table_app.ui.text import tr
 from table_app.ui.widgets import NameLabel, ScoreLabel, Text
 
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from kivy.uix.boxlayout import BoxLayout
 
-from table_app.ui import view
+from table_app.present import table as view
+from table_app.present.words import tr
 from table_app.ui.dialogs import ConfirmDialog
 from table_app.ui.screens import Base, app
-from table_app.ui.text import tr
 from table_app.ui.widgets import BigButton, Small
 
 SHOWN = 40

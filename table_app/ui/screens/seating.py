@@ -11,10 +11,10 @@ from typing import Any
 from kivy.properties import StringProperty
 from kivy.uix.boxlayout import BoxLayout
 
+from table_app.present.table import PLACES
+from table_app.present.words import names_list, tr
 from table_app.ui.dialogs import DicePad
 from table_app.ui.screens import Base, app
-from table_app.ui.text import names_list, tr
-from table_app.ui.view import PLACES
 from table_app.ui.widgets import BigButton, BigToggle, Small, Text
 
 

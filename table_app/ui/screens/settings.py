@@ -10,8 +10,8 @@ from typing import Any
 
 from kivy.core.window import Window
 
+from table_app.present.words import known, tr
 from table_app.ui.screens import Base, app
-from table_app.ui.text import known, tr
 
 DIAGONALS = (5.0, 7.0, 8.0, 10.1, 11.6, 13.3, 15.6, 21.5)
 CLAIM_STEPS = (0.0, 1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0)

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from kivy.uix.scrollview import ScrollView
 
-from table_app.ui import view
+from table_app.present import table as view
+from table_app.present.words import tr
 from table_app.ui.dialogs import Dialog
 from table_app.ui.palette import SEAT_COLOURS
 from table_app.ui.screens import Base, app
-from table_app.ui.text import tr
 from table_app.ui.widgets import BigButton, NameLabel, ScoreLabel, Small, Text
 
 COLUMNS = ("col_win", "col_kong", "col_bet", "col_hand", "col_total")

@@ -7,8 +7,8 @@ from typing import Any
 
 from kivy.uix.boxlayout import BoxLayout
 
+from table_app.present.words import tr, wind_mark
 from table_app.ui.screens import Base, app
-from table_app.ui.text import tr, wind_mark
 from table_app.ui.widgets import Badge, NameLabel, Small, Turned
 
 ARROWS = ("↓", "→", "↑", "←")

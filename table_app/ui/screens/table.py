@@ -14,12 +14,12 @@ from typing import Any
 
 from kivy.properties import StringProperty
 
+from table_app.present.wall import wall_view
+from table_app.present.words import tr
 from table_app.ui import drawings, view  # noqa: F401  (drawings: the kv rules use its widgets)
 from table_app.ui.dialogs import ChoiceDialog, DicePad
 from table_app.ui.panel import SeatPanel
 from table_app.ui.screens import Base, app
-from table_app.ui.text import tr
-from table_app.ui.wallmodel import wall_view
 from table_app.ui.widgets import BigButton, Turned
 
 SIDE_MM = 33.0  # the side seats' panels in the upright layout

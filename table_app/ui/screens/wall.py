@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from table_app.present.wall import wall_view
+from table_app.present.words import tr
 from table_app.ui import drawings, view  # noqa: F401  (drawings: the kv rules use its widgets)
 from table_app.ui.screens import Base, app
-from table_app.ui.text import tr
-from table_app.ui.wallmodel import wall_view
 
 
 class WallScreen(Base):

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from table_app.present.words import tile_face, tr
 from table_app.ui.dialogs import ConfirmDialog
 from table_app.ui.screens import Base, app
-from table_app.ui.text import tile_face, tr
 from table_app.ui.widgets import TileButton, TileFace
 
 TILE_ROWS = [list(range(0, 9)), list(range(9, 18)), list(range(18, 27)), list(range(27, 34))]

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from table_app.ui import view
+from table_app.present import table as view
 from tests.table_app.ui.conftest import UI
 
 NAMES = ["欧阳司马诸葛上官", "Maximilianus", "阿强", "Christabella"]
@@ -218,8 +218,8 @@ def test_the_dialogs_fit(ui: UI) -> None:
     """The menu, the dice pad and the questions, at the smallest size, in both languages."""
     from kivy.core.window import Window
 
+    from table_app.present.words import tr
     from table_app.ui.dialogs import ChoiceDialog, ConfirmDialog, DicePad, JoinDialog, Menu
-    from table_app.ui.text import tr
 
     Window.size = (800, 480)
     ui.app.join_url = JOIN

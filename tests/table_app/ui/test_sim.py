@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from table_app.ui.fonts import find_cjk_font
+from table_app.present.fonts import find_cjk_font
 from table_app.ui.sim import KEYS
 
 START = [

@@ -9,7 +9,7 @@ import pytest
 from engine import replay
 from engine.public import public_state
 from table_app.bench.mqtt import next_command
-from table_app.seat_view import prompt, ranks, seat_view, seat_views
+from table_app.present.seat import prompt, ranks, seat_view, seat_views
 from tests.table_app.mqtt_helpers import HAND
 
 

@@ -11,8 +11,8 @@ import pytest
 from engine import replay
 from engine.public import public_state
 from engine.records import PHASES
-from table_app.ui import view
-from table_app.ui.text import tr
+from table_app.present import table as view
+from table_app.present.words import tr
 
 START = [
     {"type": "new_session", "players": ["Ann", "Bo", "Cy", "Di"], "base": 1},

@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 
 from engine.errors import CODES
+from table_app.present import words as text
+from table_app.present.fonts import find_cjk_font
 from table_app.service import Answer
-from table_app.ui import text
-from table_app.ui.fonts import find_cjk_font
 
 UI_DIR = Path(text.__file__).parent
 

@@ -9,7 +9,6 @@ True
 from __future__ import annotations
 
 import io
-import socket
 
 import segno
 
@@ -39,15 +38,3 @@ def qr_text(url: str) -> str:
     out = io.StringIO()
     _code(url).terminal(out=out, compact=True)
     return out.getvalue()
-
-
-def lan_address() -> str | None:
-    """This machine's address on the local network (what a phone on the table's Wi-Fi reaches),
-    found by asking the kernel which address it would send from; nothing is sent."""
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-        try:
-            s.connect(("10.255.255.255", 1))
-            address = str(s.getsockname()[0])
-        except OSError:
-            return None
-    return None if address.startswith("127.") else address

@@ -5,9 +5,11 @@ own ``WallState`` replays the takes (replacement tiles first, by layer — expos
 uppers, concealed kongs lowers — then the head), which puts every taken tile where the
 engine took it as long as the head and the tail have not met (the reserve keeps them apart).
 
->>> pub = {"phase": "turn", "dealer": 0, "dice": {"dealer": [4, 6], "owner": [2, 3]}, "rules": {},
-...        "wall": {"head_taken": 53, "tail_taken": 0, "kongs": 0, "reserve_stacks": 13, "drawable": 57},
-...        "seats": [{"melds": []}] * 4}
+>>> from engine.table import replay
+>>> from engine.public import public_state
+>>> pub = public_state(replay([{"type": "new_session", "players": ["A", "B", "C", "D"], "base": 1},
+...     {"type": "seating", "method": "C", "east": 0}, {"type": "roll", "dice": [4, 6]},
+...     {"type": "roll", "dice": [2, 3]}]))
 >>> w = wall_view(pub)
 >>> w.head, w.tail, w.next_head
 ((1, 16), (1, 15), (3, 8))
@@ -18,9 +20,10 @@ engine took it as long as the head and the tail have not met (the reserve keeps 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Final
 
-from engine.wall import LOWER, PER_WALL, STACKS, UPPER, WallState, break_point
+from engine.public import PublicState
+from engine.wall import LOWER, PER_WALL, REPLACEMENT_LAYER, STACKS, UPPER, BreakPoint, WallState, break_point
 
 PRESENT: Final = "in"
 HEAD: Final = "head"  # taken from the head (dealt or drawn)
@@ -54,35 +57,33 @@ class WallView:
     reserve_stacks: int = 13
 
 
-def _kong_layers(pub: dict[str, Any]) -> tuple[int, int]:
-    up = low = 0
-    for s in pub.get("seats") or []:
-        for m in s.get("melds", []):
-            if m.get("kind") == "kong":
-                if m.get("kong") == "concealed":
-                    low += 1
-                else:
-                    up += 1
-    return up, low
+def _kong_layers(pub: PublicState) -> tuple[int, int]:
+    """How many replacement tiles came from each layer: the kongs on the table, each from the
+    layer the engine takes its replacement from (``REPLACEMENT_LAYER``)."""
+    taken = [0, 0]
+    for s in pub["seats"] or []:
+        for m in s["melds"]:
+            if m["kind"] == "kong":
+                taken[REPLACEMENT_LAYER[m.get("kong", "exposed")]] += 1
+    return taken[UPPER], taken[LOWER]
 
 
-def wall_view(pub: dict[str, Any]) -> WallView:
-    direction = (pub.get("rules") or {}).get("wall_direction", "counterclockwise")
-    v = WallView(direction=direction)
+def wall_view(pub: PublicState) -> WallView:
+    direction = pub["rules"].get("wall_direction", "counterclockwise")
+    v = WallView(direction=str(direction))
     for w in range(4):
         for n in range(1, PER_WALL + 1):
             v.cells[(w, n)] = Cell(w, n)
-    dice = pub.get("dice") or {}
-    wall = pub.get("wall") or {}
-    v.reserve_stacks = int(wall.get("reserve_stacks", 13))
-    if pub.get("dealer") is None or not dice.get("dealer") or not dice.get("owner"):
+    dice, wall, dealer = pub["dice"], pub["wall"], pub["dealer"]
+    v.reserve_stacks = wall["reserve_stacks"]
+    if dealer is None or not dice["dealer"] or not dice["owner"]:
         return v
-    bp = break_point(int(pub["dealer"]), dice["dealer"], dice["owner"], direction)
+    bp = break_point(dealer, dice["dealer"], dice["owner"], v.direction)
     v.broken = True
     v.head, v.tail = bp.stack_at(0), bp.stack_at(STACKS - 1)
     for p in range(STACKS):
         v.cells[bp.stack_at(p)].p = p
-    head_taken, tail_taken = int(wall.get("head_taken", 0)), int(wall.get("tail_taken", 0))
+    head_taken, tail_taken = wall["head_taken"], wall["tail_taken"]
     up, low = _kong_layers(pub)
     if up + low != tail_taken:  # a kong still waiting to be robbed, or an unusual table: trust the count
         low = min(low, tail_taken)
@@ -101,8 +102,14 @@ def wall_view(pub: dict[str, Any]) -> WallView:
         else:
             cell.lower = how
     v.remaining = ws.remaining
-    v.drawable = wall.get("drawable")
-    # the reserve: the tail-most 2R tiles still on the table
+    v.drawable = wall["drawable"]
+    _mark_reserve(v, ws, bp)
+    _mark_next(v, ws, bp)
+    return v
+
+
+def _mark_reserve(v: WallView, ws: WallState, bp: BreakPoint) -> None:
+    """The reserve: the tail-most 2R tiles still on the table."""
     left = 2 * v.reserve_stacks
     for p in range(STACKS - 1, -1, -1):
         if left <= 0:
@@ -111,7 +118,11 @@ def wall_view(pub: dict[str, Any]) -> WallView:
         if here:
             v.cells[bp.stack_at(p)].reserve = True
             left -= here
-    nxt = next((s for s in range(136) if not ws.taken[s]), None)
+
+
+def _mark_next(v: WallView, ws: WallState, bp: BreakPoint) -> None:
+    """Where the next head draw and the next replacement of each layer come from."""
+    nxt = ws.head_slot()
     if nxt is not None:
         v.next_head = bp.stack_at(nxt // 2)
     for layer in (UPPER, LOWER):
@@ -122,7 +133,6 @@ def wall_view(pub: dict[str, Any]) -> WallView:
                 v.next_upper = pos
             else:
                 v.next_lower = pos
-    return v
 
 
 def screen_index(stack: int, direction: str) -> int:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine import replay
 from engine.public import public_state
-from table_app.ui.wallmodel import HEAD, PRESENT, TAIL, screen_index, wall_view
+from table_app.present.wall import HEAD, PRESENT, TAIL, screen_index, wall_view
 
 DEAL = [
     {"type": "new_session", "players": ["A", "B", "C", "D"], "base": 1},

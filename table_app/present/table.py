@@ -1,0 +1,166 @@
+"""The table as every screen shows it, in words: the status line over the table, the middle's
+information, the wall's line, the settlement, the end of the evening — read from the public
+state, never deciding a rule (no Kivy here). Seats sit on a screen in their real places,
+numbered counter-clockwise seen from above (:data:`PLACES`).
+
+>>> from engine.table import replay
+>>> from engine.public import public_state
+>>> pub = public_state(replay([{"type": "new_session", "players": ["阿明", "阿华", "阿强", "阿芳"], "base": 1},
+...     {"type": "seating", "method": "C", "east": 0}, {"type": "roll", "dice": [4, 6]},
+...     {"type": "roll", "dice": [2, 3]}, {"type": "discard", "seat": 0}]))
+>>> status_line(pub, "zh"), status_line(pub, "en")
+('阿明 打出', '阿明 discarded')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+from engine.public import MeldPublic, PublicState
+from engine.records import Settlement
+from table_app.present.buttons import roller
+from table_app.present.words import tile_word, tr
+
+PLACES: Final = ("bottom", "right", "top", "left")
+"""Where each seat sits on a screen: seat 0 at the bottom, then counter-clockwise."""
+
+
+def status_line(pub: PublicState, lang: str, claim_left: float | None = None) -> str:
+    """The line over the table, the same for every seat: whose turn, who rolls, who discarded,
+    who won; ``claim_left`` adds the seconds left to claim."""
+    phase, players = pub["phase"], pub["players"]
+    turn, claims, pending, settled = pub["turn"], pub["claims"], pub["pending_win"], pub["last_settlement"]
+    if phase == "turn" and turn is not None:
+        return tr("turn_of", lang, name=players[turn])
+    r = roller(pub)
+    if phase in ("betting", "rolling") and r is not None:
+        if pub["bets_open"]:
+            return tr("bets_then_roll", lang, name=players[r])
+        return tr("rolls_next", lang, name=players[r], what=tr("roll_break", lang))
+    if phase == "claims" and claims is not None:
+        key = "claims_rob" if claims["kind"] == "rob" else "claims_from"
+        tile = f" {tile_word(claims['tile'], lang)}" if claims["tile"] else ""
+        line = tr(key, lang, name=players[claims["from"]], tile=tile)
+        if claim_left is not None:
+            line += " · " + tr("seconds_left", lang, s=max(0.0, claim_left))
+        return line  # who is awaited: each seat's own prompt says it
+    if phase == "win_pending" and pending is not None:
+        return tr("win_by", lang, name=players[pending["seat"]], kind=tr(f"kind_{pending['kind']}", lang))
+    if phase == "hand_over" and settled is not None:  # who won and how (who deals next: the info line)
+        return hand_result(settled, players, lang)
+    return tr(f"phase_{phase}", lang)
+
+
+def hand_result(s: Settlement, players: Sequence[str], lang: str) -> str:
+    """How a hand ended: 荒牌, or who won and how."""
+    if s["winner"] is None or s["kind"] is None:
+        return tr("drawn_hand", lang)
+    return tr("win_by", lang, name=players[s["winner"]], kind=tr(f"kind_{s['kind']}", lang))
+
+
+def info_lines(pub: PublicState, lang: str) -> tuple[str, str]:
+    """The middle of the table: the hand, how many tiles are left to draw, the dice; where the
+    draw starts, or who deals next (most useful first: the middle shows what fits)."""
+    phase, players, b = pub["phase"], pub["players"], pub["break"]
+    if phase in ("idle", "seating"):
+        return tr(f"phase_{phase}", lang), ""
+    first = [tr("hand_round", lang, hand=pub["hand"], round=pub["round"])]
+    during = b is not None and phase not in ("hand_over", "ended")
+    if during:
+        first.append(tr("drawable", lang, n=pub["wall"]["drawable"]))
+    rolls = [d for d in (pub["dice"]["dealer"], pub["dice"]["owner"]) if d]
+    if rolls:
+        first.append(tr("dice_were", lang, dice=" / ".join(f"{x}+{y}" for x, y in rolls)))
+    if phase == "hand_over" and pub["next_dealer"] is not None:
+        return " · ".join(first), tr("next_hand_hint", lang, dealer=players[pub["next_dealer"]])
+    if b is None or not during:
+        return " · ".join(first), ""
+    return " · ".join(first), tr("break_at", lang, name=players[b["wall"]], stack=b["stack"])
+
+
+def wall_line(pub: PublicState, lang: str) -> str:
+    """Where the draw starts and what is left of the wall, in one line."""
+    w, b = pub["wall"], pub["break"]
+    if b is None:
+        return ""
+    return tr("break_at", lang, name=pub["players"][b["wall"]], stack=b["stack"]) + " · " + tr(
+        "wall_line", lang, remaining=w["remaining"], drawable=w["drawable"], reserve=w["reserve_stacks"],
+        kongs=w["kongs"])
+
+
+def meld_text(m: MeldPublic, lang: str) -> str:
+    """An exposed meld in words: 碰 三条, 吃 一二三万, 暗杠."""
+    kind = m["kind"]
+    text = tr("kong_concealed", lang) if kind == "kong" and m.get("kong") == "concealed" else tr(f"meld_{kind}", lang)
+    tiles = m["tiles"]
+    if not tiles:
+        return text
+    first = f"{tiles[0]}{tiles[-1]}"
+    if kind != "chow":
+        return f"{text} {tile_word(first, lang)}"
+    if lang == "zh":
+        word = tile_word(first, lang)
+        return f"{text} {''.join(tile_word(f'{d}{tiles[-1]}', lang)[0] for d in tiles[:-1])}{word[1:]}"
+    return f"{text} {tiles[0]}-{tiles[-2]} {tile_word(first, lang).split(' ', 1)[1]}"
+
+
+# --- the settlement, the end of the evening ------------------------------------------------
+
+
+def settlement_head(pub: PublicState, lang: str) -> str:
+    s = pub["last_settlement"]
+    if s is None:
+        return tr("no_settlement", lang)
+    head = hand_result(s, pub["players"], lang)
+    if s["winner"] is not None and s["wait"]:
+        head += " · " + tr(f"wait_{s['wait']}", lang) + (tr("bonus_yes", lang) if s["bonus"] else "")
+    return head
+
+
+def settlement_rows(pub: PublicState) -> list[tuple[str, int, int, int, int, int]]:
+    """One row per player: name, then what the hand's 胡 · 杠 · 注 transfers brought it, the
+    hand's total (本局) and the running total (总分)."""
+    s = pub["last_settlement"]
+    seats = range(len(pub["players"]))
+    by = {r: [0 for _ in seats] for r in ("win", "kong", "bet")}
+    for t in s["transfers"] if s is not None else []:
+        by[t["reason"]][t["from"]] -= t["amount"]
+        by[t["reason"]][t["to"]] += t["amount"]
+    deltas = s["deltas"] if s is not None else [0 for _ in seats]
+    return [(pub["players"][i], by["win"][i], by["kong"][i], by["bet"][i], deltas[i], pub["scores"][i])
+            for i in seats]
+
+
+def transfer_lines(pub: PublicState, lang: str) -> list[str]:
+    """Every transfer of the last hand, in words."""
+    s, players = pub["last_settlement"], pub["players"]
+    return [tr("pays", lang, frm=players[t["from"]], to=players[t["to"]], amount=t["amount"],
+               reason=tr(f"reason_{t['reason']}", lang)) for t in (s["transfers"] if s is not None else [])]
+
+
+def ranks(scores: Sequence[int]) -> list[int]:
+    """Competition ranking by seat (1 is the highest score; equal scores share a rank).
+
+    >>> ranks([5, -3, 5, -7])
+    [1, 3, 1, 4]
+    """
+    return [1 + sum(1 for other in scores if other > s) for s in scores]
+
+
+def ranking(scores: Sequence[int]) -> list[tuple[int, int]]:
+    """(rank, seat), best first; equal scores share a rank (1, 2, 2, 4).
+
+    >>> ranking([5, -3, 5, -7])
+    [(1, 0), (1, 2), (3, 1), (4, 3)]
+    """
+    rank = ranks(scores)
+    return [(rank[s], s) for s in sorted(range(len(scores)), key=lambda s: (-scores[s], s))]
+
+
+def settle_lines(pub: PublicState, lang: str) -> list[str]:
+    """The engine's ``settle_up`` (phase ``ended``): the fewest payments, in words."""
+    players, pays = pub["players"], pub["settle_up"] or []
+    if not pays:
+        return [tr("settle_none", lang)]
+    return [tr("settle_pay", lang, frm=players[p["from"]], to=players[p["to"]], amount=p["amount"]) for p in pays]

@@ -1,0 +1,129 @@
+"""Every word a player reads, in Chinese and English, once: the touchscreen, the table page,
+the phones, MQTT's seat views, the terminal and the seat displays' names all take them from
+here (no Kivy here).
+
+``tr(key, lang, **fields)`` formats one string; an unknown key is a bug and raises;
+``both(key, **fields)`` gives the zh and en of it together (what a seat view publishes). The
+vocabularies live in ``vocab_table`` (the table and its seats), ``vocab_forms`` (the screens'
+forms) and ``vocab_refusals`` (the history's sentences and the refusals), gathered here into
+one table with no key twice. Tiles are named in Chinese (一万, 东风) in both languages'
+sentences where a player reads them; mpsz text stays in the command line.
+
+>>> tr("score", "en"), tr("score", "zh")
+('score', '分')
+>>> tr("turn_of", "en", name="Ann")
+"Ann's turn"
+>>> both("turn_of", name="阿华")
+{'zh': '阿华 出牌', 'en': "阿华's turn"}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final, Literal, TypedDict, get_args
+
+from engine.records import Wind
+from engine.tiles import HONOURS, TileError, parse_tiles, tile_name
+from table_app.present.vocab_forms import FORMS
+from table_app.present.vocab_refusals import REFUSALS, SENTENCES
+from table_app.present.vocab_table import TABLE
+
+Lang = Literal["zh", "en"]
+LANGS: Final[tuple[Lang, ...]] = get_args(Lang)
+DEFAULT_NAMES: Final = ("阿明", "阿华", "阿强", "阿芳")  # the new-session form's names until the players type theirs
+
+WIND_ZH: Final[dict[Wind, str]] = {"E": "东", "S": "南", "W": "西", "N": "北"}
+WIND_EN: Final[dict[Wind, str]] = {"E": "East", "S": "South", "W": "West", "N": "North"}
+
+
+class Both(TypedDict):
+    """One line in both languages (a seat view carries its words so)."""
+
+    zh: str
+    en: str
+
+
+def _gather(*vocabularies: dict[str, tuple[str, str]]) -> dict[str, tuple[str, str]]:
+    out: dict[str, tuple[str, str]] = {}
+    for vocabulary in vocabularies:
+        twice = out.keys() & vocabulary.keys()
+        if twice:
+            raise AssertionError(f"words defined twice: {sorted(twice)}")
+        out.update(vocabulary)
+    return out
+
+
+_T: Final = _gather(TABLE, FORMS, SENTENCES, REFUSALS)
+
+
+def lang_of(text: object) -> Lang:
+    """``zh`` or ``en`` from what a request or a setting says (anything else: zh)."""
+    return "en" if text == "en" else "zh"
+
+
+def tr(key: str, lang: str, **fields: object) -> str:
+    zh, en = _T[key]
+    text = zh if lang == "zh" else en
+    return text.format(**fields) if fields else text
+
+
+def known(key: str) -> bool:
+    return key in _T
+
+
+def pair(key: str) -> tuple[str, str]:
+    """The word ``key`` as (zh, en), unformatted: for a command line that prints both."""
+    return _T[key]
+
+
+def both(key: str, **fields: object) -> Both:
+    """The line ``key`` in both languages."""
+    return {"zh": tr(key, "zh", **fields), "en": tr(key, "en", **fields)}
+
+
+def wind(letter: Wind | None, lang: str) -> str:
+    if letter is None:
+        return ""
+    return (WIND_ZH if lang == "zh" else WIND_EN)[letter]
+
+
+def wind_mark(letter: Wind | None, lang: str) -> str:
+    """The wind on a badge: 东 in Chinese, E in English."""
+    return "" if letter is None else WIND_ZH[letter] if lang == "zh" else letter
+
+
+def tile_word(text: str | None, lang: str = "zh") -> str:
+    """Tiles named as players name them — 五筒, 东风 in Chinese, "5 Dots", "East" in English;
+    mpsz text that is not a tile comes back as it was.
+
+    >>> tile_word("5p"), tile_word("1z"), tile_word("6z"), tile_word("111m"), tile_word("5p", "en")
+    ('五筒', '东风', '发财', '一万一万一万', '5 Dots')
+    """
+    if not text:
+        return ""
+    try:
+        tiles = parse_tiles(text)
+    except TileError:
+        return text
+    if lang == "zh":
+        return "".join(_HONOUR_WORDS[t - HONOURS] if t >= HONOURS else tile_name(t, "zh") for t in tiles)
+    return " ".join(tile_name(t, "en") for t in tiles)
+
+
+_HONOUR_WORDS: Final = ("东风", "南风", "西风", "北风", "红中", "发财", "白板")
+
+
+def tile_face(t: int) -> tuple[str, str]:
+    """What a tile picture shows: the number (or honour) and the suit character.
+
+    >>> from engine.tiles import parse_tile
+    >>> tile_face(parse_tile("5p")), tile_face(parse_tile("5z"))
+    (('五', '筒'), ('中', ''))
+    """
+    if t >= HONOURS:
+        return "东南西北中发白"[t - HONOURS], ""
+    return "一二三四五六七八九"[t % 9], "万筒条"[t // 9]
+
+
+def names_list(names: Sequence[str], lang: str) -> str:
+    return tr("list_sep", lang).join(names)
