@@ -334,5 +334,5 @@ def _reason(e: RuleError) -> str:
     return _PREFIX.sub("", str(e), count=1)
 
 
-__all__ = ["BUTTONS", "CALLS", "PRESSED_WITH", "SEAT_BUTTONS", "UNDO", "Button", "Press", "Pressed", "Step", "Undo", "apply_press", "parse_press",
-           "press_events"]
+__all__ = ["BUTTONS", "CALLS", "PRESSED_WITH", "SEAT_BUTTONS", "UNDO", "Button", "Press", "Pressed", "Step", "Undo",
+           "apply_press", "parse_press", "press_events"]

@@ -411,6 +411,19 @@ class Journal:
     def event(self, seq: int) -> dict[str, Any]:
         return self.events([seq])[0]
 
+    def sources(self, seqs: Sequence[int]) -> dict[int, str]:
+        """Where each of these records came from (the input: ``touch``, ``gpio press 1:TURN`` …)."""
+        if not seqs:
+            return {}
+        wanted = set(seqs)
+        rows = self._conn.execute("SELECT seq, source FROM records WHERE seq BETWEEN ? AND ?", (min(seqs), max(seqs)))
+        return {seq: source for seq, source in rows if seq in wanted}
+
+    def reader(self) -> Journal:
+        """A read-only connection of its own to this (already checked) journal, for another
+        thread to read while the service writes (WAL: readers and the writer never wait)."""
+        return Journal(self.path, journal_file.connect(self.path, "ro"), True, None, self.version)
+
     def record_sessions(self, seqs: Sequence[int]) -> dict[int, int | None]:
         """The session of each given record."""
         if not seqs:

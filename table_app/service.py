@@ -459,6 +459,11 @@ class TableService:
         """When the open claim window closes by itself, in the service clock's time (None: no window, or no timer)."""
         return None if self._window is None else self._window.deadline
 
+    @property
+    def claim_deadline(self) -> float | None:
+        """When the open claim window closes by itself, in :attr:`clock`'s time (None: no window)."""
+        return self._deadline()
+
     def claim_left(self) -> float | None:
         """Seconds until the open claim window closes by itself (None: no window, or no timer)."""
         return seconds_left(self._deadline(), self.clock)

@@ -22,7 +22,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from engine.public import PublicState
 from table_app.bench import Result, result
@@ -36,7 +36,7 @@ TARGET_P99_US = 20_000.0
 WAIT_S = 10.0
 
 
-def next_command(public: dict[str, Any]) -> dict[str, Any]:
+def next_command(public: PublicState) -> dict[str, object]:
     """A legal next event for an endless tracked game (discards and passes only)."""
     phase = public["phase"]
     if phase == "betting":
@@ -45,14 +45,20 @@ def next_command(public: dict[str, Any]) -> dict[str, Any]:
         return {"type": "roll", "dice": [3, 4]}
     if phase == "turn":
         return {"type": "discard", "seat": public["turn"]}
-    if phase == "claims":
+    if public["claims"] is not None:
         return {"type": "pass", "seat": public["claims"]["waiting"][0]}
     if phase == "hand_over":
         return {"type": "next_hand"}
     raise RuntimeError(f"the benchmark game cannot move in phase {phase!r}")
 
 
-def next_press(public: PublicState) -> dict[str, object]:
+class Command(TypedDict, total=False):
+    type: str
+    seat: int | None
+    button: str
+
+
+def next_press(public: PublicState) -> Command:
     """The next press of an endless tracked game played by the buttons (the next hand, which
     has no button, is the screen's event): the engine's ``actions`` say who may act; during
     claims the discarder's 下家 has drawn and discarded (``claims.next``): one press."""

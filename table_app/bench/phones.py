@@ -109,9 +109,9 @@ def one_run(workdir: Path, progress: Callable[[str], None], presses: int = PRESS
             if cmd["type"] != "press":  # the next hand: from the table's screen
                 service.call(cmd, "touch", timeout=WAIT_S)
                 continue
-            seat = cmd["seat"]
-            if seat is None:  # the dice: the phone of the seat due to roll
-                seat = next(s for s, acts in enumerate(service.public["actions"]) if "roll" in acts)
+            pressed = cmd["seat"]  # the dice (None): the phone of the seat due to roll
+            seat = pressed if pressed is not None else next(
+                s for s, acts in enumerate(service.public["actions"]) if "roll" in acts)
             body = {"type": "press", "button": cmd["button"], "held": False}
             time.sleep(GAP_S)
             t0 = time.perf_counter()

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from engine.public import public_state
+from engine.public import PublicState, public_state
 from table_app.bench import Result, result
 
 NAME = "service"
@@ -66,7 +66,7 @@ def scripted_session(hands: int, seed: int = 0, *, variety: bool = True, players
                 push({"type": "discard", "seat": seat})
             elif phase == "claims":
                 c = public_state(state)["claims"]
-                for s in list(c["waiting"]):
+                for s in list(c["waiting"] if c is not None else []):
                     if state.phase != "claims":
                         break
                     r = rng.random() if variety else 1.0
@@ -114,7 +114,7 @@ def _write_journal(path: Path, events: list[dict[str, Any]]) -> None:
         c.execute("COMMIT")
 
 
-def _startup(path: Path, snapshot_every: int) -> tuple[float, dict[str, Any]]:
+def _startup(path: Path, snapshot_every: int) -> tuple[float, PublicState]:
     """Milliseconds from opening the journal (with its checks) to a restored service, and its state."""
     from table_app.journal import Journal
     from table_app.service import TableService

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.public import public_state
+from engine.records import TransferJSON
 
 HELP = "export every hand's transfers and totals from the journal (--format csv or json)"
 
@@ -33,7 +34,7 @@ class HandRow:
     result: str | None
     winner: int | None
     kind: str | None
-    transfers: list[dict[str, Any]]
+    transfers: list[TransferJSON]
     deltas: list[int]
     totals: list[int]
     seq: int  # the journal record that settled the hand
@@ -84,14 +85,15 @@ def ledgers(journal: Any) -> list[SessionLedger]:
             current.events += 1
             pub = public_state(state)
             if pub["phase"] == "hand_over" and phase != "hand_over":
-                st = pub.get("last_settlement") or {}
+                st = pub["last_settlement"]
+                assert st is not None  # (a hand is over: it was settled)
                 current.hands.append(HandRow(
-                    hand=pub["hand"], round=pub["round"], dealer=pub["dealer"], result=st.get("result"),
-                    winner=st.get("winner"), kind=st.get("kind"), transfers=list(st.get("transfers") or []),
-                    deltas=list(st.get("deltas") or [0, 0, 0, 0]), totals=list(pub["scores"]), seq=seq,
+                    hand=pub["hand"], round=pub["round"], dealer=pub["dealer"], result=st["result"],
+                    winner=st["winner"], kind=st["kind"], transfers=list(st["transfers"]),
+                    deltas=list(st["deltas"]), totals=list(pub["scores"]), seq=seq,
                 ))
             phase = pub["phase"]
-            current.phase, current.totals, current.base = phase, list(pub["scores"]), pub.get("base")
+            current.phase, current.totals, current.base = phase, list(pub["scores"]), pub["base"]
     return out
 
 
@@ -131,7 +133,7 @@ def open_journal(args: argparse.Namespace, verb: str) -> Any:
         return 4 if isinstance(e, JournalError) else 2
 
 
-def _transfers_text(transfers: list[dict[str, Any]], players: list[str]) -> str:
+def _transfers_text(transfers: list[TransferJSON], players: list[str]) -> str:
     def name(s: Any) -> str:
         return players[s] if isinstance(s, int) and 0 <= s < len(players) else str(s)
 

@@ -11,15 +11,10 @@ from typing import Any, TextIO
 from engine.hand import HandError, analyse_win, hand_counts, held_counts, parse_meld, splits, winning_tiles
 from engine.rules import Rules, RulesError
 from engine.tiles import TileError, format_tiles, names, parse_tile, parse_tiles, tile_name, tile_text
+from table_app.present.words import pair
 
 HELP = "analyse a hand: for 14 tiles whether it wins and how, for 13 tiles the winning tiles"
 
-WAIT_NAMES = {
-    "closed": ("夹张", "closed wait"),
-    "single": ("单调", "single wait"),
-    "edge": ("边张", "edge wait"),
-    "plain": ("平胡", "plain wait"),
-}
 
 
 def register(p: argparse.ArgumentParser) -> None:
@@ -100,7 +95,7 @@ def render(result: dict[str, Any], out: TextIO) -> None:
             return
         print(f"听牌 ready — waiting on {len(result['waits'])} tile(s):", file=out)
         for w in result["waits"]:
-            zh, en = WAIT_NAMES[w["wait"]]
+            zh, en = pair(f"wait_{w['wait']}")
             bonus = "  +bonus 加分" if w["bonus"] else ""
             name = tile_name(parse_tile(w["tile"]))
             print(f"  {w['tile']:>3} {name}  {zh} {en}{bonus}  ({w['left']} left 剩{w['left']}张)", file=out)
@@ -110,13 +105,13 @@ def render(result: dict[str, Any], out: TextIO) -> None:
         return
     print("和牌 winning hand ✓", file=out)
     if "wait" in result:
-        zh, en = WAIT_NAMES[result["wait"]]
+        zh, en = pair(f"wait_{result['wait']}")
         bonus = "yes 有" if result["bonus"] else "no 无"
         print(f"winning tile 和张: {result['win_tile']} {tile_name(parse_tile(result['win_tile']))}", file=out)
         print(f"wait 听法: {zh} {en}   wait bonus 加分: {bonus}", file=out)
         print("splits 拆法:", file=out)
         for s in result["splits"]:
-            kinds = ", ".join(f"{WAIT_NAMES[k][0]} {k}" for k in s["kinds"])
+            kinds = ", ".join(pair("wait_" + k)[0] + f" {k}" for k in s["kinds"])
             print(f"  {s['split']}    ({kinds})", file=out)
         return
     print("splits 拆法:", file=out)
@@ -124,7 +119,7 @@ def render(result: dict[str, Any], out: TextIO) -> None:
         print(f"  {s}", file=out)
     print("wait kind by winning tile (give --win-tile to pick one):", file=out)
     for t, info in result["by_win_tile"].items():
-        zh, en = WAIT_NAMES[info["wait"]]
+        zh, en = pair(f"wait_{info['wait']}")
         print(f"  {t:>3} {tile_name(parse_tile(t))}  {zh} {en}", file=out)
 
 

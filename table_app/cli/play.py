@@ -18,36 +18,10 @@ import sys
 from collections.abc import Iterable
 from typing import Any, TextIO
 
-from engine.public import public_state
+from engine.public import PublicState, public_state
+from table_app.present.words import WIND_ZH, pair
 
-WAIT_NAMES = {
-    "closed": ("夹张", "closed wait"),
-    "single": ("单调", "single wait"),
-    "edge": ("边张", "edge wait"),
-    "plain": ("平胡", "plain wait"),
-}
 HELP = "apply a JSONL file of table events (- for stdin) and print the table's public state"
-
-PHASE_NAMES = {
-    "idle": ("未开始", "no session"),
-    "seating": ("定位", "choosing seats"),
-    "betting": ("下注", "bets, then the dealer rolls"),
-    "rolling": ("掷骰", "rolling the dice"),
-    "turn": ("出牌", "a player's turn"),
-    "claims": ("吃碰杠胡", "claims open"),
-    "win_pending": ("待确认和牌", "win to confirm"),
-    "hand_over": ("本局结束", "hand over"),
-    "ended": ("散场", "session ended"),
-}
-WIND_NAMES = {"E": "东", "S": "南", "W": "西", "N": "北"}
-KIND_NAMES = {
-    "self_drawn": ("自摸", "self-drawn"),
-    "discard": ("点炮", "on a discard"),
-    "kong_bloom": ("杠后开花", "on a kong replacement"),
-    "heavenly": ("天胡", "heavenly hand"),
-    "robbed_kong": ("抢杠", "robbing a kong"),
-}
-
 
 def register(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", metavar="FILE", help="a JSONL file of events, or - for stdin")
@@ -117,9 +91,9 @@ def _write(events: TextIO | None, taken: list[dict[str, Any]]) -> None:
         events.flush()
 
 
-def render(st: dict[str, Any], out: TextIO) -> None:
+def render(st: PublicState, out: TextIO) -> None:
     """The public state for people, in Chinese and English."""
-    zh, en = PHASE_NAMES.get(st["phase"], (st["phase"], st["phase"]))
+    zh, en = pair(f"phase_{st['phase']}")
     print(f"阶段 phase: {zh} {en}", file=out)
     if st["phase"] == "idle":
         return
@@ -132,7 +106,7 @@ def render(st: dict[str, Any], out: TextIO) -> None:
         wind = st["winds"][seat]
         mark = " 庄 dealer" if seat == st["dealer"] else ""
         turn = "  ← 出牌 to play" if seat == st["turn"] else ""
-        w = f"{WIND_NAMES[wind]}{wind}" if wind else "--"
+        w = f"{WIND_ZH[wind]}{wind}" if wind else "--"
         bet = f"  注 bet {st['bets'][seat]}" if st["bets"][seat] else ""
         print(
             f"  座位 seat {seat} {w} {st['players'][seat]:<10} 分 score {st['scores'][seat]:>5}{bet}{mark}{turn}",
@@ -145,30 +119,31 @@ def render(st: dict[str, Any], out: TextIO) -> None:
             f"第 {b['stack']} 墩 stack {b['stack']}",
             file=out,
         )
-        w = st["wall"]
+        wall = st["wall"]
         print(
-            f"牌墙 wall: 剩 {w['remaining']} remaining, 牌头 head {w['head_taken']}, 牌尾 tail {w['tail_taken']}, "
-            f"杠 kongs {w['kongs']}, 留 {w['reserve_stacks']} 墩 stacks reserved, 可摸 drawable {w['drawable']}",
+            f"牌墙 wall: 剩 {wall['remaining']} remaining, 牌头 head {wall['head_taken']}, "
+            f"牌尾 tail {wall['tail_taken']}, 杠 kongs {wall['kongs']}, "
+            f"留 {wall['reserve_stacks']} 墩 stacks reserved, 可摸 drawable {wall['drawable']}",
             file=out,
         )
-    if st.get("claims"):
-        c = st["claims"]
+    c = st["claims"]
+    if c is not None:
         tile = f" {c['tile']}" if c["tile"] else ""
         print(f"等待 waiting on seats {c['waiting']} for claims on seat {c['from']}'s{tile}", file=out)
-    if st.get("pending_win"):
-        p = st["pending_win"]
-        kz, ke = KIND_NAMES.get(p["kind"], (p["kind"], p["kind"]))
+    p = st["pending_win"]
+    if p is not None:
+        kz, ke = pair(f"kind_{p['kind']}")
         frm = f" from seat {p['from']}" if p["from"] is not None else ""
         print(f"待确认 to confirm: 座位 seat {p['seat']} 和牌 declares a win — {kz} {ke}{frm}", file=out)
-    if st.get("next_dealer") is not None:
+    if st["next_dealer"] is not None:
         print(f"下局庄家 next dealer: 座位 seat {st['next_dealer']}", file=out)
     last = st["last_settlement"]
     if last:
         if last["result"] == "draw":
             print("上局 last hand: 荒牌 drawn (exhaustive draw)", file=out)
         else:
-            kz, ke = KIND_NAMES.get(last["kind"], (last["kind"], last["kind"]))
-            wz, we = WAIT_NAMES.get(last["wait"], (last["wait"], last["wait"]))
+            kz, ke = pair(f"kind_{last['kind']}")
+            wz, we = pair(f"wait_{last['wait']}")
             print(f"上局 last hand: 座位 seat {last['winner']} 和 wins — {kz} {ke}, {wz} {we}", file=out)
         print(f"  得失 deltas: {last['deltas']}", file=out)
 

@@ -109,9 +109,12 @@ def seat_prompt(pub: PublicState, seat: int, lang: str) -> str:
     if roller(pub) == seat:
         first = pub["dice"]["dealer"] is None
         return tr("your_roll", lang, what=tr("roll_wall" if first else "roll_break", lang))
-    pending = pub["pending_win"]
+    pending, settled = pub["pending_win"], pub["last_settlement"]
     if pending is not None and pending["seat"] == seat:
         return tr("confirm_your_win", lang)
+    if phase == "hand_over" and settled is not None:  # what the hand brought this seat
+        delta = f"{settled['deltas'][seat]:+d}"
+        return tr("you_won" if settled["winner"] == seat else "you_delta", lang, delta=delta)
     return ""
 
 

@@ -158,6 +158,27 @@ def ranking(scores: Sequence[int]) -> list[tuple[int, int]]:
     return [(rank[s], s) for s in sorted(range(len(scores)), key=lambda s: (-scores[s], s))]
 
 
+def running_totals(pub: PublicState) -> list[list[int]]:
+    """Each seat's running total from the session's start, hand by hand (the engine's
+    ``results``), and now, when kongs of the hand being played have paid already.
+
+    >>> from engine.table import replay
+    >>> from engine.public import public_state
+    >>> running_totals(public_state(replay([{"type": "new_session", "players": ["A", "B", "C", "D"], "base": 1},
+    ...     {"type": "seating", "method": "C", "east": 0},
+    ...     {"type": "score_hand", "winner": 2, "how": "self_drawn"}])))
+    [[0, 0, 0, 0], [-2, -2, 6, -2]]
+    """
+    totals = [0 for _ in pub["players"]]
+    series = [list(totals)]
+    for r in pub["results"]:
+        totals = [t + d for t, d in zip(totals, r["deltas"], strict=True)]
+        series.append(list(totals))
+    if pub["scores"] != series[-1]:
+        series.append(list(pub["scores"]))
+    return series
+
+
 def settle_lines(pub: PublicState, lang: str) -> list[str]:
     """The engine's ``settle_up`` (phase ``ended``): the fewest payments, in words."""
     players, pays = pub["players"], pub["settle_up"] or []

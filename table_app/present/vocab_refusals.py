@@ -106,6 +106,7 @@ REFUSALS: Final[dict[str, tuple[str, str]]] = {
     "redo.refused": ("重做不了", "That cannot be redone"),
     "journal.failed": ("没记上（存储出错），请再试一次", "Not recorded (the journal could not be written): try again"),
     "service.stopped": ("牌桌服务已停止", "The table service has stopped"),
+    "service.busy": ("牌桌正忙：请过一会儿再按", "The table is busy: press again in a moment"),
     "service.internal": ("出了内部错误，这一步没记上", "An internal error: this step was not recorded"),
     # words inside refusals and sentences
     "call_win": ("胡", "win"),

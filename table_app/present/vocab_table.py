@@ -120,6 +120,8 @@ TABLE: Final[dict[str, tuple[str, str]]] = {
     "name_wind": ("{name}（{wind}）", "{name} ({wind})"),
     "pass_only": ("没有可叫的：过", "nothing to claim: pass"),
     "confirm_your_win": ("确认你的胡牌", "confirm your win"),
+    "you_won": ("你胡了！{delta}", "You won! {delta}"),
+    "you_delta": ("这局你 {delta}", "this hand: you {delta}"),
     "you_pay_for": ("你付 {other} {amount} · {why}", "You pay {other} {amount} · {why}"),
     "pays_you_for": ("{other} 付你 {amount} · {why}", "{other} pays you {amount} · {why}"),
     "you_pay": ("你付 {other} {amount}", "You pay {other} {amount}"),

@@ -29,17 +29,23 @@ from kivy.lang import Builder
 from kivy.properties import BooleanProperty, DictProperty, NumericProperty, StringProperty
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
+from engine.event_base import Event
+from engine.events import Claim, Kong
+from engine.public import PublicState
+from engine.scored import ScoreHand
+from table_app.clock import seconds_left
+from table_app.notices import Notice
+from table_app.present.buttons import forward
 from table_app.present.fonts import MISSING, find_cjk_font
-from table_app.present.words import refusal, tr
+from table_app.present.refusals import refusal
+from table_app.present.words import tr
+from table_app.session_history import History, SessionHistory
 from table_app.ui import screens, units
 from table_app.ui.sim import KEYS
 
 HERE = Path(__file__).parent
-HOME_SCREEN = {"idle": "session", "seating": "seating", "win_pending": "win", "hand_over": "settlement",
-               "ended": "final"}
 TOUCH = "touch"
 SIM_KEYS = "sim-keys"
-HISTORY_KEPT = 2000  # events of the session the History screen can take back to
 MESSAGE_S = 6.0  # how long a message stays in the top line
 
 
@@ -96,16 +102,13 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
         self.window_size: tuple[int, int] = (0, 0)  # as the last frame drew it
         self.demo_hands = 0
         self.frames_shown = 0
-        self.pub: dict[str, Any] = dict(service.public)
+        self.pub: PublicState = service.public
         self.seq = service.seq
-        self.claims_deadline: float | None = None  # time.monotonic() when the claim window closes
+        self.claims_deadline: float | None = None  # when the claim window closes (the service clock's time)
         self.claims_window: float = float(service.claim_window_s)
-        self.in_effect: list[tuple[int, dict[str, Any], str]] = []  # (seq, event, source)
-        self.sources_read = True
-        self.redo_list: list[tuple[int, dict[str, Any], str]] = []
-        self.totals: list[tuple[int, list[int]]] = []  # (seq, scores after a hand ended)
+        self.history: SessionHistory | None = None  # the session's events from the journal (History)
         self.pending_bets = [0, 0, 0, 0]
-        self.last_phase = self.pub.get("phase")
+        self.last_phase = self.pub["phase"]
         self.font_path = find_cjk_font()
         self.sm: ScreenManager | None = None
         self._unsubscribe: Any = None
@@ -134,8 +137,7 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
         Window.bind(on_key_down=self.on_key)
         self._ticker = Clock.schedule_interval(self.tick, 0.1)
         self._beat = _ui_heartbeat()
-        if self.pub.get("phase") == "claims":  # restored with the claims open: the service gives a fresh window
-            self.claims_deadline = time.monotonic() + float(self.service.claim_window_s)
+        self.claims_deadline = self.service.claim_deadline  # restored with the claims open: a fresh window
         Window.bind(on_flip=self._flipped)
         if self.screenshot_path:
             Path(self.screenshot_path).unlink(missing_ok=True)  # what is there afterwards is this run's
@@ -180,52 +182,25 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
                 ev.cancel()
 
     def load_history(self) -> None:
-        """The events in effect of this session and its hand results, from the journal (their
-        sources are read when History is first shown: that reads the whole journal)."""
+        """The session's history is read from the journal when History shows it; at start-up only
+        whether the session is scored hand by hand (只记分)."""
         if self.journal is None:
             return
         try:
-            tl = self.journal.timeline()
-            active = tl.active
-            starts = {first for _, first, _, _ in self.journal.sessions()}
-            begin = max((i for i, s in enumerate(active) if s in starts), default=0)
-            seqs = active[begin:]
-            events = self.journal.events(seqs)
+            self.history = SessionHistory(self.journal)
+            self.score_only = self.score_only or self.history.read().has("score_hand")
         except Exception as e:  # a history we cannot read must not stop the table
             self.message = f"history: {e}"
-            return
-        from engine import new_table, push
 
-        self.in_effect = [(s, e, "") for s, e in zip(seqs, events, strict=True)]
-        self.sources_read = False
-        state = new_table()
-        self.totals = []
-        for seq, ev in zip(seqs, events, strict=True):
-            push(state, ev)  # (one state, changed in place: no copy per event)
-            if ev["type"] == "new_session":
-                self.totals = [(seq, [0, 0, 0, 0])]
-            elif state.phase == "hand_over" and ev["type"] in ("confirm_win", "resolve", "pass", "claim",
-                                                                "score_hand"):
-                self.totals.append((seq, list(state.scores)))
-            if ev["type"] == "score_hand":
-                self.score_only = True
-
-    def read_sources(self) -> None:
-        """Where the loaded events came from (touch, gpio…), for History: the journal's records
-        are read once, on the first look at History, not at start-up."""
-        if self.sources_read or self.journal is None:
-            return
-        self.sources_read = True
-        wanted = {seq for seq, _, source in self.in_effect if not source}
-        if not wanted:
-            return
-        first = min(wanted)
+    def read_history(self) -> History:
+        """The events in effect of this session and the next redo (empty without a journal)."""
+        if self.history is None:
+            return History([], [])
         try:
-            found = {r.seq: r.source for r in self.journal.records() if r.seq >= first and r.seq in wanted}
+            return self.history.read()
         except Exception as e:  # (a history we cannot read must not stop the table)
             self.say(f"history: {e}")
-            return
-        self.in_effect = [(seq, ev, source or found.get(seq, "")) for seq, ev, source in self.in_effect]
+            return History([], [])
 
     # -- the service's notices (service thread → Kivy thread) -----------------------------
 
@@ -245,63 +220,50 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
             self._drain_scheduled = False
         for n in batch:
             self.apply_notice(n, refresh=False)
-        if len(self.in_effect) > HISTORY_KEPT:
-            del self.in_effect[:-HISTORY_KEPT]
         self.refresh()
 
-    def apply_notice(self, n: Any, refresh: bool = True) -> None:
+    def apply_notice(self, n: Notice, refresh: bool = True) -> None:
+        press_seat = None if n.press is None else n.press.seat
         if n.kind == "refused":
-            self.show_refusal(n.code, n.params or {}, n.error or "", (n.press or {}).get("seat"))
+            self.show_refusal(n.code, dict(n.params or {}), n.error or "", press_seat)
             return
         if n.kind == "dice":  # the dice button while the seats are chosen: the seating form takes them
-            self.seating_dice(list(n.dice))
+            if n.dice is not None:
+                self.seating_dice(list(n.dice))
             return
-        self.pub, self.seq = dict(n.state), n.seq
-        ev = n.event or {}
-        if n.kind == "event":
-            self.in_effect.append((n.seq, ev, n.source))
-            self.redo_list.clear()
-        elif n.kind == "undo":
-            gone = set(n.undone)
-            self.redo_list[:0] = [x for x in self.in_effect if x[0] in gone]
-            self.in_effect = [x for x in self.in_effect if x[0] not in gone]
-            self.totals = [t for t in self.totals if t[0] not in gone]
-        elif n.kind == "redo" and self.redo_list:
-            self.in_effect.append(self.redo_list.pop(0))
-        if ev.get("type") == "new_session":
-            self.totals = [(n.seq, [0, 0, 0, 0])]
-        if ev.get("type") == "score_hand":
+        self.pub, self.seq = n.state, n.seq
+        ev = n.event
+        if isinstance(ev, ScoreHand):
             self.score_only = True
-        if any(e.what == "hand_over" for e in n.effects):  # the engine settled a hand
-            seq_of_event = self.in_effect[-1][0] if self.in_effect else n.seq
-            self.totals.append((seq_of_event, list(self.pub["scores"])))
-        self.claims_deadline = None if n.claim_left is None else time.monotonic() + n.claim_left
-        if n.claim_left is not None and any(e.what == "claims_open" for e in n.effects):
-            self.claims_window = max(float(n.claim_left), 0.1)
-        if any(e.what == "to_move" and e.data == "roll" for e in n.effects) and self.pub.get("phase") == "betting":
-            self.pending_bets = list(self.pub.get("bets") or [0, 0, 0, 0])
+        self.claims_deadline = n.claim_deadline
+        left = seconds_left(n.claim_deadline, self.service.clock)
+        if left is not None and n.has("claims_open"):
+            self.claims_window = max(left, 0.1)
+        if n.has("to_move") and any(e.data == "roll" for e in n.effects) and self.pub["phase"] == "betting":
+            self.pending_bets = list(self.pub["bets"])
         table = self.made("table")
         if table is not None:
-            if n.press is not None and not n.source.startswith(TOUCH) and isinstance(ev.get("seat"), int):
-                table.flash(ev["seat"], self.event_word(ev))  # a wired button's press
+            seat = None if ev is None else ev.seat_of
+            if n.press is not None and not n.source.startswith(TOUCH) and ev is not None and seat is not None:
+                table.flash(seat, self.event_word(ev))  # a wired button's press
             for e in n.effects:  # what the engine says happened to a seat, whoever pressed
                 word = self.effect_word(e)
                 if word and e.seat is not None:
                     table.flash(e.seat, word)
-        phase = self.pub.get("phase")
+        phase = self.pub["phase"]
         if phase != self.last_phase:
             self.last_phase = phase
             stay = n.kind in ("undo", "redo") and self.sm is not None and self.sm.current == "history"
-            if phase is not None and not stay:
-                self.goto("sithere" if ev.get("type") == "seating" and n.kind == "event" else self.home(),
-                          refresh=False)
+            if not stay:
+                seated = ev is not None and ev.TYPE == "seating" and n.kind == "event"
+                self.goto("sithere" if seated else self.home(), refresh=False)
         if refresh:
             self.refresh()
 
     def show_refusal(self, code: str, params: dict[str, Any], error: str, seat: Any) -> None:
         """A refusal, from any input: its reason in the player's language on the seat's panel
         (red) and in the top line; the kong the engine cannot tell is asked for."""
-        text = refusal(code, params, error, list(self.pub.get("players") or []), self.lang)
+        text = refusal(code, params, error, list(self.pub["players"]), self.lang)
         self.say(text)
         current = self.sm.current_screen if self.sm is not None else None
         if current is not None:
@@ -332,13 +294,12 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
             return tr(f"kind_{e.data}", self.lang)
         return ""
 
-    def event_word(self, ev: dict[str, Any]) -> str:
-        t = ev.get("type", "")
-        if t == "claim":
-            return tr(f"flash_claim_{ev['call']}", self.lang)
-        if t == "kong":
-            return tr(f"kong_{ev.get('kind', 'concealed')}", self.lang)
-        return tr(f"flash_{t}", self.lang) if t in ("roll", "discard", "win", "pass") else ""
+    def event_word(self, ev: Event) -> str:
+        if isinstance(ev, Claim):
+            return tr(f"flash_claim_{ev.call}", self.lang)
+        if isinstance(ev, Kong):
+            return tr(f"kong_{ev.kind}", self.lang)
+        return tr(f"flash_{ev.TYPE}", self.lang) if ev.TYPE in ("roll", "discard", "win", "pass") else ""
 
     # -- sending commands (Kivy thread → service) ------------------------------------------
 
@@ -390,10 +351,8 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
 
     def home(self) -> str:
         """The screen the phase calls for."""
-        phase = self.pub.get("phase") or "idle"
-        if phase == "betting" and self.score_only:
-            return "entry"
-        return HOME_SCREEN.get(phase, "table")
+        steps = [act for seat, act in forward(self.pub, self.score_only) if seat is None]
+        return screens.STEP_SCREENS.get(steps[0], "table") if steps else "table"
 
     def screen(self, name: str) -> Any:
         """The screen ``name``, built the first time it is asked for."""
@@ -440,10 +399,8 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
             self.sm.current_screen.update_status()
 
     def claim_left(self) -> float | None:
-        """Seconds until the service closes the claim window (as it said in its last notice)."""
-        if self.claims_deadline is None:
-            return None
-        return max(0.0, self.claims_deadline - time.monotonic())
+        """Seconds until the service closes the claim window (its deadline, its clock)."""
+        return seconds_left(self.claims_deadline, self.service.clock)
 
     # -- simulated hardware: keys stand for the panel's buttons ------------------------------
 

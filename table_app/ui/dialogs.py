@@ -186,7 +186,7 @@ class Menu(Dialog):
         app = _app()
         self.box.remove_widget(self.question)
         grid = GridLayout(cols=3, spacing=app.mm * 1.2)
-        phase = app.pub.get("phase") or "idle"
+        phase = app.pub["phase"]
         self.items: dict[str, BigButton] = {}
         for name, word in MENU:
             b = BigButton(text=tr(word, app.lang), action=f"menu_{name}",

@@ -1,6 +1,6 @@
 """One seat's panel on the table screen: wind and dealer badges, the name (5 mm, whole), the
 score (8 mm), a detail line, the seat's prompt, and its six buttons in fixed places
-(``view.slots``). ``orient`` is ``row`` (a wide panel: the top and bottom seats, and every
+(``present.buttons.slots``). ``orient`` is ``row`` (a wide panel: the top and bottom seats, and every
 seat in the facing layout, where the panel is turned toward its player) or ``column`` (the
 side seats of the upright layout). A press refused for this seat turns the panel red with
 the reason; the claim countdown is a bar along the panel's top edge.
@@ -18,7 +18,9 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.widget import Widget
 
-from table_app.present import table as view
+from engine.public import PublicState
+from table_app.present.buttons import buttons, slots
+from table_app.present.seat import led_modes, seat_lines
 from table_app.present.words import tr
 from table_app.ui.widgets import Badge, BigButton, NameLabel, ScoreLabel, Small, text_width
 
@@ -165,15 +167,15 @@ class SeatPanel(BoxLayout):  # type: ignore[misc]  # Kivy is untyped
 
     # -- what it shows -----------------------------------------------------------------
 
-    def show(self, pub: dict[str, Any], lang: str, pending_bet: int | None) -> None:
-        lines = view.seat_lines(pub, self.seat, lang, pending_bet)
+    def show(self, pub: PublicState, lang: str, pending_bet: int | None) -> None:
+        lines = seat_lines(pub, self.seat, lang, pending_bet)
         self.wind, self.mark, self.name, self.score = lines["wind"], lines["mark"], lines["name"], lines["score"]
         self.detail, self.prompt = lines["detail"], lines["prompt"]
-        self.led = view.led_modes(pub)[self.seat]
-        acts = view.buttons(pub, self.seat)
-        self.active = pub.get("turn") == self.seat or "roll" in acts
+        self.led = led_modes(pub)[self.seat]
+        acts = buttons(pub, self.seat)
+        self.active = pub["turn"] == self.seat or "roll" in acts
         self.actions = acts
-        for b, slot in zip(self.slot_buttons, view.slots(pub, self.seat), strict=True):
+        for b, slot in zip(self.slot_buttons, slots(pub, self.seat), strict=True):
             b.text = tr(f"slot_{slot.key}", lang) if slot.shown else ""
             b.action = slot.action or ""
             b.style = slot.style if slot.action else "off"

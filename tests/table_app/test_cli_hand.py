@@ -13,8 +13,8 @@ def test_thirteen_tiles_list_the_waits_with_chinese_names(cli):
     out = cli("hand", "1112345678999m", check=True).stdout
     assert "一万 一万 一万 二万" in out
     assert "waiting on 9 tile(s)" in out
-    assert "2m 二万  单调 single wait  +bonus" in out
-    assert "9m 九万  平胡 plain wait  (1 left" in out
+    assert "2m 二万  单调 single  +bonus" in out
+    assert "9m 九万  平胡 plain  (1 left" in out
 
 
 def test_fourteen_tiles_with_a_win_tile(cli):
@@ -23,7 +23,7 @@ def test_fourteen_tiles_with_a_win_tile(cli):
     assert data["winning"] is True and data["wait"] == "closed" and data["bonus"] is True
     assert data["splits"] == [{"split": "11z 123m 123p 456s 789s", "kinds": ["closed"]}]
     human = cli("hand", "123m13p456s789s11z2p", "-w", "2p", check=True).stdout
-    assert "和牌 winning hand" in human and "夹张 closed wait" in human
+    assert "和牌 winning hand" in human and "夹张 closed" in human
 
 
 def test_fourteen_tiles_without_a_win_tile_show_each_reading(cli):
@@ -96,7 +96,7 @@ def test_run_reads_hands_from_a_pipe(cli):
     proc = cli("run", input="1112345678999m\n123m13p456s789s11z2p win=2p\n10m\nquit\n123m\n")
     assert proc.returncode == 0
     assert "waiting on 9 tile(s)" in proc.stdout
-    assert "夹张 closed wait" in proc.stdout
+    assert "夹张 closed" in proc.stdout
     assert "! bad tile text '10m'" in proc.stdout
     assert proc.stdout.count("手牌 hand:") == 2  # nothing after quit
 

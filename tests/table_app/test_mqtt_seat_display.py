@@ -58,7 +58,7 @@ def test_it_updates_live(broker, service, tmp_path: Path) -> None:
         play(service, [HAND[9]])  # Bo discards: Cy may claim
         read_until("YOU MAY CLAIM")
         play(service, HAND[10:])
-        assert "你胡了！ +1" in read_until("You won! +1")
+        assert "你胡了！+1" in read_until("You won! +1")
     finally:
         proc.terminate()
         proc.wait(WAIT)

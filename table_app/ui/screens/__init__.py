@@ -33,6 +33,10 @@ SCREENS: Final[dict[str, str]] = {
     "entry": "EntryScreen",
 }
 """Each screen's name (its module and ``.kv`` file) and class."""
+STEP_SCREENS: Final[dict[str, str]] = {"new_session": "session", "seating": "seating", "confirm_win": "win",
+                                       "next_hand": "settlement", "final": "final", "score_hand": "entry"}
+"""The screen of each of the table's own steps (``present.buttons.forward``: the engine's ``step``, the
+results of an ended session, score-only entry): where the table goes for it, and its home screen then."""
 
 _loaded: set[str] = set()
 

@@ -4,7 +4,7 @@ place), and the settle-up — the fewest payments that clear the scores, compute
 
 from __future__ import annotations
 
-from table_app.present import table as view
+from table_app.present.table import ranking, settle_lines
 from table_app.present.words import tr
 from table_app.ui.palette import SEAT_COLOURS
 from table_app.ui.screens import Base, app
@@ -15,19 +15,18 @@ class FinalScreen(Base):
     def refresh(self) -> None:
         a = app()
         pub = a.pub
-        names = pub.get("players") or [""] * 4
-        scores = list(pub.get("scores") or [0, 0, 0, 0])
+        names = pub["players"]
+        scores = list(pub["scores"])
         grid = self.ids.ranking
         grid.clear_widgets()
-        for rank, seat in view.ranking(scores):
+        for rank, seat in ranking(scores):
             grid.add_widget(Text(text=tr("rank_n", a.lang, n=rank), color=SEAT_COLOURS[seat]))
             grid.add_widget(NameLabel(text=names[seat], color=SEAT_COLOURS[seat]))
             grid.add_widget(ScoreLabel(text=f"{scores[seat]:+d}" if scores[seat] else "0", color=SEAT_COLOURS[seat]))
-        ended = pub.get("phase") == "ended"
-        self.ids.settle.text = "\n".join(view.settle_lines(pub, a.lang)) if ended else ""
-        hands = max(0, len(a.totals) - 1)
-        self.ids.top.title = tr("final", a.lang) + " · " + tr("hands_played", a.lang, n=hands)
-        self.ids.resume.disabled = not (ended and a.in_effect and a.in_effect[-1][1].get("type") == "end_session")
+        ended = pub["phase"] == "ended"
+        self.ids.settle.text = "\n".join(settle_lines(pub, a.lang)) if ended else ""
+        self.ids.top.title = tr("final", a.lang) + " · " + tr("hands_played", a.lang, n=len(pub["results"]))
+        self.ids.resume.disabled = not ended  # (only end_session ends a session: undo takes it back)
 
     def resume(self) -> None:
         app().send({"type": "undo"})

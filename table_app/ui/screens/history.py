@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from kivy.uix.boxlayout import BoxLayout
 
-from table_app.present import table as view
+from table_app.present.history import describe, source_word
 from table_app.present.words import tr
+from table_app.session_history import Entry, History
 from table_app.ui.dialogs import ConfirmDialog
 from table_app.ui.screens import Base, app
 from table_app.ui.widgets import BigButton, Small
@@ -16,26 +17,25 @@ SHOWN = 40
 
 
 class HistoryScreen(Base):
-    def sentences(self) -> list[tuple[int, str, str]]:
-        """(seq, sentence, source) of the events in effect, oldest first."""
+    history = History([], [])
+
+    def sentences(self, entries: list[Entry]) -> list[tuple[int, str, str]]:
+        """(seq, sentence, source) of these events, in their order."""
         a = app()
-        a.read_sources()
-        events = [ev for _, ev, _ in a.in_effect]
-        names = list(a.pub.get("players") or [""] * 4)
-        winds = a.pub.get("winds") or []
-        said = view.describe(events, names, a.lang, winds.index("E") if "E" in winds else None)
-        return [(seq, text, view.source_text(src, a.lang)) for (seq, _, src), text in zip(a.in_effect, said,
-                                                                                           strict=True)]
+        winds = a.pub["winds"]
+        east = winds.index("E") if "E" in winds else None
+        said = describe([e.event for e in entries], a.pub["players"], a.lang, east)
+        return [(e.seq, text, source_word(e.source, a.lang)) for e, text in zip(entries, said, strict=True)]
 
     def refresh(self) -> None:
         a = app()
+        self.history = a.read_history()
         box = self.ids.events
         box.clear_widgets()
-        rows = self.sentences()
-        for seq, text, source in reversed(rows[-SHOWN:]):
+        for seq, text, source in reversed(self.sentences(self.history.in_effect)[-SHOWN:]):
             box.add_widget(self._row(seq, text, source))
-        self.ids.undo.disabled = not a.in_effect
-        self.ids.redo.disabled = not a.redo_list
+        self.ids.undo.disabled = not self.history.in_effect
+        self.ids.redo.disabled = not self.history.redo
 
     def _row(self, seq: int, text: str, source: str) -> BoxLayout:
         a = app()
@@ -52,9 +52,9 @@ class HistoryScreen(Base):
 
     def undo(self) -> None:
         a = app()
-        if not a.in_effect:
+        if not self.history.in_effect:
             return
-        what = self.sentences()[-1][1]
+        what = self.sentences(self.history.in_effect)[-1][1]
         ConfirmDialog(tr("confirm_undo", a.lang, what=what), lambda: a.send({"type": "undo"}),
                       yes=tr("undo", a.lang)).open()
 
@@ -64,10 +64,8 @@ class HistoryScreen(Base):
 
     def redo(self) -> None:
         a = app()
-        if not a.redo_list:
+        if not self.history.redo:
             return
-        names = list(a.pub.get("players") or [""] * 4)
-        winds = a.pub.get("winds") or []
-        what = view.describe([a.redo_list[0][1]], names, a.lang, winds.index("E") if "E" in winds else None)[0]
+        what = self.sentences(self.history.redo[:1])[0][1]
         ConfirmDialog(tr("confirm_redo", a.lang, what=what), lambda: a.send({"type": "redo"})).open()
 

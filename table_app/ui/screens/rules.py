@@ -9,7 +9,7 @@ from typing import Any
 from kivy.uix.boxlayout import BoxLayout
 
 from engine.rules import XIAN, Rules
-from table_app.present.words import RULE_WORDS, rule_value_word
+from table_app.present.rules import RULE_WORDS, rule_value_word
 from table_app.ui.screens import Base, app
 from table_app.ui.widgets import BigButton, Small, Text
 

@@ -106,7 +106,7 @@ class SeatingScreen(Base):
 
     def refresh(self) -> None:
         a = app()
-        names = list(a.pub.get("players") or ["", "", "", ""])
+        names = list(a.pub["players"])
         self.ids.explain.text = tr(f"explain_{self.method}", a.lang)
         for key, word in (("roller", "who_rolls"), ("die0", "die_1"), ("die1", "die_2"), ("east", "who_east")):
             self.heads[key].text = tr(word, a.lang)
@@ -126,7 +126,7 @@ class SeatingScreen(Base):
         self.ids.confirm.disabled = cmd is None
         missing = ""
         if cmd is None and self.method == "B":
-            names = a.pub.get("players") or [""] * 4
+            names = a.pub["players"]
             missing = tr("dice_missing", a.lang,
                          names=names_list([names[s] for s, r in enumerate(self.choice["rolls"]) if 0 in r], a.lang))
         self.ids.missing.text = missing
@@ -154,7 +154,7 @@ class SeatingScreen(Base):
 
     def roll_for(self, seat: int) -> None:
         a = app()
-        name = (a.pub.get("players") or [""] * 4)[seat]
+        name = (a.pub["players"])[seat]
 
         def done(x: int, y: int) -> None:
             self.choice["rolls"][seat] = [x, y]

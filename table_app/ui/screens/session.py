@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from table_app.present import table as view
+from table_app.present.names import names_problem
+from table_app.present.table import PLACES
 from table_app.present.words import tr
 from table_app.ui.dialogs import ConfirmDialog
 from table_app.ui.screens import Base, app
@@ -18,7 +19,7 @@ class SessionScreen(Base):
         self.ids.rules.text = tr("rules_summary", a.lang, text=tr("rules_changed", a.lang, n=n) if n
                                  else tr("rules_default", a.lang))
         self.ids.score_only.state = "down" if a.score_only else "normal"
-        for i, place in enumerate(view.PLACES):
+        for i, place in enumerate(PLACES):
             self.ids[f"place{i}"].text = tr(f"place_{place}", a.lang)
 
     def names(self) -> list[str]:
@@ -27,7 +28,7 @@ class SessionScreen(Base):
     def start(self) -> None:
         a = app()
         names = self.names()
-        problem = view.names_problem(names, a.lang)
+        problem = names_problem(names, a.lang)
         if problem:
             a.say(problem)
             return
@@ -46,7 +47,7 @@ class SessionScreen(Base):
             a.score_only = self.ids.score_only.state == "down"
             a.send(command)
 
-        if a.pub.get("phase") in (None, "idle", "ended"):
+        if a.pub["phase"] in ("idle", "ended"):
             go()
         else:  # a session is being played: starting over needs a yes (its events stay in the journal)
             ConfirmDialog(tr("confirm_new", a.lang), go).open()

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from kivy.uix.scrollview import ScrollView
 
-from table_app.present import table as view
+from table_app.present.table import settlement_head, settlement_rows, transfer_lines
 from table_app.present.words import tr
 from table_app.ui.dialogs import Dialog
 from table_app.ui.palette import SEAT_COLOURS
@@ -24,14 +24,14 @@ class SettlementScreen(Base):
     def refresh(self) -> None:
         a = app()
         pub = a.pub
-        self.ids.top.title = view.settlement_head(pub, a.lang)
+        self.ids.top.title = settlement_head(pub, a.lang)
         grid = self.ids.rows
         grid.clear_widgets()
         grid.add_widget(Small(text=""))
         for key in COLUMNS:
             grid.add_widget(Small(text=tr(key, a.lang), halign="right", valign="middle"))
-        settled = pub.get("last_settlement") is not None
-        for seat, (name, win, kong, bet, hand, total) in enumerate(view.settlement_rows(pub)):
+        settled = pub["last_settlement"] is not None
+        for seat, (name, win, kong, bet, hand, total) in enumerate(settlement_rows(pub)):
             grid.add_widget(NameLabel(text=name, color=SEAT_COLOURS[seat]))
             for n in (win, kong, bet):
                 grid.add_widget(Text(text=signed(n) if settled else "", halign="right", valign="middle"))
@@ -40,9 +40,9 @@ class SettlementScreen(Base):
         for w in grid.children:
             if not isinstance(w, NameLabel):
                 w.bind(size=lambda w, s: setattr(w, "text_size", s))
-        hand_over = pub.get("phase") == "hand_over"
+        hand_over = pub["phase"] == "hand_over"
         self.ids.next_hand.disabled = not hand_over
-        self.ids.end_session.disabled = pub.get("phase") in (None, "idle", "ended")
+        self.ids.end_session.disabled = pub["phase"] in ("idle", "ended")
         self.ids.transfers.disabled = not settled
 
     def next_hand(self) -> None:
@@ -53,11 +53,11 @@ class SettlementScreen(Base):
 
     def show_transfers(self) -> None:
         a = app()
-        d = Dialog(view.settlement_head(a.pub, a.lang), size_hint=(0.9, 0.9))
+        d = Dialog(settlement_head(a.pub, a.lang), size_hint=(0.9, 0.9))
         d.question.size_hint_y = None
         d.question.height = a.line_m
         scroll = ScrollView(do_scroll_x=False)
-        lines = Small(text="\n".join(view.transfer_lines(a.pub, a.lang)), size_hint_y=None, halign="left",
+        lines = Small(text="\n".join(transfer_lines(a.pub, a.lang)), size_hint_y=None, halign="left",
                       valign="top")
         lines.bind(width=lambda w, v: setattr(w, "text_size", (v, None)),
                    texture_size=lambda w, v: setattr(w, "height", v[1]))

@@ -78,8 +78,8 @@ class SitHereScreen(Base):
         if self.layout_made != a.layout:
             self.make_cards()
         pub = a.pub
-        names = pub.get("players") or [""] * 4
-        winds = pub.get("winds") or [None] * 4
+        names = pub["players"]
+        winds = pub["winds"]
         for seat, (badge, name, arrow) in enumerate(self.cards):
             badge.text = wind_mark(winds[seat], a.lang)
             name.text = names[seat]

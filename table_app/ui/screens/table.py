@@ -14,18 +14,19 @@ from typing import Any
 
 from kivy.properties import StringProperty
 
+from engine.public import PublicState
+from table_app.present.buttons import command, forward
+from table_app.present.table import info_lines, status_line
 from table_app.present.wall import wall_view
 from table_app.present.words import tr
-from table_app.ui import drawings, view  # noqa: F401  (drawings: the kv rules use its widgets)
+from table_app.ui import drawings  # noqa: F401  (drawings: the kv rules use its widgets)
 from table_app.ui.dialogs import ChoiceDialog, DicePad
 from table_app.ui.panel import SeatPanel
-from table_app.ui.screens import Base, app
+from table_app.ui.screens import STEP_SCREENS, Base, app
 from table_app.ui.widgets import BigButton, Turned
 
 SIDE_MM = 33.0  # the side seats' panels in the upright layout
 ANGLES = (0, 90, 180, 270)  # each seat's panel turned toward its player (facing layout)
-FORWARD_SCREENS = {"new_session": "session", "seating": "seating", "confirm_win": "win", "final": "final",
-                   "score_hand": "entry"}
 
 
 class TableScreen(Base):
@@ -101,20 +102,20 @@ class TableScreen(Base):
         pub, lang = a.pub, a.lang
         for seat, p in enumerate(self.panels):
             p.show(pub, lang, a.pending_bets[seat])
-        first, second = view.info_lines(pub, lang)
+        first, second = info_lines(pub, lang)
         self.info = "\n".join(x for x in (first, second) if x)
         self.ids.wall.view = wall_view(pub)
         self.show_forward(pub, lang)
         self.update_status()
 
-    def show_forward(self, pub: dict[str, Any], lang: str) -> None:
+    def show_forward(self, pub: PublicState, lang: str) -> None:
         """The table's own buttons that move it on (下一局, 确认胡牌, …): the forward actions
         that belong to no seat, and 只记分 before a hand is dealt."""
         row = self.ids.forward
         for b in self.forward_buttons:
             row.remove_widget(b)
-        wanted = [act for seat, act in view.forward(pub, app().score_only) if seat is None and act != "menu"]
-        if pub.get("phase") == "betting" and "score_hand" not in wanted and view.bets_open(pub):
+        wanted = [act for seat, act in forward(pub, app().score_only) if seat is None and act != "menu"]
+        if pub["phase"] == "betting" and "score_hand" not in wanted and pub["bets_open"]:
             wanted.append("score_hand")
         self.forward_buttons = []
         for act in wanted:
@@ -126,12 +127,12 @@ class TableScreen(Base):
     def update_status(self) -> None:
         a = app()
         left = a.claim_left()
-        self.status = view.status_line(a.pub, a.lang, left)
+        self.status = status_line(a.pub, a.lang, left)
         part = -1.0 if left is None else left / max(a.claims_window, 0.1)
         self.ids.countdown.left = part
-        c = a.pub.get("claims") if a.pub.get("phase") == "claims" else None
+        c = a.pub["claims"]
         for seat, p in enumerate(self.panels):
-            p.countdown = part if c is not None and c.get("from") == seat else -1.0
+            p.countdown = part if c is not None and c["from"] == seat else -1.0
 
     def flash(self, seat: int, word: str, refused: bool = False) -> None:
         self.panels[seat].flash(word, refused)
@@ -143,7 +144,7 @@ class TableScreen(Base):
         if act == "next_hand":
             a.send({"type": "next_hand"})
         else:
-            a.goto(FORWARD_SCREENS[act])
+            a.goto(STEP_SCREENS[act])
 
     def action(self, seat: int, action: str) -> None:
         a = app()
@@ -152,18 +153,18 @@ class TableScreen(Base):
             self.refresh()
             return
         if action == "roll":
-            first = (a.pub.get("dice") or {}).get("dealer") is None
-            name = (a.pub.get("players") or [""] * 4)[seat]
+            first = a.pub["dice"]["dealer"] is None
+            name = a.pub["players"][seat]
             what = tr("roll_wall" if first else "roll_break", a.lang)
             DicePad(on_done=lambda x, y: self.roll(x, y), title=tr("rolls_next", a.lang, name=name, what=what)).open()
             return
-        a.send(view.command(action, seat))
+        a.send(command(action, seat))
 
     def roll(self, x: int, y: int) -> None:
         a = app()
-        if view.bets_open(a.pub) and list(a.pending_bets) != list(a.pub.get("bets") or [0] * 4):
+        if a.pub["bets_open"] and list(a.pending_bets) != a.pub["bets"]:
             a.send({"type": "bets", "bets": list(a.pending_bets)})
-        a.send(view.command("roll", 0, dice=(x, y)))
+        a.send(command("roll", 0, dice=(x, y)))
 
     def ask_kong(self, seat: int) -> None:
         """The seat may declare more than one kind of kong (the engine cannot tell which the

@@ -35,11 +35,10 @@ class WinScreen(Base):
 
     def refresh(self) -> None:
         a = app()
-        p = a.pub.get("pending_win") or {}
-        names = a.pub.get("players") or [""] * 4
+        p, names = a.pub["pending_win"], a.pub["players"]
         self.ids.top.title = tr("which_wait", a.lang, head=tr("win_by", a.lang, name=names[p["seat"]],
                                                                  kind=tr(f"kind_{p['kind']}", a.lang))) \
-            if p else tr("win_entry", a.lang)
+            if p is not None else tr("win_entry", a.lang)
         for w in self.ids.waits.children:
             if w.action in WAITS:
                 w.text = tr(f"wait_{w.action}", a.lang)
@@ -50,8 +49,8 @@ class WinScreen(Base):
 
     def reject(self) -> None:
         a = app()
-        p = a.pub.get("pending_win") or {}
-        name = (a.pub.get("players") or [""] * 4)[p.get("seat", 0)]
+        p = a.pub["pending_win"]
+        name = a.pub["players"][p["seat"] if p is not None else 0]
         ConfirmDialog(tr("confirm_false_win", a.lang, name=name), lambda: a.send({"type": "reject_win"}),
                       yes=tr("false_win", a.lang)).open()
 
@@ -112,8 +111,8 @@ class WinScreen(Base):
         if got is None:
             return ""
         n = len(self.concealed) + 3 * len(got[2])
-        need = len(((a.pub.get("seats") or [{}] * 4)[(a.pub.get("pending_win") or {}).get("seat", 0)] or {})
-                   .get("melds", [])) if a.pub.get("seats") else 0
+        seats, p = a.pub["seats"], a.pub["pending_win"]
+        need = len(seats[p["seat"]]["melds"]) if seats is not None and p is not None else 0
         if n != 14:
             text = tr("count_of", a.lang, n=n)
             if need and len(got[2]) != need:
@@ -124,7 +123,7 @@ class WinScreen(Base):
         from engine.tiles import TileError
 
         try:
-            r = analyse_win(got[0], got[1], got[2], Rules.from_overrides(a.pub.get("rules") or {}))
+            r = analyse_win(got[0], got[1], got[2], Rules.from_overrides(a.pub["rules"]))
         except (HandError, TileError, ValueError):
             return tr("hand_unreadable", a.lang)
         if not r.winning or r.wait is None:

@@ -1,4 +1,4 @@
-"""Seat views: a pure function of the public state, the same for every front end."""
+"""Seat views: a pure function of the public state, worded as every front end words the seat."""
 
 from __future__ import annotations
 
@@ -9,8 +9,13 @@ import pytest
 from engine import replay
 from engine.public import public_state
 from table_app.bench.mqtt import next_command
-from table_app.present.seat import prompt, ranks, seat_view, seat_views
+from table_app.present.seat import led_modes, seat_lines, seat_prompt, seat_view
+from table_app.present.table import ranks, status_line
 from tests.table_app.mqtt_helpers import HAND
+
+
+def views(public):
+    return [seat_view(public, s) for s in range(4)]
 
 
 def test_ranks_share_places_on_equal_scores() -> None:
@@ -22,51 +27,92 @@ def test_ranks_share_places_on_equal_scores() -> None:
 def test_before_any_session() -> None:
     v = seat_view(public_state(replay([])), 0)
     assert v["wind"] is None and v["score"] == 0 and not v["your_turn"] and not v["can_claim"]
-    assert v["prompt"] == {"zh": "等待开局", "en": "Waiting for a new session"}
+    assert v["prompt"] == v["status"] == {"zh": "请开新牌局", "en": "start a session"}
 
 
 def test_the_view_through_a_hand() -> None:
     seating = public_state(replay(HAND[:2]))
-    assert [v["wind"] for v in seat_views(seating)] == ["E", "S", "W", "N"]
-    assert [v["wind_zh"] for v in seat_views(seating)] == ["东", "南", "西", "北"]
+    assert [v["wind"] for v in views(seating)] == ["E", "S", "W", "N"]
+    assert [v["wind_zh"] for v in views(seating)] == ["东", "南", "西", "北"]
     assert seat_view(seating, 0)["dealer"] and not seat_view(seating, 1)["dealer"]
-    assert seat_view(seating, 2)["prompt"]["en"] == "Place your bets"
+    assert seat_view(seating, 0)["prompt"]["en"] == "your roll (whose wall)"  # the dealer rolls first
+    assert seat_view(seating, 2)["prompt"]["en"] == "Bets if any, then Ann rolls"
 
-    rolling = public_state(replay(HAND[:3]))
-    assert seat_view(rolling, 0)["prompt"]["en"] == "You are the dealer: roll the dice"
-    assert seat_view(rolling, 1)["prompt"]["zh"] == "等待庄家 Ann（东） 掷骰子"
-    assert seat_view(public_state(replay(HAND[:4])), 3)["prompt"]["en"] == "Waiting for the wall's owner to roll"
+    rolling = public_state(replay(HAND[:4]))  # the dealer rolled 7: the wall's owner, seat 2, rolls next
+    assert seat_view(rolling, 2)["prompt"]["en"] == "your roll (the break point)"
+    assert seat_view(rolling, 1)["prompt"]["zh"] == "Cy 掷骰（定起牌点）"
 
     dealt = public_state(replay(HAND[:5]))
-    views = seat_views(dealt)
-    assert [v["your_turn"] for v in views] == [True, False, False, False]
-    assert views[0]["prompt"]["en"] == "Your turn: draw, then discard"
-    assert views[2]["prompt"]["en"] == "Waiting for Ann (East) to play"
-    assert views[2]["turn_name"] == {"zh": "Ann（东）", "en": "Ann (East)"}
+    vs = views(dealt)
+    assert [v["your_turn"] for v in vs] == [True, False, False, False]
+    assert vs[0]["prompt"] == {"zh": "轮到你出牌", "en": "your turn"}
+    assert vs[2]["prompt"]["en"] == "Ann's turn" and vs[2]["status"]["en"] == "Ann's turn"
+    assert vs[2]["turn_name"] == {"zh": "Ann（东）", "en": "Ann (East)"}
 
     claims = public_state(replay(HAND[:7]))  # Ann discarded, Bo passed: Cy and Di may still claim
-    views = seat_views(claims)
-    assert [v["can_claim"] for v in views] == [False, False, True, True]
-    assert views[0]["prompt"]["en"] == "Waiting for the others to claim or pass"
-    assert views[1]["prompt"]["en"] == "Answered; waiting for the others"
-    assert views[2]["prompt"]["en"] == "Claim the tile (win, kong, pong) or pass"  # (only Bo, the 下家, may chow)
-    assert views[2]["prompt"]["zh"] == "可以叫这张牌：胡、杠、碰，或过"
-    assert not any(v["your_turn"] for v in views) and all(v["turn"] is None for v in views)
+    vs = views(claims)
+    assert [v["can_claim"] for v in vs] == [False, False, True, True]
+    assert vs[0]["prompt"]["en"] == "you discarded"
+    assert vs[1]["prompt"]["en"] == "pass"
+    assert vs[2]["prompt"]["en"] == "may pong/kong/win"  # (only Bo, the 下家, may chow)
+    assert vs[2]["prompt"]["zh"] == "可以碰杠胡"
+    assert not any(v["your_turn"] for v in vs) and all(v["turn"] is None for v in vs)
 
     pending = public_state(replay(HAND[:-1]))
-    assert seat_view(pending, 2)["prompt"]["en"] == "Confirm your win"
-    assert seat_view(pending, 0)["prompt"]["en"] == "Cy (West) declared a win; waiting for the check"
+    assert seat_view(pending, 2)["prompt"]["en"] == "confirm your win"
+    assert seat_view(pending, 0)["prompt"]["en"] == "Cy wins (on a discard)"
 
     over = public_state(replay(HAND))
-    views = seat_views(over)
-    assert [v["score"] for v in views] == [0, 0, 1, -1]
-    assert [v["last_delta"] for v in views] == [0, 0, 1, -1]
-    assert [v["rank"] for v in views] == [2, 2, 1, 4]
-    assert views[2]["prompt"] == {"zh": "你胡了！ +1", "en": "You won! +1"}
-    assert views[3]["prompt"] == {"zh": "Cy（西） 胡了，你 -1", "en": "Cy (West) won; you -1"}
+    vs = views(over)
+    assert [v["score"] for v in vs] == [0, 0, 1, -1]
+    assert [v["last_delta"] for v in vs] == [0, 0, 1, -1]
+    assert [v["rank"] for v in vs] == [2, 2, 1, 4]
+    assert vs[2]["prompt"] == {"zh": "你胡了！+1", "en": "You won! +1"}
+    assert vs[3]["prompt"] == {"zh": "这局你 -1", "en": "this hand: you -1"}
+    assert vs[3]["status"] == {"zh": "Cy 胡了（点炮）", "en": "Cy wins (on a discard)"}
+    assert vs[3]["last_hand"] == [{"zh": "你付 Cy 1 · 胡", "en": "You pay Cy 1 · win"}]
+    assert vs[2]["last_hand"] == [{"zh": "Di 付你 1 · 胡", "en": "Di pays you 1 · win"}]
 
     ended = public_state(replay([*HAND, {"type": "end_session"}]))
-    assert seat_view(ended, 3)["prompt"]["en"] == "Session over: rank 4, -1"
+    assert seat_view(ended, 3)["prompt"]["en"] == "session ended"
+    assert seat_view(ended, 3)["settle_up"] == [{"zh": "你付 Cy 1", "en": "You pay Cy 1"}]
+
+
+def test_a_seat_with_only_a_pass_is_told_to_pass_never_offered_calls_it_lacks() -> None:
+    events = [{"type": "new_session", "players": ["A", "B", "C", "D"], "base": 1, "wall_seed": 7},
+              {"type": "seating", "method": "C", "east": 0}, {"type": "roll", "dice": [3, 4]},
+              {"type": "roll", "dice": [2, 2]}]
+    state = replay(events)
+    discard = next(t for t in range(34) if state.seats[0].concealed[t])
+    public = public_state(replay([{"type": "discard", "seat": 0, "tile": _text(discard)}], state))
+    for seat in (1, 2, 3):
+        acts = public["actions"][seat]
+        prompt = seat_view(public, seat)["prompt"]["en"]
+        if acts == ["pass"]:
+            assert prompt == "nothing to claim: pass"
+        else:
+            for call in ("chow", "pong", "kong", "win"):
+                assert (call in prompt) == (f"claim:{call}" in acts), (seat, acts, prompt)
+
+
+def _text(t):
+    from engine.tiles import tile_text
+    return tile_text(t)
+
+
+def test_the_seat_view_says_what_the_touchscreen_panel_and_status_line_say() -> None:
+    events = list(HAND[:2])
+    state = replay(events)
+    for _ in range(400):
+        public = public_state(state)
+        for seat in range(4):
+            v = seat_view(public, seat)
+            for lang in ("zh", "en"):
+                panel, status = seat_lines(public, seat, lang), status_line(public, lang)
+                assert v["prompt"][lang] == (panel["prompt"] or status)
+                assert v["status"][lang] == status
+                assert panel["prompt"] == seat_prompt(public, seat, lang)
+        state = replay([next_command(public)], state)
 
 
 def test_a_drawn_hand_says_so() -> None:
@@ -76,26 +122,29 @@ def test_a_drawn_hand_says_so() -> None:
         events.append(next_command(public))
         public = public_state(replay(events))
     assert public["last_settlement"]["result"] == "draw"
-    assert prompt(public, 1) == {"zh": "荒牌 +0", "en": "Drawn hand +0"}
+    assert seat_view(public, 1)["prompt"] == {"zh": "这局你 +0", "en": "this hand: you +0"}
+    assert seat_view(public, 1)["status"] == {"zh": "荒牌", "en": "drawn hand"}
 
 
 def test_views_agree_with_the_public_state_over_a_long_game() -> None:
-    from engine import apply, new_table, parse_event
-
-    state = new_table()
-    for ev in HAND[:2]:
-        state, _ = apply(state, parse_event(ev))
+    state = replay(HAND[:2])
     for _ in range(600):
         public = public_state(state)
-        views = seat_views(public)
-        json.dumps(views)  # plain JSON
-        for s, v in enumerate(views):
+        vs = views(public)
+        json.dumps(vs)  # plain JSON
+        for s, v in enumerate(vs):
             assert v["seat"] == s and v["name"] == public["players"][s] and v["score"] == public["scores"][s]
             assert v["your_turn"] == (public["phase"] == "turn" and public["turn"] == s)
             assert v["can_claim"] == (public["phase"] == "claims" and s in public["claims"]["waiting"])
             assert v["dealer"] == (public["dealer"] == s)
             assert v["prompt"]["zh"] and v["prompt"]["en"]
-        state, _ = apply(state, parse_event(next_command(public)))
+            assert [b["button"] for b in v["buttons"] if b["enabled"]] or not public["actions"][s]
+        state = replay([next_command(public)], state)
+
+
+def test_the_lights_follow_the_actions() -> None:
+    assert led_modes(public_state(replay(HAND[:5]))) == ["on", "off", "off", "off"]
+    assert led_modes(public_state(replay(HAND[:7]))) == ["off", "off", "blink", "blink"]
 
 
 def test_a_seat_must_be_0_to_3() -> None:
@@ -108,4 +157,4 @@ def test_a_seat_must_be_0_to_3() -> None:
 def test_the_view_names_the_last_winner() -> None:
     assert seat_view(public_state(replay(HAND[:9])), 0)["winner"] is None
     won = public_state(replay(HAND))
-    assert [v["winner"] for v in seat_views(won)] == [2, 2, 2, 2]
+    assert [v["winner"] for v in views(won)] == [2, 2, 2, 2]

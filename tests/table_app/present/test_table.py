@@ -11,6 +11,8 @@ import pytest
 from engine import replay
 from engine.public import public_state
 from engine.records import PHASES
+from engine.events import parse_event
+from table_app.present import buttons, history, names, seat
 from table_app.present import table as view
 from table_app.present.words import tr
 
@@ -21,50 +23,50 @@ START = [
 DEAL = [{"type": "roll", "dice": [1, 2]}, {"type": "roll", "dice": [3, 3]}]
 
 
-def pub(*more: dict[str, Any]) -> dict[str, Any]:
+def pub(*more: dict[str, Any]) -> Any:
     return public_state(replay([*START, *more]))
 
 
 def test_who_rolls_and_what_each_seat_is_offered() -> None:
     p = pub()
-    assert view.roller(p) == 1 and view.buttons(p, 1) == ["roll"] and view.buttons(p, 0) == []
+    assert buttons.roller(p) == 1 and buttons.buttons(p, 1) == ["roll"] and buttons.buttons(p, 0) == []
     assert view.status_line(p, "en") == "Bets if any, then Bo rolls"
     p = pub(DEAL[0])  # 3 from Bo (seat 1): seat 3
-    assert view.roller(p) == 3 and view.status_line(p, "en") == "Di rolls (the break point)"
+    assert buttons.roller(p) == 3 and view.status_line(p, "en") == "Di rolls (the break point)"
     p = pub(*DEAL)
-    assert view.buttons(p, 1) == ["discard", "kong", "win"]  # the engine's actions, as buttons
-    assert view.buttons(p, 2) == [] and view.status_line(p, "zh") == "Bo 出牌"
+    assert buttons.buttons(p, 1) == ["discard", "kong", "win"]  # the engine's actions, as buttons
+    assert buttons.buttons(p, 2) == [] and view.status_line(p, "zh") == "Bo 出牌"
     p = pub(*DEAL, {"type": "discard", "seat": 1})
-    assert "claim_chow" in view.buttons(p, 2) and "claim_chow" not in view.buttons(p, 3)
-    assert view.buttons(p, 1) == []
+    assert "claim_chow" in buttons.buttons(p, 2) and "claim_chow" not in buttons.buttons(p, 3)
+    assert buttons.buttons(p, 1) == []
     assert view.status_line(p, "en", 1.25) == "Bo discarded · 1 s"
-    assert view.led_modes(p) == ["blink", "off", "blink", "blink"]
+    assert seat.led_modes(p) == ["blink", "off", "blink", "blink"]
 
 
 def test_the_six_places_never_move_and_send_only_their_own_actions() -> None:
     states = [pub(*DEAL), pub(*DEAL, {"type": "discard", "seat": 1}), pub(*DEAL, {"type": "win", "seat": 1})]
     for p in states:
         for seat in range(4):
-            got = view.slots(p, seat)
+            got = buttons.slots(p, seat)
             assert [s.key for s in got] == ["discard", "chow", "pong", "kong", "win", "pass"]
-            for s, (_key, sends) in zip(got, view.PLAY_SLOTS, strict=True):
+            for s, (_key, sends) in zip(got, buttons.PLAY_SLOTS, strict=True):
                 assert s.action is None or s.action in sends
-            assert {s.action for s in got if s.action} == set(view.buttons(p, seat))  # every action has its place
-    claims = view.slots(states[1], 2)
+            assert {s.action for s in got if s.action} == set(buttons.buttons(p, seat))  # every action has its place
+    claims = buttons.slots(states[1], 2)
     assert [s.action for s in claims] == [None, "claim_chow", "claim_pong", "claim_kong", "claim_win", "pass"]
-    before = view.slots(pub(), 1)  # before the deal: 掷骰 and the bets in the same places
+    before = buttons.slots(pub(), 1)  # before the deal: 掷骰 and the bets in the same places
     assert [(s.key, s.action) for s in before[:3]] == [("roll", "roll"), ("bet_down", "bet_down"),
                                                         ("bet_up", "bet_up")]
     assert not any(s.shown for s in before[3:])
 
 
 def test_buttons_send_presses() -> None:
-    assert view.command("roll", 1, dice=(3, 4)) == {"type": "press", "seat": None, "button": "DICE", "held": False,
+    assert buttons.command("roll", 1, dice=(3, 4)) == {"type": "press", "seat": None, "button": "DICE", "held": False,
                                                      "dice": [3, 4]}
-    assert view.command("kong", 2) == {"type": "press", "seat": 2, "button": "GANG", "held": False}
-    assert view.command("discard", 0) == {"type": "press", "seat": 0, "button": "TURN", "held": False}
-    assert view.command("claim_chow", 1)["button"] == "CHI"
-    assert view.command("pass", 3) == {"type": "pass", "seat": 3}
+    assert buttons.command("kong", 2) == {"type": "press", "seat": 2, "button": "GANG", "held": False}
+    assert buttons.command("discard", 0) == {"type": "press", "seat": 0, "button": "TURN", "held": False}
+    assert buttons.command("claim_chow", 1)["button"] == "CHI"
+    assert buttons.command("pass", 3) == {"type": "pass", "seat": 3}
 
 
 PHASE_WALK = [
@@ -86,7 +88,7 @@ def test_every_phase_has_a_way_on_and_it_is_one_the_engine_takes(events: list[di
 
     p = public_state(replay(events))
     for score_only in (False, True):
-        moves = view.forward(p, score_only)
+        moves = buttons.forward(p, score_only)
         assert moves and (None, "menu") not in moves
         events_of = {"new_session": "new_session", "seating": "seating", "confirm_win": "confirm_win",
                      "next_hand": "next_hand", "score_hand": "score_hand", "discard": "discard", "roll": "roll",
@@ -102,18 +104,18 @@ def test_every_phase_has_a_way_on_and_it_is_one_the_engine_takes(events: list[di
 
 def test_seat_lines_show_wind_dealer_streak_score_and_claims() -> None:
     p = pub()
-    lines = view.seat_lines(p, 1, "en")
+    lines = seat.seat_lines(p, 1, "en")
     assert (lines["wind"], lines["name"], lines["mark"], lines["score"], lines["detail"]) == ("E", "Bo", "D", "0",
                                                                                              "bet 0")
-    assert view.seat_lines(p, 0, "zh")["wind"] == "北"
+    assert seat.seat_lines(p, 0, "zh")["wind"] == "北"
     p["dealer_streak"], p["scores"] = 2, [0, 5, -5, 0]
-    lines = view.seat_lines(p, 1, "zh")
+    lines = seat.seat_lines(p, 1, "zh")
     assert lines["mark"] == "庄连2" and lines["score"] == "+5"
     p = pub(*DEAL, {"type": "discard", "seat": 1}, {"type": "claim", "seat": 3, "call": "pong"})
-    assert view.seat_lines(p, 3, "en")["prompt"] == "pong"  # the engine's claims.answers
-    assert view.seat_lines(p, 1, "en")["prompt"] == "you discarded"
-    assert view.seat_lines(p, 0, "en")["prompt"] == "may pong/kong/win"  # (not the 下家: no chow)
-    assert view.seat_lines(p, 2, "zh")["prompt"] == "可以吃碰杠胡"  # the 下家
+    assert seat.seat_lines(p, 3, "en")["prompt"] == "pong"  # the engine's claims.answers
+    assert seat.seat_lines(p, 1, "en")["prompt"] == "you discarded"
+    assert seat.seat_lines(p, 0, "en")["prompt"] == "may pong/kong/win"  # (not the 下家: no chow)
+    assert seat.seat_lines(p, 2, "zh")["prompt"] == "可以吃碰杠胡"  # the 下家
 
 
 def test_melds_are_named_in_words() -> None:
@@ -149,18 +151,18 @@ def test_the_history_in_sentences() -> None:
               {"type": "confirm_win", "wait": "closed"},
               {"type": "score_hand", "winner": 2, "how": "discard", "discarder": 0, "wait": "single"},
               {"type": "name", "seat": 2, "name": "小明"}]
-    said = view.describe(events, ["Ann", "Bo", "Cy", "Di"], "zh", east=1)
+    said = history.describe([parse_event(e) for e in events], ["Ann", "Bo", "Cy", "Di"], "zh", east=1)
     assert said == ["新牌局：Ann、Bo、Cy、Di，基数 1", "定位：Bo 摸到东", "下注：Bo 1", "掷骰 1+2（定哪家的墙）",
                     "掷骰 3+3（定起牌点）", "Bo 出牌 五筒", "Di 碰 Bo的 五筒", "吃碰杠胡截止", "Di 加杠 五筒",
                     "Di 自摸", "确认胡牌 · 夹张", "记分：Cy 点炮（Ann） · 单调",
                     "入座改名：小明"]
-    assert view.describe([{"type": "seating", "method": "A", "roller": 2, "dice": [1, 1]}], ["A", "B", "C", "D"],
-                         "en", east=3) == ["seating: C rolls 1+1, D is East"]
-    assert view.source_text("gpio press 1:TURN", "zh") == "按钮" and view.source_text("touch", "en") == "screen"
+    assert history.describe([parse_event({"type": "seating", "method": "A", "roller": 2, "dice": [1, 1]})],
+                            ["A", "B", "C", "D"], "en", east=3) == ["seating: C rolls 1+1, D is East"]
+    assert history.source_word("gpio press 1:TURN", "zh") == "按钮" and history.source_word("touch", "en") == "screen"
 
 
 def test_names_are_checked_before_a_session() -> None:
-    assert view.names_problem(["欧阳司马诸葛上官", "Maximilianus", "阿强", "Bo"], "en") == ""
-    assert view.names_problem(["欧阳司马诸葛上官甲", "B", "C", "D"], "en").startswith("A name has at most")
-    assert view.names_problem(["A", "", "C", "D"], "zh") == "请给右方的玩家起个名字"
-    assert view.names_problem(["A", "B", "A", "D"], "en") == "Two players have the same name: A"
+    assert names.names_problem(["欧阳司马诸葛上官", "Maximilianus", "阿强", "Bo"], "en") == ""
+    assert names.names_problem(["欧阳司马诸葛上官甲", "B", "C", "D"], "en").startswith("A name has at most")
+    assert names.names_problem(["A", "", "C", "D"], "zh") == "请给右方的玩家起个名字"
+    assert names.names_problem(["A", "B", "A", "D"], "en") == "Two players have the same name: A"

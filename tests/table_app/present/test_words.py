@@ -10,11 +10,13 @@ from typing import Any
 import pytest
 
 from engine.errors import CODES
-from table_app.present import words as text
+from table_app.notices import Answer
+from table_app.present import rules
+from table_app.present import words as vocab
 from table_app.present.fonts import find_cjk_font
-from table_app.service import Answer
+from table_app.present.refusals import refusal
 
-UI_DIR = Path(text.__file__).parent
+UI_DIR = Path(__file__).parents[3] / "table_app" / "ui"
 
 
 def service_codes() -> list[str]:
@@ -41,15 +43,15 @@ def params_of(code: str) -> dict[str, Any]:
 
 def test_the_service_lists_its_codes() -> None:
     assert service_codes() == ["invalid", "undo.nothing", "undo.bad_target", "redo.nothing", "redo.refused",
-                               "journal.failed", "service.stopped", "service.internal"]
+                               "journal.failed", "service.stopped", "service.busy", "service.internal"]
 
 
 @pytest.mark.parametrize("code", sorted(set(CODES) | set(service_codes())))
 def test_every_refusal_code_has_words_in_both_languages(code: str) -> None:
     players = ["Ann", "Bo", "Cy", "Di"]
-    assert text.known(code), f"{code!r} has no words in text.py"
-    zh = text.refusal(code, params_of(code), "ENGLISH FALLBACK", players, "zh")
-    en = text.refusal(code, params_of(code), "ENGLISH FALLBACK", players, "en")
+    assert vocab.known(code), f"{code!r} has no words in present/vocab_refusals.py"
+    zh = refusal(code, params_of(code), "ENGLISH FALLBACK", players, "zh")
+    en = refusal(code, params_of(code), "ENGLISH FALLBACK", players, "en")
     for words in (zh, en):
         assert "FALLBACK" not in words and "{" not in words and "None" not in words and "'" not in words[:1]
     assert re.search(r"[\u4e00-\u9fff]", zh), zh
@@ -57,15 +59,15 @@ def test_every_refusal_code_has_words_in_both_languages(code: str) -> None:
 
 
 def test_an_unknown_code_keeps_the_engines_message() -> None:
-    assert text.refusal("no.such", {}, "turn: seat 2 cannot", [], "en") == "Refused: turn: seat 2 cannot"
+    assert refusal("no.such", {}, "turn: seat 2 cannot", [], "en") == "Refused: turn: seat 2 cannot"
 
 
 def every_shown_string() -> set[str]:
-    """Every string text.py can put on the screen, and the literal texts of the .kv files."""
-    strings = {s for pair in text._T.values() for s in pair}
-    for name, what, values in text.RULE_WORDS.values():
+    """Every string the word table can put on a screen, and the literal texts of the .kv files."""
+    strings = {s for pair in vocab._T.values() for s in pair}
+    for name, what, values in rules.RULE_WORDS.values():
         strings |= {*name, *what, *(s for pair in values.values() for s in pair)}
-    strings |= set(text.WIND_ZH.values()) | set(text.WIND_EN.values())
+    strings |= set(vocab.WIND_ZH.values()) | set(vocab.WIND_EN.values())
     strings |= {"一二三四五六七八九万筒条东南西北中发白", "东风南风西风北风红中发财白板", "↓→↑←", "0123456789+-−×:"}
     for kv in UI_DIR.rglob("*.kv"):
         strings |= set(re.findall(r'text: "([^"]*)"', kv.read_text(encoding="utf-8")))
