@@ -35,7 +35,7 @@ from typing import Any, ClassVar, Final, Literal, get_args
 
 from engine.errors import IllegalEventError, InvalidEventError
 from engine.event_base import Event
-from engine.fields import check_bets, check_seat
+from engine.fields import MAX_AMOUNT, amount_text, check_bets, check_seat
 from engine.records import WAIT_KINDS, KongKind, WaitKind, WinKind
 from engine.rules import Rules
 from engine.scoring import KONG_KINDS, WIN_HOWS, Transfer, WinHow, kong_transfers, win_transfers
@@ -51,11 +51,26 @@ def _bad(what: str, src: object) -> InvalidEventError:
 
 @dataclass(frozen=True)
 class ScoredKong:
-    """One kong of a scored hand: who declared it, which kind, and (exposed) whose discard."""
+    """One kong of a scored hand: who declared it, which kind, and (exposed) whose discard.
+    Checked however it is made (from JSON or in Python).
+
+    >>> ScoredKong(2, "exposed", 0).to_json()
+    {'seat': 2, 'kind': 'exposed', 'discarder': 0}
+    """
 
     seat: int
     kind: KongKind
     discarder: int | None = None
+
+    def __post_init__(self) -> None:
+        src = self.to_json()
+        check_seat(self.seat, "kongs: seat", "score_hand", src)
+        if self.kind not in KONG_KINDS:
+            raise _bad(f"a kong's 'kind' is one of {', '.join(KONG_KINDS)}, got {self.kind!r}", src)
+        if self.discarder is not None:
+            check_seat(self.discarder, "kongs: discarder", "score_hand", src)
+            if self.kind != "exposed" or self.discarder == self.seat:
+                raise _bad("only an exposed kong has a discarder, another seat than its declarer", src)
 
     @classmethod
     def from_json(cls, d: object) -> ScoredKong:
@@ -63,22 +78,69 @@ class ScoredKong:
             return d
         if not isinstance(d, Mapping) or not set(d) <= {"seat", "kind", "discarder"} or "seat" not in d:
             raise _bad("each of 'kongs' is {'seat', 'kind', 'discarder'?}", d)
-        seat = check_seat(d["seat"], "kongs: seat", "score_hand", d)
-        kind = d.get("kind")
-        if kind not in KONG_KINDS:
-            raise _bad(f"a kong's 'kind' is one of {', '.join(KONG_KINDS)}, got {kind!r}", d)
-        frm = d.get("discarder")
-        if frm is not None:
-            frm = check_seat(frm, "kongs: discarder", "score_hand", d)
-            if kind != "exposed" or frm == seat:
-                raise _bad("only an exposed kong has a discarder, another seat than its declarer", d)
-        return cls(seat, kind, frm)
+        return cls(d["seat"], d.get("kind"), d.get("discarder"))  # type: ignore[arg-type]  # (checked there)
 
     def to_json(self) -> dict[str, Any]:
         d: dict[str, Any] = {"seat": self.seat, "kind": self.kind}
         if self.discarder is not None:
             d["discarder"] = self.discarder
         return d
+
+
+# --- the special wins (RULES §12): which a scored win may be, and why not -------------------
+
+Extra = Literal["kong_bloom", "heavenly", "robbed_kong"]
+EXTRAS: Final[tuple[Extra, ...]] = get_args(Extra)
+SELF_DRAWN_EXTRAS: Final[tuple[Extra, ...]] = ("kong_bloom", "heavenly")
+_EXTRA_NAMES: Final[dict[Extra, str]] = {
+    "kong_bloom": "杠后开花 (kong_bloom)", "heavenly": "天胡 (heavenly)", "robbed_kong": "抢杠 (robbed_kong)"}
+
+
+def why_not_extra(extra: Extra, winner: int | None, how: WinHow | None, kong_seats: Sequence[int],
+                  dealer: int | None = None) -> str | None:
+    """Why a scored hand cannot be the special win ``extra``, or None when it may be (the one
+    place these rules live: :func:`extras` offers what this allows, :class:`ScoreHand` refuses
+    what it does not). 杠后开花 is self-drawn after one of the winner's own kongs; 天胡 the
+    dealer's self-drawn win before any kong (``dealer`` None: not known here); 抢杠 a win on
+    another seat's added kong, paid like a discard by its declarer.
+
+    >>> why_not_extra("kong_bloom", 1, "self_drawn", [2])
+    '杠后开花 (kong_bloom) needs a kong declared by the winner, seat 1'
+    >>> why_not_extra("heavenly", 1, "self_drawn", [], dealer=0)
+    "天胡 (heavenly) is the dealer's: seat 1 is not the dealer (0)"
+    >>> why_not_extra("robbed_kong", 1, "discard", []) is None
+    True
+    """
+    name = _EXTRA_NAMES[extra]
+    if winner is None:
+        return f"a drawn hand has no winner: it cannot be {name}"
+    if how is None:
+        return f"say how the hand was won ('how') before {name}"
+    if extra == "robbed_kong":
+        return f"{name} is won on another seat's kong, paid by its declarer: not self-drawn" \
+            if how == "self_drawn" else None
+    if how != "self_drawn":
+        return f"{name} is a self-drawn win: not won on a discard or a robbed kong"
+    if extra == "kong_bloom":
+        return None if winner in kong_seats else f"{name} needs a kong declared by the winner, seat {winner}"
+    if kong_seats:
+        return f"{name} is won on the dealt tiles, before anyone could declare a kong"
+    if dealer is not None and dealer != winner:
+        return f"{name} is the dealer's: seat {winner} is not the dealer ({dealer})"
+    return None
+
+
+def extras(winner: int | None, how: WinHow | None, kong_seats: Sequence[int], dealer: int | None = None
+           ) -> tuple[Extra, ...]:
+    """The special wins a scored hand may be now (those :func:`why_not_extra` allows): what a
+    score-only form offers.
+
+    >>> extras(1, "self_drawn", [1], dealer=0), extras(0, "self_drawn", [], dealer=0), extras(2, "discard", [])
+    (('kong_bloom',), ('heavenly',), ('robbed_kong',))
+    >>> extras(1, "self_drawn", [], dealer=0), extras(None, None, [])
+    ((), ())
+    """
+    return tuple(x for x in EXTRAS if why_not_extra(x, winner, how, kong_seats, dealer) is None)
 
 
 @dataclass(frozen=True)
@@ -105,7 +167,7 @@ class ScoreHand(Event):
         else:
             check_seat(self.winner, "winner", "score_hand", src)
             if self.how not in WIN_HOWS:
-                raise _bad(f"'how' must be one of {', '.join(WIN_HOWS)}, got {self.how!r}", src)
+                raise _bad(f"say how the hand was won: 'how' is one of {', '.join(WIN_HOWS)}, got {self.how!r}", src)
             if self.how == "self_drawn":
                 if self.discarder is not None:
                     raise _bad("a self-drawn win has no 'discarder'", src)
@@ -114,7 +176,9 @@ class ScoreHand(Event):
                     raise _bad(f"a {self.how} win needs the 'discarder' who pays it", src)
                 check_seat(self.discarder, "discarder", "score_hand", src)
                 if self.discarder == self.winner:
-                    raise _bad("the winner cannot pay its own win", src)
+                    fed = "discard" if self.how == "discard" else "kong"
+                    raise _bad(f"seat {self.winner} cannot win on its own {fed}: the winner never pays its own win",
+                               src)
         if self.wait is not None and self.wait not in WAIT_KINDS:
             raise _bad(f"'wait' must be one of {', '.join(WAIT_KINDS)}, got {self.wait!r}", src)
         k = self.kongs
@@ -123,23 +187,36 @@ class ScoreHand(Event):
         object.__setattr__(self, "kongs", tuple(ScoredKong.from_json(x) for x in k))
         if self.bets is not None:  # (bounded as the bets event's are: settlements stay short to print)
             object.__setattr__(self, "bets", check_bets(self.bets, "score_hand", src))
-        for name in ("kong_bloom", "heavenly"):
-            if type(getattr(self, name)) is not bool:
-                raise _bad(f"{name!r} must be true or false", src)
-        if (self.kong_bloom or self.heavenly) and self.how != "self_drawn":
-            raise _bad("杠后开花 (kong_bloom) and 天胡 (heavenly) are self-drawn wins", src)
-        if self.kong_bloom and self.heavenly:
-            raise _bad("杠后开花 and 天胡 cannot both apply", src)
-        if self.kong_bloom and not any(x.seat == self.winner for x in self.kongs):
-            raise _bad("杠后开花 (kong_bloom) needs a kong of the winner's in 'kongs'", src)
-        if self.heavenly and self.kongs:
-            raise _bad("天胡 (heavenly) is won on the dealt tiles, before anyone could declare a kong", src)
         for seat in range(SEATS):
             if sum(1 for x in self.kongs if x.seat == seat) > KONGS_PER_SEAT:
                 raise _bad(f"seat {seat} has more than {KONGS_PER_SEAT} kongs: a hand holds four melds", src)
+        self._check_extras(src)
+
+    def _check_extras(self, src: object) -> None:
+        """杠后开花 and 天胡 as :func:`why_not_extra` allows them (the dealer: ``check_scored``)."""
+        for name in SELF_DRAWN_EXTRAS:
+            if type(getattr(self, name)) is not bool:
+                raise _bad(f"{name!r} must be true or false", src)
+        if self.kong_bloom and self.heavenly:
+            raise _bad("杠后开花 and 天胡 cannot both apply", src)
+        for name in SELF_DRAWN_EXTRAS:
+            why = why_not_extra(name, self.winner, self.how, [x.seat for x in self.kongs]) \
+                if getattr(self, name) else None
+            if why is not None:
+                raise _bad(why, src)
 
     def to_json_unchecked(self) -> dict[str, Any]:
-        return {k: v for k, v in self.__dict__.items() if v not in (None, False, ())}
+        """The fields as given, for an error's quote (seat 0 kept; the kongs and bets as JSON shows them).
+
+        >>> ScoreHand(0, "self_drawn", kongs=(ScoredKong(0, "concealed"),)).to_json_unchecked()
+        {'winner': 0, 'how': 'self_drawn', 'kongs': [{'seat': 0, 'kind': 'concealed'}]}
+        """
+        d = {k: v for k, v in self.__dict__.items() if v is not None and v is not False and v != ()}
+        if isinstance(d.get("kongs"), tuple | list):
+            d["kongs"] = [x.to_json() if isinstance(x, ScoredKong) else x for x in d["kongs"]]
+        if isinstance(d.get("bets"), tuple):
+            d["bets"] = list(d["bets"])
+        return d
 
     def to_json(self) -> dict[str, Any]:
         d: dict[str, Any] = {"type": self.TYPE}
@@ -169,87 +246,109 @@ SCORED_FIELDS: Final = ("winner", "how", "discarder", "wait", "kongs", "bets", "
 
 # --- what a scored hand pays (the handler in engine.wins, and ``xian-table score``) ----------
 
-Extra = Literal["kong_bloom", "heavenly", "robbed_kong"]
-EXTRAS: Final[tuple[Extra, ...]] = get_args(Extra)
-
-
-def extras(winner: int | None, how: WinHow | None, kong_seats: Sequence[int], dealer: int | None = None
-           ) -> tuple[Extra, ...]:
-    """The special wins a scored hand may still be (RULES §12): 杠后开花 is self-drawn after one
-    of the winner's own kongs, 天胡 the dealer's self-drawn win before any kong (``dealer``
-    None: not known here), 抢杠 a win on another seat's added kong (paid like a discard, by
-    its declarer).
-
-    >>> extras(1, "self_drawn", [1], dealer=0), extras(0, "self_drawn", [], dealer=0), extras(2, "discard", [])
-    (('kong_bloom',), ('heavenly',), ('robbed_kong',))
-    """
-    if winner is None or how is None:
-        return ()
-    if how != "self_drawn":
-        return ("robbed_kong",)
-    out: list[Extra] = []
-    if winner in kong_seats:
-        out.append("kong_bloom")
-    if dealer in (None, winner) and not kong_seats:
-        out.append("heavenly")
-    return tuple(out)
-
-
 def score_hand(winner: int | None, how: WinHow | None = None, discarder: int | None = None,
-               wait: WaitKind = "plain", extra: Extra | None = None, kongs: Sequence[ScoredKong] = (),
+               wait: WaitKind | None = None, extra: Extra | None = None, kongs: Sequence[ScoredKong] = (),
                bets: Sequence[int] | None = None) -> ScoreHand:
-    """The ``score_hand`` event of an entered result: the winner (None: a drawn hand), how it
-    was won (a robbed kong is the ``discard`` its declarer fed with ``extra`` robbed_kong), the
-    wait, the special win. Checked as the event is; an extra the win cannot be is refused.
+    """The ``score_hand`` event of an entered result (the touchscreen's form, the ``score``
+    command's options): the winner (None: a drawn hand), how it was won, the wait (plain:
+    none said), the special win. A robbed kong is the ``discard`` its declarer fed with
+    ``extra`` robbed_kong (or ``how`` robbed_kong); 杠后开花 and 天胡 are self-drawn, so they
+    say how when ``how`` is None. Checked as the event is; an extra the win cannot be is refused
+    with :func:`why_not_extra`'s reason.
 
     >>> score_hand(2, "discard", 0, extra="robbed_kong").to_json()
     {'type': 'score_hand', 'winner': 2, 'how': 'robbed_kong', 'discarder': 0}
+    >>> score_hand(0, extra="heavenly", wait="plain").to_json()
+    {'type': 'score_hand', 'winner': 0, 'how': 'self_drawn', 'heavenly': True}
+    >>> score_hand(None, kongs=[ScoredKong(1, "concealed")]).to_json()
+    {'type': 'score_hand', 'kongs': [{'seat': 1, 'kind': 'concealed'}]}
+    >>> score_hand(1, "discard", 2, extra="kong_bloom")
+    Traceback (most recent call last):
+    ...
+    engine.errors.InvalidEventError: score_hand: 杠后开花 (kong_bloom) is a self-drawn win: not won on a discard \
+or a robbed kong in {'winner': 1, 'how': 'discard', 'discarder': 2, 'extra': 'kong_bloom'}
     """
-    if winner is None:
-        return ScoreHand(kongs=tuple(kongs), bets=None if bets is None else tuple(bets))  # type: ignore[arg-type]
-    if extra is not None and extra not in extras(winner, how, [k.seat for k in kongs]):
-        raise InvalidEventError(f"score_hand: a {how} win by seat {winner} cannot be {extra}")
-    return ScoreHand(winner, "robbed_kong" if extra == "robbed_kong" else how, discarder,
-                     None if wait == "plain" else wait, tuple(kongs),
-                     None if bets is None else tuple(bets),  # type: ignore[arg-type]
+    if how is None and extra in SELF_DRAWN_EXTRAS:
+        how = "self_drawn"
+    if extra is not None:
+        why = why_not_extra(extra, winner, how, [k.seat for k in kongs])
+        if why is not None:
+            choices = {"winner": winner, "how": how, "discarder": discarder, "extra": extra}
+            raise _bad(why, {k: v for k, v in choices.items() if v is not None})
+        if extra == "robbed_kong":
+            how = "robbed_kong"
+    if winner is not None and wait == "plain":
+        wait = None  # (a plain wait is the event's default)
+    return ScoreHand(winner, how, discarder, wait, tuple(kongs),
+                     None if bets is None else tuple(bets),  # type: ignore[arg-type]  # (checked there)
                      kong_bloom=extra == "kong_bloom", heavenly=extra == "heavenly")
 
 
 @dataclass(frozen=True)
 class ScoredPay:
-    """What a scored hand pays: its kongs (paid as declared), the win with the bets, the wait."""
+    """What a scored hand pays: its kongs (paid as declared), the win with the bets, the wait;
+    ``kongs_stand``: false on a drawn hand when ``kong_paid_on_draw`` is off (the table pays the
+    kongs and gives them back, as after a played hand: ``engine.claims.exhaustive_draw``)."""
 
     kongs: list[Transfer]
     wins: list[Transfer]
     wait: WaitKind | None
     bonus: bool
+    kongs_stand: bool = True
+
+    @property
+    def transfers(self) -> list[Transfer]:
+        """Every payment that stands at the end of the hand: the kongs that stand, the win and the bets."""
+        return (self.kongs if self.kongs_stand else []) + self.wins
+
+
+def kong_discarder_needed(rules: Rules) -> bool:
+    """Whether an exposed kong must name whose discard it claimed: when that seat alone pays it
+    (``exposed_kong_payers`` discarder); else every other seat pays it and nobody need say."""
+    return rules.exposed_kong_payers == "discarder"
 
 
 def check_scored(ev: ScoreHand, dealer: int | None, rules: Rules) -> None:
     """What only the table knows: 天胡 is the dealer's; an exposed kong names its discarder
-    when only the discarder pays it. :class:`IllegalEventError` (without the phase) if not."""
-    if ev.heavenly and ev.winner != dealer:
-        raise IllegalEventError(f"cannot win 天胡: it is the dealer's, seat {dealer}'s", "score.heavenly_dealer",
-                                seat=ev.winner, dealer=dealer)
-    if rules.exposed_kong_payers == "discarder":
+    when only the discarder pays it. :class:`IllegalEventError` if not, worded after its seat
+    (``seat 1 cannot win …``) without the phase, as ``engine.moves.refuse`` words it.
+
+    >>> check_scored(ScoreHand(1, "self_drawn", heavenly=True), 0, Rules())
+    Traceback (most recent call last):
+    ...
+    engine.errors.IllegalEventError: cannot win 天胡 (heavenly): it is the dealer's, and the dealer is seat 0
+    """
+    if ev.heavenly and why_not_extra("heavenly", ev.winner, ev.how, [], dealer) is not None:
+        raise IllegalEventError(f"cannot win 天胡 (heavenly): it is the dealer's, and the dealer is seat {dealer}",
+                                "score.heavenly_dealer", seat=ev.winner, dealer=dealer)
+    if kong_discarder_needed(rules):
         for x in ev.kongs:
             if x.kind == "exposed" and x.discarder is None:
-                raise IllegalEventError("cannot score an exposed kong without its discarder "
-                                        "(exposed_kong_payers=discarder)", "score.kong_discarder", seat=x.seat)
+                raise IllegalEventError("declared an exposed kong: say whose discard it claimed "
+                                        "(exposed_kong_payers=discarder: that seat alone pays it)",
+                                        "score.kong_discarder", seat=x.seat)
 
 
 def pay_scored(ev: ScoreHand, *, base: int, rules: Rules, bets: Sequence[int], bonus: bool | None = None) -> ScoredPay:
     """The payments of a scored hand, with the functions a played hand is paid with
-    (``engine.scoring``). ``bonus``: the wait bonus when the whole hand was read (``xian-table
-    score --hand``); else the wait kind earns it as the rules say (RULES §13).
+    (``engine.scoring``). ``base``: 1..MAX_AMOUNT as a session's. ``bonus``: the wait bonus
+    when the whole hand was read (``xian-table score --hand``); else the wait kind earns it as
+    the rules say (RULES §13).
 
     >>> pay = pay_scored(ScoreHand(2, "self_drawn", wait="closed"), base=1, rules=Rules(), bets=[0, 0, 0, 0])
     >>> [t.amount for t in pay.wins], pay.bonus
     ([3, 3, 3], True)
+    >>> drawn = pay_scored(ScoreHand(kongs=(ScoredKong(1, "concealed"),)), base=1,
+    ...                    rules=Rules(kong_paid_on_draw=False), bets=[0, 0, 0, 0])
+    >>> len(drawn.kongs), drawn.kongs_stand, drawn.transfers
+    (3, False, [])
     """
+    if type(base) is not int or not 1 <= base <= MAX_AMOUNT:
+        raise InvalidEventError(f"score_hand: the base must be a whole number >= 1 (at most {MAX_AMOUNT:,}), "
+                                f"got {amount_text(base)}")
     kongs = [t for x in ev.kongs for t in kong_transfers(x.seat, x.kind, base=base, rules=rules, discarder=x.discarder)]
     if ev.winner is None or ev.how is None:
-        return ScoredPay(kongs, [], None, False)
+        return ScoredPay(kongs, [], None, False, kongs_stand=rules.kong_paid_on_draw)
     wait: WaitKind = ev.wait or "plain"
     earned = rules.earns_bonus(wait) if bonus is None else bonus
     wins = win_transfers(ev.winner, ev.how, base=base, rules=rules, wait_bonus=earned, discarder=ev.discarder,

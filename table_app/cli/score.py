@@ -16,42 +16,31 @@ import argparse
 import json
 import sys
 import unicodedata
-from typing import Any, TextIO
+from typing import Any, Final, TextIO
 
+from engine.errors import IllegalEventError
+from engine.fields import check_seat
 from engine.hand import analyse_win, parse_meld
 from engine.records import WAIT_KINDS, WaitKind
 from engine.rules import Rules, RulesError
-from engine.scoring import Transfer, deltas, kong_transfers, win_transfers
+from engine.scored import Extra, ScoredKong, check_scored, pay_scored, score_hand
+from engine.scoring import AFTER_KONG_MULTIPLIER, HEAVENLY_MULTIPLIER, KONG_KINDS, REASONS, WIN_HOWS, WinHow, deltas
 from engine.tiles import TileError
+from table_app.present.words import pair
 
 HELP = "pay one hand: winner, how, wait, kongs, bets and base → the transfers and each seat's gain (no journal)"
 
-WAIT_NAMES = {
-    "closed": ("夹张", "closed wait"),
-    "single": ("单调", "single wait"),
-    "edge": ("边张", "edge wait"),
-    "plain": ("平胡", "plain wait"),
-}
-HOW_NAMES = {
-    "self_drawn": ("自摸", "self-drawn"),
-    "discard": ("点炮", "on a discard"),
-    "robbed_kong": ("抢杠", "robbing a kong"),
-}
-KONG_NAMES = {
-    "concealed": ("暗杠", "concealed kong"),
-    "exposed": ("明杠", "exposed kong"),
-    "added": ("加杠", "added kong"),
-}
-REASON_NAMES = {"win": ("胡", "win"), "kong": ("杠", "kong"), "bet": ("注", "bet")}
-KONG_ALIASES = {
-    "concealed": "concealed", "c": "concealed", "暗": "concealed", "暗杠": "concealed",
-    "exposed": "exposed", "e": "exposed", "明": "exposed", "明杠": "exposed",
-    "added": "added", "a": "added", "加": "added", "加杠": "added",
-}  # fmt: skip
+# the words of the one word table (table_app.present), in both languages
+WAIT_NAMES: Final = {w: pair(f"wait_{w}") for w in WAIT_KINDS}
+HOW_NAMES: Final = {h: pair(f"kind_{h}") for h in WIN_HOWS}
+KONG_NAMES: Final = {k: pair(f"kong_{k}") for k in KONG_KINDS}
+REASON_NAMES: Final = {r: pair(f"reason_{r}") for r in REASONS}
+KONG_ALIASES: Final = {alias: k for k, (zh, _en) in KONG_NAMES.items() for alias in (k, k[0], zh, zh[0])}
+"""A kong's kind as typed: concealed, c, 暗杠 or 暗 (and the same for exposed and added)."""
 
 
 class ScoreInputError(ValueError):
-    """A combination of arguments that no real hand can have."""
+    """Arguments that do not say one hand (the rules' refusals are the engine's)."""
 
 
 def register(p: argparse.ArgumentParser) -> None:
@@ -66,8 +55,11 @@ def register(p: argparse.ArgumentParser) -> None:
         help="抢杠: the winner robbed the added kong of SEAT (paid like a discard; that kong is not paid: omit it)",
     )  # fmt: skip
     how.add_argument("--draw", action="store_true", help="荒牌: the hand was drawn (no winner; only kongs are paid)")
-    p.add_argument("--after-kong", action="store_true", help="杠后开花: self-drawn on a kong replacement tile (x2)")
-    p.add_argument("--heavenly", action="store_true", help="天胡: the dealer's dealt 14 tiles win (x3)")
+    special = p.add_mutually_exclusive_group()
+    special.add_argument("--after-kong", action="store_true",
+                         help=f"杠后开花: self-drawn on a kong replacement tile (x{AFTER_KONG_MULTIPLIER})")
+    special.add_argument("--heavenly", action="store_true",
+                         help=f"天胡: the dealer's dealt 14 tiles win (x{HEAVENLY_MULTIPLIER})")
     p.add_argument("--dealer", type=int, default=0, metavar="SEAT", help="the dealer 庄家 (default 0; 天胡 is theirs)")
     p.add_argument("--wait", choices=WAIT_KINDS, help="the wait kind (default plain); the bonus follows the rules")
     p.add_argument("--hand", metavar="TILES", help="instead of --wait: the concealed hand with the winning tile")
@@ -76,7 +68,8 @@ def register(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--kong", "-k", action="append", default=[], metavar="SEAT:KIND[:FROM]",
         help="a kong declared this hand: KIND concealed|exposed|added (c|e|a); FROM = whose discard an exposed "
-        "kong claimed, e.g. 1:concealed 2:exposed:0 3:added; repeat for more",
+        "kong claimed (needed with exposed_kong_payers=discarder), e.g. 1:concealed 2:exposed:0 3:added; "
+        "repeat for more",
     )  # fmt: skip
     p.add_argument("--bets", nargs=4, type=int, metavar="N", help="each seat's bets n_0..n_3 (>= 0)")
     p.add_argument("--base", "-b", type=int, default=1, help="the base 基数 b (default 1)")
@@ -102,143 +95,39 @@ def parse_rule_overrides(items: list[str]) -> Rules:
     return Rules.from_overrides(overrides)
 
 
-def parse_kong(spec: str) -> tuple[int, str, int | None]:
-    """``SEAT:KIND[:FROM]`` → (seat, kind, discarder)."""
+def parse_kong(spec: str) -> ScoredKong:
+    """``SEAT:KIND[:FROM]`` → the engine's kong (which checks the seats and the kind)."""
     parts = spec.split(":")
     if len(parts) not in (2, 3):
         raise ScoreInputError(f"--kong wants SEAT:KIND[:FROM], e.g. 1:concealed or 2:exposed:0; got {spec!r}")
-    kind = KONG_ALIASES.get(parts[1].strip().lower())
-    if kind is None:
-        raise ScoreInputError(f"--kong {spec!r}: unknown kind {parts[1]!r} (concealed, exposed or added)")
     try:
         seat = int(parts[0])
         frm = int(parts[2]) if len(parts) == 3 else None
     except ValueError:
         raise ScoreInputError(f"--kong {spec!r}: seats are numbers 0..3") from None
-    if frm is not None and kind != "exposed":
-        raise ScoreInputError(f"--kong {spec!r}: only an exposed (claimed) kong comes from another seat's discard")
-    if kind == "exposed" and frm is None:
-        raise ScoreInputError(f"--kong {spec!r}: say whose discard the exposed kong claimed, e.g. {seat}:exposed:N")
-    return seat, kind, frm
+    word = parts[1].strip().lower()
+    return ScoredKong.from_json({"seat": seat, "kind": KONG_ALIASES.get(word, word), "discarder": frm})
 
 
-def _seat(value: int | None, what: str) -> int:
-    if value is None or not 0 <= value <= 3:
-        raise ScoreInputError(f"{what} must be a seat 0..3; got {value!r}")
-    return value
-
-
-def settle(args: argparse.Namespace) -> dict[str, Any]:
-    """Everything the verb reports, as JSON-ready data; raises ValueError subclasses on bad input."""
-    rules = parse_rule_overrides(args.rule)
-    dealer = _seat(args.dealer, "--dealer")
-    bets = list(args.bets) if args.bets is not None else [0, 0, 0, 0]
-    for s, n in enumerate(bets):
-        if n < 0:
-            raise ScoreInputError(f"bets cannot be negative: seat {s} bets {n} (0 means no bet)")
-    if args.base < 1:
-        raise ScoreInputError(f"the base must be a whole number >= 1; got {args.base}")
-    kongs = [parse_kong(k) for k in args.kong]
-    for seat, _kind, frm in kongs:
-        _seat(seat, "a kong's seat")
-        if frm is not None and _seat(frm, "a kong's FROM") == seat:
-            raise ScoreInputError(f"seat {seat} cannot claim a kong on its own discard")
-    for seat in range(4):
-        if sum(1 for k in kongs if k[0] == seat) > 4:
-            raise ScoreInputError(f"seat {seat} has more than 4 kongs: a hand holds at most four melds")
-
-    out: dict[str, Any] = {
-        "result": "draw" if args.draw else "win",
-        "base": args.base,
-        "dealer": dealer,
-        "bets": bets,
-        "rules": rules.overrides(),
-        "kongs": [{"seat": s, "kind": k, "from": f} for s, k, f in kongs],
-    }
-    transfers: list[Transfer] = []
-    if args.draw:
-        extra = [
-            name for name, given in (
-                ("--winner", args.winner is not None), ("--after-kong", args.after_kong),
-                ("--heavenly", args.heavenly), ("--wait", args.wait is not None), ("--hand", args.hand is not None),
-            ) if given
-        ]  # fmt: skip
-        if extra:
-            raise ScoreInputError(f"a drawn hand (--draw) has no winner: drop {', '.join(extra)}")
-        if rules.kong_paid_on_draw:
-            for seat, kind, frm in kongs:
-                transfers += kong_transfers(seat, kind, base=args.base, rules=rules, discarder=frm)
-        out.update(winner=None, how=None, discarder=None, wait=None, wait_bonus=False, after_kong=False, heavenly=False)
-        out["kongs_paid"] = bool(kongs) and rules.kong_paid_on_draw
-    else:
-        winner = _seat(args.winner, "--winner (or --draw for a drawn hand)")
-        how, discarder = _how(args, winner)
-        _check_special(args, how, winner, dealer, [k[0] for k in kongs])
-        wait, bonus, analysis = _wait(args, rules)
-        for seat, kind, frm in kongs:
-            transfers += kong_transfers(seat, kind, base=args.base, rules=rules, discarder=frm)
-        transfers += win_transfers(
-            winner, how, base=args.base, rules=rules, wait_bonus=bonus, discarder=discarder,
-            after_kong=args.after_kong, heavenly=args.heavenly, bets=bets,
-        )  # fmt: skip
-        out.update(
-            winner=winner, how=how, discarder=discarder, wait=wait, wait_bonus=bonus,
-            after_kong=args.after_kong, heavenly=args.heavenly,
-        )  # fmt: skip
-        if analysis is not None:
-            out["analysis"] = analysis
-    out["transfers"] = [t.to_json() for t in transfers]
-    out["deltas"] = deltas(transfers)
-    out["by_reason"] = {r: deltas(t for t in transfers if t.reason == r) for r in ("win", "kong", "bet")}
-    return out
-
-
-def _check_special(args: argparse.Namespace, how: str, winner: int, dealer: int, kong_seats: list[int]) -> None:
-    """Refuse 杠后开花 and 天胡 where no real hand can have them."""
-    if args.after_kong:
-        if how != "self_drawn":
-            raise ScoreInputError(
-                "杠后开花 (--after-kong) is a self-drawn win on a kong replacement tile: "
-                "not on a discard or robbed kong"
-            )
-        if winner not in kong_seats:
-            raise ScoreInputError(
-                f"杠后开花 (--after-kong) needs a kong declared by the winner, seat {winner}: "
-                f"add --kong {winner}:KIND"
-            )
-    if args.heavenly:
-        if how != "self_drawn":
-            raise ScoreInputError("天胡 (--heavenly) is the dealer's self-drawn win on the dealt tiles, not a discard")
-        if winner != dealer:
-            raise ScoreInputError(f"天胡 (--heavenly) is only the dealer's: seat {winner} is not the dealer ({dealer})")
-        if args.after_kong:
-            raise ScoreInputError("杠后开花 and 天胡 cannot both apply: 天胡 is won on the dealt tiles")
-        if kong_seats:
-            raise ScoreInputError("天胡 (--heavenly) is won on the dealt 14 tiles before any play: no kong yet")
-
-
-def _how(args: argparse.Namespace, winner: int) -> tuple[str, int | None]:
+def _how(args: argparse.Namespace) -> tuple[WinHow | None, int | None]:
+    """The way won and who paid, as the options say (none: the special win says, or the engine asks)."""
     if args.discard is not None:
-        discarder = _seat(args.discard, "--discard")
-        if discarder == winner:
-            raise ScoreInputError(f"seat {winner} cannot win on its own discard (--discard {discarder})")
-        return "discard", discarder
+        return "discard", args.discard
     if args.robbed is not None:
-        declarer = _seat(args.robbed, "--robbed")
-        if declarer == winner:
-            raise ScoreInputError(f"seat {winner} cannot rob its own kong (--robbed {declarer})")
-        return "robbed_kong", declarer
-    if args.self_drawn or args.after_kong or args.heavenly:
-        return "self_drawn", None
-    raise ScoreInputError("say how the hand was won: --self-drawn, --discard SEAT, --robbed SEAT (or --draw)")
+        return "robbed_kong", args.robbed
+    return ("self_drawn" if args.self_drawn else None), None
 
 
-def _wait(args: argparse.Namespace, rules: Rules) -> tuple[str, bool, dict[str, Any] | None]:
+def _extra(args: argparse.Namespace) -> Extra | None:
+    return "kong_bloom" if args.after_kong else "heavenly" if args.heavenly else None
+
+
+def _wait(args: argparse.Namespace, rules: Rules) -> tuple[WaitKind | None, bool | None, dict[str, Any] | None]:
+    """The wait, and the bonus and the analysis when the hand was given (``engine.hand``)."""
     if args.hand is None:
         if args.win_tile is not None or args.melds:
             raise ScoreInputError("--win-tile and --melds go with --hand")
-        wait: WaitKind = args.wait or "plain"
-        return wait, rules.earns_bonus(wait), None
+        return args.wait, None, None
     if args.wait is not None:
         raise ScoreInputError("give either --wait or --hand (which finds the wait), not both")
     if args.win_tile is None:
@@ -247,6 +136,49 @@ def _wait(args: argparse.Namespace, rules: Rules) -> tuple[str, bool, dict[str, 
     if not a.winning or a.wait is None:
         raise ScoreInputError(f"not a winning hand: {args.hand!r} with {args.win_tile!r}")
     return a.wait, a.bonus, a.to_json()
+
+
+def settle(args: argparse.Namespace) -> dict[str, Any]:
+    """Everything the verb reports, as JSON-ready data: the hand as the engine's ``ScoreHand``,
+    checked (``check_scored``) and paid (``pay_scored``) by the engine; raises ValueError
+    subclasses on bad input (the engine's refusals among them)."""
+    rules = parse_rule_overrides(args.rule)
+    dealer = check_seat(args.dealer, "--dealer", "score")
+    if args.draw == (args.winner is not None):
+        raise ScoreInputError("give --winner SEAT, or --draw for a drawn hand (no winner), not both")
+    wait, bonus, analysis = _wait(args, rules)
+    how, discarder = _how(args)
+    ev = score_hand(args.winner, how, discarder, wait, _extra(args), [parse_kong(k) for k in args.kong],
+                    None if args.bets is None else list(args.bets))
+    check_scored(ev, dealer, rules)
+    bets = list(ev.bets) if ev.bets is not None else [0, 0, 0, 0]
+    pay = pay_scored(ev, base=args.base, rules=rules, bets=bets, bonus=bonus)
+    out: dict[str, Any] = {
+        "result": "draw" if ev.winner is None else "win",
+        "base": args.base,
+        "dealer": dealer,
+        "bets": bets,
+        "rules": rules.overrides(),
+        "kongs": [{"seat": k.seat, "kind": k.kind, "from": k.discarder} for k in ev.kongs],
+        "winner": ev.winner, "how": ev.how, "discarder": ev.discarder, "wait": pay.wait, "wait_bonus": pay.bonus,
+        "after_kong": ev.kong_bloom, "heavenly": ev.heavenly,
+    }  # fmt: skip
+    if ev.winner is None:
+        out["kongs_paid"] = bool(ev.kongs) and pay.kongs_stand
+    elif analysis is not None:
+        out["analysis"] = analysis
+    transfers = pay.transfers
+    out["transfers"] = [t.to_json() for t in transfers]
+    out["deltas"] = deltas(transfers)
+    out["by_reason"] = {r: deltas(t for t in transfers if t.reason == r) for r in REASONS}
+    return out
+
+
+def refusal(e: ValueError) -> str:
+    """The line a refusal prints: the engine's message (a table's refusal named after its seat,
+    as the table words it)."""
+    seat = e.params.get("seat") if isinstance(e, IllegalEventError) else None
+    return f"seat {seat} {e}" if seat is not None else str(e)
 
 
 def _pad(text: str, width: int) -> str:
@@ -275,11 +207,11 @@ def render(r: dict[str, Any], out: TextIO) -> None:
         if r["discarder"] is not None:
             line += f" (from seat {r['discarder']} 由座{r['discarder']}付)"
         wzh, wen = WAIT_NAMES[r["wait"]]
-        line += f"; {wzh} {wen}" + (" +加分 bonus" if r["wait_bonus"] else "")
+        line += f"; {' '.join(pair('wait'))}: {wzh} {wen}" + (" +加分 bonus" if r["wait_bonus"] else "")
         if r["after_kong"]:
-            line += "; 杠后开花 after a kong x2"
+            line += f"; {' '.join(pair('kind_kong_bloom'))} x{AFTER_KONG_MULTIPLIER}"
         if r["heavenly"]:
-            line += "; 天胡 heavenly x3"
+            line += f"; {' '.join(pair('kind_heavenly'))} x{HEAVENLY_MULTIPLIER}"
         print(line, file=out)
     if any(r["bets"]):
         print(f"下注 bets: {' '.join(str(n) for n in r['bets'])}", file=out)
@@ -308,8 +240,8 @@ def run(args: argparse.Namespace) -> int:
         result = settle(args)
     except (ScoreInputError, RulesError, TileError, ValueError) as e:
         if args.json:
-            print(json.dumps({"error": str(e)}, ensure_ascii=False))
-        print(f"xian-table score: {e}", file=sys.stderr)
+            print(json.dumps({"error": refusal(e)}, ensure_ascii=False))
+        print(f"xian-table score: {refusal(e)}", file=sys.stderr)
         return 2
     if args.json:
         print(json.dumps(result, ensure_ascii=False))

@@ -9,6 +9,18 @@ import pytest
 from engine import apply, replay
 from engine.errors import CODES, IllegalEventError, InvalidEventError
 from engine.events import parse_event
+from engine.fields import MAX_AMOUNT
+from engine.rules import Rules
+from engine.scored import (
+    EXTRAS,
+    ScoredKong,
+    check_scored,
+    extras,
+    kong_discarder_needed,
+    pay_scored,
+    score_hand,
+    why_not_extra,
+)
 
 START = [{"type": "new_session", "players": ["A", "B", "C", "D"], "base": 1},
          {"type": "seating", "method": "C", "east": 0}]
@@ -126,3 +138,126 @@ def test_json_round_trip() -> None:
     ev = parse_event(obj)
     assert ev.to_json() == obj and parse_event(ev.to_json()) == ev
     assert parse_event({"type": "score_hand"}).to_json() == {"type": "score_hand"}
+
+
+# --- the special wins, asked of the engine (the touchscreen's form, ``xian-table score``) ----
+
+
+KONG_SETS: list[tuple[int, ...]] = [(), (0,), (1,), (2, 3), (0, 0, 1)]
+
+
+@pytest.mark.parametrize("dealer", [0, 2])
+@pytest.mark.parametrize("kong_seats", KONG_SETS)
+def test_what_extras_offers_is_exactly_what_the_table_takes(dealer: int, kong_seats: tuple[int, ...]) -> None:
+    """For every winner, way and special win: offered by ``extras`` iff the event is built and the
+    table takes it (``why_not_extra`` the one place of these rules)."""
+    kongs = [ScoredKong(s, "concealed") for s in kong_seats]
+    offered_somewhere = set()
+    for winner in range(4):
+        for how in ("self_drawn", "discard"):
+            fed = None if how == "self_drawn" else (winner + 1) % 4
+            offered = extras(winner, how, kong_seats, dealer)
+            offered_somewhere |= set(offered)
+            for x in EXTRAS:
+                why = why_not_extra(x, winner, how, kong_seats, dealer)
+                assert (why is None) == (x in offered)
+                try:
+                    ev = score_hand(winner, how, fed, extra=x, kongs=kongs)
+                    check_scored(ev, dealer, Rules())
+                except (InvalidEventError, IllegalEventError):
+                    assert x not in offered, (winner, how, x)
+                else:
+                    assert x in offered, (winner, how, x)
+                    paid = replay([{**START[1], "east": dealer}, ev.to_json()], replay(START[:1]))
+                    assert paid.phase == "hand_over"
+    assert "robbed_kong" in offered_somewhere
+    assert ("heavenly" in offered_somewhere) == (not kong_seats)
+    assert ("kong_bloom" in offered_somewhere) == bool(kong_seats)
+    assert extras(None, None, kong_seats, dealer) == extras(1, None, kong_seats, dealer) == ()
+
+
+def test_heavenly_is_offered_to_the_dealer_alone_and_kong_bloom_with_the_winners_kong() -> None:
+    """Issue 28, item 10: the form offered both to anyone."""
+    assert extras(1, "self_drawn", [], dealer=0) == ()
+    assert why_not_extra("heavenly", 1, "self_drawn", [], dealer=0) == \
+        "天胡 (heavenly) is the dealer's: seat 1 is not the dealer (0)"
+    assert extras(0, "self_drawn", [], dealer=0) == ("heavenly",)
+    assert extras(0, "self_drawn", [1], dealer=0) == ()
+    assert extras(1, "self_drawn", [1], dealer=0) == ("kong_bloom",)
+    assert extras(1, "discard", [1], dealer=1) == ("robbed_kong",)
+
+
+def test_score_hand_builds_the_event_of_the_choices() -> None:
+    kongs = [ScoredKong(1, "concealed"), ScoredKong(2, "exposed", 0)]
+    assert score_hand(1, extra="kong_bloom", wait="closed", kongs=kongs, bets=[0, 1, 0, 2]).to_json() == {
+        "type": "score_hand", "winner": 1, "how": "self_drawn", "wait": "closed", "kong_bloom": True,
+        "kongs": [{"seat": 1, "kind": "concealed"}, {"seat": 2, "kind": "exposed", "discarder": 0}],
+        "bets": [0, 1, 0, 2]}
+    assert score_hand(2, "self_drawn", wait="plain").to_json() == {"type": "score_hand", "winner": 2,
+                                                                  "how": "self_drawn"}
+    assert score_hand(2, "robbed_kong", 3).to_json() == score_hand(2, "discard", 3, extra="robbed_kong").to_json()
+    assert score_hand(None).to_json() == {"type": "score_hand"}
+    for refused, why in [
+        (lambda: score_hand(None, wait="plain"), "a drawn hand (no 'winner') has no"),
+        (lambda: score_hand(None, "self_drawn"), "a drawn hand (no 'winner') has no"),
+        (lambda: score_hand(None, extra="robbed_kong"), "a drawn hand has no winner: it cannot be 抢杠"),
+        (lambda: score_hand(1, extra="robbed_kong"), "say how the hand was won ('how') before 抢杠"),
+        (lambda: score_hand(1, "self_drawn", extra="robbed_kong"), "抢杠 (robbed_kong) is won on another seat's"),
+        (lambda: score_hand(1, "self_drawn", extra="kong_bloom", kongs=[ScoredKong(2, "added")]),
+         "needs a kong declared by the winner, seat 1"),
+        (lambda: score_hand(0, extra="heavenly", kongs=[ScoredKong(2, "added")]), "is won on the dealt tiles"),
+        (lambda: score_hand(1, "discard", 1), "seat 1 cannot win on its own discard"),
+        (lambda: score_hand(1, "robbed_kong", 1), "seat 1 cannot win on its own kong"),
+        (lambda: score_hand(0, "self_drawn", kongs=[ScoredKong(0, "concealed")] * 5), "more than 4 kongs"),
+        (lambda: score_hand(0, "self_drawn", bets=[0, -1, 0, 0]), "'bets' must be 4 whole numbers"),
+    ]:
+        with pytest.raises(InvalidEventError, match=r"^score_hand: ") as e:
+            refused()
+        assert why in str(e.value)
+    with pytest.raises(InvalidEventError) as e:
+        score_hand(0, "self_drawn", bets=[0, -1, 0, 0])
+    assert str(e.value).endswith("in {'winner': 0, 'how': 'self_drawn', 'bets': [0, -1, 0, 0]}")  # seat 0 quoted
+
+
+@pytest.mark.parametrize(("seat", "kind", "discarder", "why"), [
+    (4, "concealed", None, "'kongs: seat' must be a seat 0..3"),
+    (1, "big", None, "a kong's 'kind' is one of concealed, exposed, added"),
+    (1, "exposed", 1, "only an exposed kong has a discarder, another seat"),
+    (1, "added", 2, "only an exposed kong has a discarder"),
+    (1, "exposed", 7, "'kongs: discarder' must be a seat 0..3"),
+])
+def test_a_kong_is_checked_however_it_is_made(seat: int, kind: Any, discarder: int | None, why: str) -> None:
+    with pytest.raises(InvalidEventError, match="score_hand") as e:
+        ScoredKong(seat, kind, discarder)
+    assert why in str(e.value)
+    with pytest.raises(InvalidEventError) as e:
+        ScoredKong.from_json({"seat": seat, "kind": kind, "discarder": discarder})
+    assert why in str(e.value)
+
+
+def test_the_tables_refusals_are_worded_after_the_seat() -> None:
+    with pytest.raises(IllegalEventError) as e:
+        check_scored(score_hand(1, extra="heavenly"), 0, Rules())
+    assert str(e.value) == "cannot win 天胡 (heavenly): it is the dealer's, and the dealer is seat 0"
+    assert (e.value.code, e.value.params) == ("score.heavenly_dealer", {"seat": 1, "dealer": 0})
+    exposed = score_hand(None, kongs=[ScoredKong(2, "exposed")])
+    check_scored(exposed, 0, Rules())  # every other seat pays it: nobody need say whose discard
+    assert not kong_discarder_needed(Rules()) and kong_discarder_needed(Rules(exposed_kong_payers="discarder"))
+    with pytest.raises(IllegalEventError) as e:
+        check_scored(exposed, 0, Rules(exposed_kong_payers="discarder"))
+    assert str(e.value).startswith("declared an exposed kong: say whose discard it claimed")
+    assert e.value.params == {"seat": 2}
+
+
+def test_pay_scored_checks_the_base_and_says_which_kongs_stand() -> None:
+    ev = score_hand(None, kongs=[ScoredKong(1, "concealed")])
+    for base in (0, -1, MAX_AMOUNT + 1, True):
+        with pytest.raises(InvalidEventError, match="the base must be a whole number >= 1"):
+            pay_scored(ev, base=base, rules=Rules(), bets=[0, 0, 0, 0])
+    stands = pay_scored(ev, base=2, rules=Rules(), bets=[0, 0, 0, 0])
+    assert stands.kongs_stand and [t.amount for t in stands.transfers] == [4, 4, 4]
+    back = pay_scored(ev, base=2, rules=Rules(kong_paid_on_draw=False), bets=[0, 0, 0, 0])
+    assert len(back.kongs) == 3 and not back.kongs_stand and back.transfers == []
+    won = pay_scored(score_hand(2, "self_drawn", kongs=[ScoredKong(1, "concealed")]), base=1,
+                     rules=Rules(kong_paid_on_draw=False), bets=[0, 0, 0, 0])
+    assert won.kongs_stand and [(t.to, t.reason) for t in won.transfers] == [(1, "kong")] * 3 + [(2, "win")] * 3

@@ -69,7 +69,7 @@ def test_human_table_in_chinese_and_english(cli: Any) -> None:
     proc = cli("score", "--winner", "2", "--self-drawn", "--wait", "closed")
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout
-    assert "自摸 self-drawn" in out and "夹张 closed wait" in out
+    assert "自摸 self-drawn" in out and "听法 Wait: 夹张 closed" in out
     assert "得失 per-seat result" in out
     lines = [line.split() for line in out.splitlines()]
     assert ["座2", "seat", "2", "+9"] in lines
@@ -138,34 +138,47 @@ def test_dealer_flag_allows_heavenly_for_that_seat(cli: Any) -> None:
     assert score(cli, "--winner", "2", "--heavenly", "--dealer", "2")["deltas"] == [-6, -6, 18, -6]
 
 
-# --- refusals: exit 2 and a clear message -------------------------------------------
+# --- refusals: exit 2 and one clear line (the rules' refusals are the engine's words) -------
 
 
 @pytest.mark.parametrize(
     ("args", "message"),
     [
         (("-w", "1", "-d", "1"), "seat 1 cannot win on its own discard"),
-        (("-w", "1", "--heavenly"), "天胡 (--heavenly) is only the dealer's: seat 1 is not the dealer"),
-        (("-w", "0", "--heavenly", "--dealer", "3"), "seat 0 is not the dealer"),
-        (("-w", "1", "-s", "--bets", "0", "-1", "0", "0"), "bets cannot be negative: seat 1 bets -1"),
-        (("-w", "1", "--after-kong"), "杠后开花 (--after-kong) needs a kong declared by the winner, seat 1"),
+        (("-w", "1", "--robbed", "1"), "seat 1 cannot win on its own kong"),
+        (("-w", "1", "--heavenly"), "seat 1 cannot win 天胡 (heavenly): it is the dealer's, and the dealer is seat 0"),
+        (("-w", "0", "--heavenly", "--dealer", "3"), "seat 0 cannot win 天胡 (heavenly)"),
+        (("-w", "0", "--heavenly", "--dealer", "7"), "'--dealer' must be a seat 0..3, got 7"),
+        (("-w", "1", "-s", "--bets", "0", "-1", "0", "0"), "'bets' must be 4 whole numbers >= 0"),
+        (("-w", "1", "-s", "--bets", "0", "1000001", "0", "0"), "(each at most 1,000,000)"),
+        (("-w", "1", "--after-kong"), "杠后开花 (kong_bloom) needs a kong declared by the winner, seat 1"),
         (("-w", "1", "--after-kong", "-k", "2:concealed"), "needs a kong declared by the winner"),
-        (("-w", "1", "-d", "2", "--after-kong", "-k", "1:concealed"), "not on a discard"),
-        (("-w", "0", "-d", "2", "--heavenly"), "not a discard"),
-        (("-w", "0", "--heavenly", "-k", "0:concealed"), "no kong yet"),
+        (("-w", "1", "-d", "2", "--after-kong", "-k", "1:concealed"), "杠后开花 (kong_bloom) is a self-drawn win"),
+        (("-w", "0", "-d", "2", "--heavenly"), "天胡 (heavenly) is a self-drawn win: not won on a discard"),
+        (("-w", "0", "--heavenly", "-k", "0:concealed"), "天胡 (heavenly) is won on the dealt tiles, before anyone"),
         (("-w", "1", "-r", "discard_win_payer=all", "-s"), "unknown rule option 'discard_win_payer'"),
         (("-w", "1", "-r", "discard_win_payers=some", "-s"), "must be one of discarder, all"),
         (("-w", "1", "-r", "nonsense", "-s"), "--rule wants NAME=VALUE"),
         (("-w", "1"), "say how the hand was won"),
-        (("-s",), "--winner"),
-        (("-w", "5", "-s"), "--winner"),
-        (("-w", "1", "-s", "--base", "0"), "the base must be"),
-        (("-w", "1", "-s", "-k", "2:exposed"), "say whose discard"),
-        (("-w", "1", "-s", "-k", "2:exposed:2"), "seat 2 cannot claim a kong on its own discard"),
-        (("-w", "1", "-s", "-k", "2:concealed:3"), "only an exposed"),
-        (("-w", "1", "-s", "-k", "2:big"), "unknown kind"),
-        (("--draw", "-w", "1"), "a drawn hand (--draw) has no winner"),
+        (("-s",), "give --winner SEAT, or --draw"),
+        (("-w", "5", "-s"), "'winner' must be a seat 0..3, got 5"),
+        (("-w", "1", "-s", "--base", "0"), "the base must be a whole number >= 1"),
+        (("-w", "1", "-s", "-k", "2:exposed", "-r", "exposed_kong_payers=discarder"),
+         "seat 2 declared an exposed kong: say whose discard it claimed"),
+        (("-w", "1", "-s", "-k", "2:exposed:2"), "only an exposed kong has a discarder, another seat"),
+        (("-w", "1", "-s", "-k", "2:concealed:3"), "only an exposed kong has a discarder"),
+        (("-w", "1", "-s", "-k", "2:big"), "a kong's 'kind' is one of concealed, exposed, added, got 'big'"),
+        (("-w", "1", "-s", "-k", "2"), "--kong wants SEAT:KIND[:FROM]"),
+        (("-w", "1", "-s", "-k", "two:c"), "seats are numbers 0..3"),
+        (("-w", "1", "-s", *("-k", "1:c") * 3, "-k", "1:e", "-k", "1:a"), "seat 1 has more than 4 kongs"),
+        (("--draw", "-w", "1"), "give --winner SEAT, or --draw for a drawn hand (no winner), not both"),
+        (("--draw", "--wait", "closed"), "a drawn hand (no 'winner') has no 'how', 'discarder', 'wait'"),
+        (("--draw", "--heavenly"), "a drawn hand has no winner: it cannot be 天胡 (heavenly)"),
         (("-w", "1", "-s", "--hand", "123m456p789s12345z", "--win-tile", "1z"), "not a winning hand"),
+        (("-w", "1", "-s", "--hand", "23455m123p456p789s"), "--hand needs --win-tile"),
+        (("-w", "1", "-s", "--win-tile", "5m"), "--win-tile and --melds go with --hand"),
+        (("-w", "1", "-s", "--wait", "single", "--hand", "23455m123p456p789s", "--win-tile", "5m"),
+         "give either --wait or --hand"),
     ],
 )
 def test_refusals(cli: Any, args: tuple[str, ...], message: str) -> None:
@@ -173,15 +186,33 @@ def test_refusals(cli: Any, args: tuple[str, ...], message: str) -> None:
     assert proc.returncode == 2, proc.stdout
     assert message in proc.stderr
     assert "Traceback" not in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1 and proc.stderr.startswith("xian-table score: ")
 
 
 def test_refusal_in_json(cli: Any) -> None:
     proc = cli("score", "--json", "-w", "1", "-d", "1")
     assert proc.returncode == 2
-    assert json.loads(proc.stdout) == {"error": "seat 1 cannot win on its own discard (--discard 1)"}
+    assert json.loads(proc.stdout) == {"error": "score_hand: seat 1 cannot win on its own discard: the winner never "
+                                                "pays its own win in {'winner': 1, 'how': 'discard', 'discarder': 1}"}
+    proc = cli("score", "--json", "-w", "1", "--heavenly")
+    assert proc.returncode == 2
+    assert json.loads(proc.stdout) == {"error": "seat 1 cannot win 天胡 (heavenly): it is the dealer's, and the "
+                                                "dealer is seat 0"}
+
+
+def test_an_exposed_kong_names_its_discarder_only_when_the_rules_need_it(cli: Any) -> None:
+    """As the engine takes a scored hand: every other seat pays an exposed kong unless
+    ``exposed_kong_payers`` is discarder (then FROM is needed: refused above)."""
+    assert score(cli, "--draw", "--kong", "1:exposed")["deltas"] == [-1, 3, -1, -1]
+    r = score(cli, "--draw", "--kong", "1:明", "--kong", "2:加杠", "--kong", "3:c")
+    assert [(k["seat"], k["kind"], k["from"]) for k in r["kongs"]] == [
+        (1, "exposed", None), (2, "added", None), (3, "concealed", None)]
 
 
 def test_two_ways_to_win_are_a_usage_error(cli: Any) -> None:
     proc = cli("score", "-w", "1", "-s", "-d", "2")
     assert proc.returncode == 2
     assert "not allowed with argument" in proc.stderr
+    proc = cli("score", "-w", "0", "--after-kong", "--heavenly", "-k", "0:c")  # one special win
+    assert proc.returncode == 2
+    assert "argument --heavenly: not allowed with argument --after-kong" in proc.stderr

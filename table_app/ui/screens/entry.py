@@ -6,47 +6,72 @@ the engine like a played hand, into the same journal."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
+from engine.errors import InvalidEventError
+from engine.records import WAIT_KINDS, KongKind
+from engine.rules import Rules
+from engine.scored import EXTRAS, Extra, ScoredKong, ScoreHand, extras, kong_discarder_needed, score_hand
 from table_app.present.words import tr
 from table_app.ui.dialogs import ChoiceDialog
 from table_app.ui.screens import Base, app
 from table_app.ui.widgets import BigButton, BigToggle, NameLabel
 
-WAITS = ("plain", "closed", "single", "edge")
-EXTRAS = ("kong_bloom", "heavenly", "robbed_kong")
-KONG_KINDS = ("concealed", "exposed")
+WAITS: Final = ("plain", *(w for w in WAIT_KINDS if w != "plain"))  # (plain first: the default)
+COUNTED: Final[tuple[KongKind, ...]] = ("concealed", "exposed")  # the kongs counted on the second page
 CYCLE = 5  # a counter goes 0 → 4 and back to 0 (a kong count, a bet)
 
 
-def entry_event(e: dict[str, Any]) -> dict[str, Any] | None:
-    """The ``score_hand`` event of the entry ``e``, or None while the winner or the way is missing.
+def entry_kongs(e: dict[str, Any]) -> list[ScoredKong]:
+    """The kongs counted in the entry ``e`` (an exposed one with its discarder where it was asked)."""
+    return [ScoredKong(s, kind, e["from"].get(s) if kind == "exposed" else None)
+            for s in range(4) for k, kind in enumerate(COUNTED) for _ in range(e["kongs"][s][k])]
 
-    >>> entry_event({"winner": 2, "how": "self_drawn", "discarder": None, "wait": "plain", "extra": None,
-    ...              "kongs": [[0, 0], [0, 0], [0, 0], [0, 0]], "from": {}, "bets": [0, 0, 0, 0]})
-    {'type': 'score_hand', 'winner': 2, 'how': 'self_drawn'}
+
+def offered(e: dict[str, Any], dealer: int | None) -> tuple[Extra, ...]:
+    """The special wins (杠后开花, 天胡, 抢杠) the engine allows the entry ``e`` now
+    (``engine.scored.extras``): none before the winner and the way are chosen.
+
+    >>> e = blank()
+    >>> e.update(winner=1, how="self_drawn")
+    >>> offered(e, dealer=0), offered(e, dealer=1)
+    ((), ('heavenly',))
+    >>> e["kongs"][1][0] = 1
+    >>> offered(e, dealer=1)
+    ('kong_bloom',)
     """
-    kongs = [{"seat": s, "kind": kind, **({"discarder": e["from"][s]} if kind == "exposed" and s in e["from"] else {})}
-             for s in range(4) for k, kind in enumerate(KONG_KINDS) for _ in range(e["kongs"][s][k])]
-    out: dict[str, Any] = {"type": "score_hand"}
+    winner = e["winner"]
+    if not isinstance(winner, int):
+        return ()
+    return extras(winner, e["how"], [k.seat for k in entry_kongs(e)], dealer)
+
+
+def entry_event(e: dict[str, Any]) -> ScoreHand | None:
+    """The engine's ``score_hand`` event of the entry ``e`` (``engine.scored.score_hand`` builds
+    and checks it), or None while the winner or the way is missing; what the engine refuses
+    raises :class:`InvalidEventError`.
+
+    >>> e = blank()
+    >>> e.update(winner=2, how="discard", discarder=0, extra="robbed_kong")
+    >>> entry_event(e).to_json()
+    {'type': 'score_hand', 'winner': 2, 'how': 'robbed_kong', 'discarder': 0}
+    """
+    kongs = entry_kongs(e)
+    bets = list(e["bets"]) if any(e["bets"]) else None  # (none entered: the bets the table holds)
     if e["winner"] == "nobody":
-        pass
-    elif e["winner"] is None or e["how"] is None:
+        return score_hand(None, kongs=kongs, bets=bets)
+    if e["winner"] is None or e["how"] is None:
         return None
-    else:
-        out["winner"] = e["winner"]
-        out["how"] = "robbed_kong" if e["extra"] == "robbed_kong" and e["how"] == "discard" else e["how"]
-        if e["how"] == "discard":
-            out["discarder"] = e["discarder"]
-        if e["wait"] != "plain":
-            out["wait"] = e["wait"]
-        if e["extra"] in ("kong_bloom", "heavenly") and e["how"] == "self_drawn":
-            out[e["extra"]] = True
-    if kongs:
-        out["kongs"] = kongs
-    if any(e["bets"]):
-        out["bets"] = list(e["bets"])
-    return out
+    return score_hand(e["winner"], e["how"], e["discarder"], e["wait"], e["extra"], kongs, bets)
+
+
+def ready(e: dict[str, Any]) -> bool:
+    """Whether 记分 may be tapped: the winner and the way are chosen (what the engine refuses is
+    said when it is tapped)."""
+    try:
+        return entry_event(e) is not None
+    except InvalidEventError:
+        return True
 
 
 def blank() -> dict[str, Any]:
@@ -73,6 +98,8 @@ class EntryScreen(Base):
             self.e = blank()
             self.e["bets"] = list(pub.get("bets") or [0, 0, 0, 0])
         dealer = pub.get("dealer")
+        if self.e["extra"] not in offered(self.e, dealer):
+            self.e["extra"] = None  # (no longer what the engine allows: a kong taken back, another winner)
         self.ids.top.title = tr("entry", a.lang) + " · " + tr(
             "entry_title", a.lang, hand=pub.get("hand", 1), dealer=names[dealer] if dealer is not None else "")
         pages = self.ids.pages
@@ -80,9 +107,9 @@ class EntryScreen(Base):
         if shown.parent is None:  # only the page shown is on the screen (a hidden one would take touches)
             pages.clear_widgets()
             pages.add_widget(shown)
-        self.fill_result(names, a.lang)
+        self.fill_result(names, a.lang, offered(self.e, dealer))
         self.fill_extra(names, a.lang)
-        self.ids.score_it.disabled = entry_event(self.e) is None or pub.get("phase") != "betting"
+        self.ids.score_it.disabled = not ready(self.e) or pub.get("phase") != "betting"
         self.ids.page.text = tr("back" if self.page == "extra" else "kongs_bets", a.lang)
 
     def _toggles(self, box: Any, items: list[tuple[str, Any, bool, bool]]) -> None:
@@ -92,7 +119,7 @@ class EntryScreen(Base):
             t.bind(on_release=lambda btn: self.pick(*btn.value))
             box.add_widget(t)
 
-    def fill_result(self, names: list[str], lang: str) -> None:
+    def fill_result(self, names: list[str], lang: str, allowed: tuple[Extra, ...]) -> None:
         e = self.e
         self.ids.who_label.text = tr("who_won", lang)
         self._toggles(self.ids.who, [(names[s], ("winner", s), e["winner"] == s, True) for s in range(4)]
@@ -105,8 +132,7 @@ class EntryScreen(Base):
                           won) for s in others])
         self.ids.wait_label.text = tr("wait", lang)
         self._toggles(self.ids.wait, [(tr(f"wait_{w}", lang), ("wait", w), e["wait"] == w, won) for w in WAITS]
-                      + [(tr(f"kind_{x}", lang), ("extra", x), e["extra"] == x,
-                          won and (e["how"] == "discard") == (x == "robbed_kong")) for x in EXTRAS])
+                      + [(tr(f"kind_{x}", lang), ("extra", x), e["extra"] == x, x in allowed) for x in EXTRAS])
 
     def fill_extra(self, names: list[str], lang: str) -> None:
         grid = self.ids.counters
@@ -142,8 +168,8 @@ class EntryScreen(Base):
         a = app()
         e = self.e
         e["kongs"][seat][k] = (e["kongs"][seat][k] + 1) % CYCLE
-        rules = a.pub.get("rules") or {}
-        if k == 1 and e["kongs"][seat][k] and rules.get("exposed_kong_payers") == "discarder":
+        if COUNTED[k] == "exposed" and e["kongs"][seat][k] \
+                and kong_discarder_needed(Rules.from_overrides(a.pub.get("rules") or {})):
             names = a.pub.get("players") or [""] * 4
 
             def set_from(s: int) -> None:
@@ -173,9 +199,13 @@ class EntryScreen(Base):
 
     def score_it(self) -> None:
         a = app()
-        ev = entry_event(self.e)
+        try:
+            ev = entry_event(self.e)
+        except InvalidEventError as err:  # (the engine's refusal, as the table's would be shown)
+            a.show_refusal(err.code, dict(err.params), str(err), err.params.get("seat"))
+            return
         if ev is None:
             a.say(tr("entry_pick", a.lang))
             return
         self.page = "result"
-        a.send(ev)
+        a.send(ev.to_json())

@@ -374,6 +374,52 @@ def test_score_only_a_plain_hand_in_three_taps(ui: UI) -> None:
     assert ui.service.public["scores"] == [-4, 9, -2, -3]
 
 
+def test_score_only_offers_the_special_wins_the_engine_allows(ui: UI) -> None:
+    """天胡 is offered to the dealer alone, 杠后开花 only with a kong of the winner's, 抢杠 only on
+    a discard (issue 28, item 10: they were offered to anyone, refused after 记分); the event
+    sent is the engine's (``engine.scored.score_hand``)."""
+    from engine.scored import EXTRAS, ScoredKong, score_hand
+    from table_app.ui.screens.entry import entry_event
+
+    given(ui, SETUP)  # Ann (seat 0) deals
+    ui.app.score_only = True
+    ui.app.goto(ui.app.home())
+    entry = ui.screen
+
+    def enabled() -> list[str]:
+        return [x for x in EXTRAS if not _toggle(entry, ("extra", x)).disabled]
+
+    assert enabled() == []
+    ui.tap(_toggle(entry, ("winner", 1)))
+    assert enabled() == []  # no way chosen yet
+    ui.tap(_toggle(entry, ("how", "self_drawn")))
+    assert enabled() == []  # Bo is not the dealer and declared no kong
+    ui.tap(_toggle(entry, ("winner", 0)))
+    assert enabled() == ["heavenly"]
+    ui.tap(_toggle(entry, ("extra", "heavenly")))
+    assert entry_event(entry.e) == score_hand(0, "self_drawn", extra="heavenly")
+
+    ui.tap(entry.ids.page)  # Ann's concealed kong, on the second page
+    ui.tap(ui.find("kong_0_0"))
+    ui.tap(entry.ids.page)
+    assert enabled() == ["kong_bloom"] and entry.e["extra"] is None  # 天胡 went with the kong
+    assert _toggle(entry, ("extra", "heavenly")).state == "normal"
+    ui.tap(_toggle(entry, ("fed", 2)))
+    assert enabled() == ["robbed_kong"]
+    ui.tap(_toggle(entry, ("extra", "robbed_kong")))
+    assert entry_event(entry.e) == score_hand(0, "robbed_kong", 2, kongs=[ScoredKong(0, "concealed")])
+
+    ui.tap(_toggle(entry, ("how", "self_drawn")))
+    assert enabled() == ["kong_bloom"] and entry.e["extra"] is None
+    ui.tap(_toggle(entry, ("extra", "kong_bloom")))
+    ui.tap(_toggle(entry, ("wait", "closed")))
+    sent = score_hand(0, "self_drawn", wait="closed", extra="kong_bloom", kongs=[ScoredKong(0, "concealed")])
+    assert entry_event(entry.e) == sent
+    ui.send_and_settle(entry.ids.score_it)
+    assert ui.service._journal.event(ui.service.seq) == sent.to_json()
+    assert ui.service.public["scores"] == [24, -8, -8, -8]  # the kong 3 × 2, 杠后开花 with a closed wait 3 × 6
+
+
 def test_the_phones_join_code_is_shown_on_demand_and_reads_as_the_sessions_link(ui: UI, tmp_path: Path) -> None:
     """The session screen, seating and the menu open the join QR code while the phones' pages
     are on; zbarimg (as a phone's camera) reads the session's link from the screen's pixels."""
