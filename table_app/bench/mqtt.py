@@ -109,11 +109,12 @@ class _Seats:
 @dataclass
 class Timings:
     """One run: per press, µs from submit to the last of the four seat views (``total``), from
-    the service's notice to them (``after_commit``), and how many events it became (``commits``)."""
+    the service's notice to them (``after_commit``), and how many events it became (``events``:
+    a press's events are journaled in one durable commit)."""
 
     total: list[float] = field(default_factory=list)
     after_commit: list[float] = field(default_factory=list)
-    commits: list[int] = field(default_factory=list)
+    events: list[int] = field(default_factory=list)
 
 
 def one_run(workdir: Path, progress: Callable[[str], None], presses: int = EVENTS,
@@ -164,7 +165,7 @@ def one_run(workdir: Path, progress: Callable[[str], None], presses: int = EVENT
                 done = seats.wait_all(answer.seq)
                 out.total.append((done - t0) * 1e6)
                 out.after_commit.append((done - noticed.pop(answer.seq or 0)) * 1e6)
-                out.commits.append((answer.seq or seq) - seq)
+                out.events.append((answer.seq or seq) - seq)
                 if (i + 1) % 250 == 0:
                     progress(f"{i + 1} events")
             return out

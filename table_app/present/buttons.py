@@ -27,7 +27,7 @@ from typing import Final, Literal, NamedTuple, TypedDict
 from engine.presses import PRESSED_WITH
 from engine.public import PublicState
 from engine.records import ACTIONS, Action
-from table_app.present.words import tr
+from table_app.present.words import pair, tr
 
 PLAY_SLOTS: Final[tuple[tuple[str, tuple[str, ...]], ...]] = (
     ("discard", ("discard",)),
@@ -156,3 +156,15 @@ def phone_buttons(pub: PublicState, seat: int) -> list[PhoneKey]:
         send = "DICE" if button == "TURN" and "roll" in acts else button
         out.append({"button": button, "send": send, "zh": tr(word, "zh"), "en": tr(word, "en"), "enabled": enabled})
     return out
+
+
+PHONE_WORDS: Final = ("ph_dealer", "ph_rank", "ph_hand", "ph_won", "ph_last_hand", "ph_session", "settle_up", "ph_live",
+                      "ph_connecting", "ph_offline", "ph_leave", "ph_refused", "ph_tap_again", "ph_east_taps",
+                      "ph_i_drew_east", "ph_how_waited", "ph_false_win", "ph_winner_confirms", "go_new_session",
+                      "go_confirm_win", "go_next_hand", "end_session", "kong_concealed", "kong_added")
+"""The words a phone's page shows beside its view's own lines (served with the view)."""
+
+
+def phone_words() -> dict[str, dict[str, str]]:
+    """:data:`PHONE_WORDS` in both languages (``{n}``-style fields left for the page to fill)."""
+    return {key: {"zh": pair(key)[0], "en": pair(key)[1]} for key in PHONE_WORDS}

@@ -74,6 +74,7 @@ class PhoneView(SeatView):
 
     name_pending: str | None
     steps: Steps
+    words: dict[str, dict[str, str]]  # the page's own words (present.buttons.PHONE_WORDS)
 
 
 class JoinSeat(TypedDict):

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
 
+from table_app.present.buttons import phone_words
 from table_app.present.qr import qr_svg
 from table_app.web.http import Reply, Request, Route, Stream
 from table_app.web.live import KEEPALIVE_S, LiveTable, sse_view
@@ -24,6 +25,8 @@ from table_app.web.phone_routes import PhoneRoutes, PhoneView
 PHONE_WAKE_S = 1.0  # a phone's stream looks at its binding at least this often
 HTML = "text/html; charset=utf-8"
 JSON = "application/json"
+
+WORDS = phone_words()  # (the phone page's own words: the same for every view, made once)
 
 
 @dataclass(frozen=True)
@@ -131,7 +134,7 @@ def phone_events(site: Site, request: Request) -> Stream:
         if seat is None:
             return f"event: unbound\ndata: {json.dumps(why, ensure_ascii=False)}\n\n".encode(), True
         view: PhoneView = {**site.live.view(seat), "name_pending": phones.pending_name(seat),
-                           "steps": phones.steps(site.live.snapshot()[2], seat)}
+                           "steps": phones.steps(site.live.snapshot()[2], seat), "words": WORDS}
         return sse_view(view), False
 
     return Stream(frame, PHONE_WAKE_S, keepalive=False)

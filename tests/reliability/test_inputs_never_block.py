@@ -27,6 +27,7 @@ import pytest
 
 from engine import apply, replay
 from engine.presses import Press, press_events
+from engine.public import public_state
 from table_app.bench.slowdisk import build_shim, slow_env
 from table_app.journal import Journal
 from table_app.service import TableService
@@ -68,7 +69,7 @@ def expected(source: str) -> list[tuple[dict[str, Any], str]]:
         for event in press_events(state, press, lambda: (1, 1)):  # type: ignore[union-attr]
             state, _ = apply(state, event)
             out.append((event.to_json(), f"{source} press {press.label()}"))
-    assert len(out) == 11 and state.public()["claims"]["from"] == 3
+    assert len(out) == 11 and public_state(state)["claims"]["from"] == 3
     return out
 
 

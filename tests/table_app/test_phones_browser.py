@@ -129,16 +129,16 @@ def test_four_phones_play_a_hand_and_the_journal_is_the_presses(tmp_path: Path) 
         assert not phones[1].js("document.querySelector('[data-press=CHI]').disabled")
         phones[2].screenshot(docs / "buttons.png")
         tap(serve, phones[2], "[data-press=PENG]")
-        tap(serve, phones[1], "[data-pass]")
-        tap(serve, phones[3], "[data-pass]")  # the last answer: the claims resolve with it, seat 2 pongs
+        tap(serve, phones[1], "[data-press=pass]")
+        tap(serve, phones[3], "[data-press=pass]")  # the last answer: the claims resolve with it, seat 2 pongs
         state = serve.state()
         assert state["turn"] == 2 and state["seats"][2]["melds"][0]["kind"] == "pong"
         assert state["actions"][2] == ["discard"]  # after a pong: only a discard (RULES §17)
         tap(serve, phones[2], "[data-press=TURN]")
         tap(serve, phones[3], "[data-press=TURN]", changes=2)  # the quick 下家: draws and discards at once
         tap(serve, phones[1], "[data-press=HU]")  # a win on seat 3's discard
-        tap(serve, phones[0], "[data-pass]")
-        tap(serve, phones[2], "[data-pass]")
+        tap(serve, phones[0], "[data-press=pass]")
+        tap(serve, phones[2], "[data-press=pass]")
         assert serve.state()["phase"] == "win_pending"
         assert serve.call({"type": "confirm_win", "wait": "plain"})["ok"]  # (the wait: on the table's screen)
 
@@ -146,7 +146,7 @@ def test_four_phones_play_a_hand_and_the_journal_is_the_presses(tmp_path: Path) 
         assert lines(phones[3], "last") == ["你付 Ana 1 · 胡 · You pay Ana 1 · win"]
         phones[1].wait("document.querySelector('#results li').textContent.includes('+1')", "the results")
         assert lines(phones[1], "last") == ["Zoë 付你 1 · 胡 · Zoë pays you 1 · win"]
-        assert lines(phones[1], "results") == ["第1局 hand 1: +1 胡 won"]
+        assert lines(phones[1], "results") == ["第1局 +1 · hand 1: +1 胡 won"]
         assert serve.call({"type": "end_session"})["ok"]
         phones[3].wait("!document.getElementById('settle').hidden", "the settle-up")
         assert lines(phones[3], "settle-lines") == ["你付 Ana 1 · You pay Ana 1"]

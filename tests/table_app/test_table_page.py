@@ -187,7 +187,7 @@ def test_make_run_without_a_display_plays_an_evening_in_the_browser(tmp_path: Pa
         table_page.wait("document.querySelector('#midbar > div').style.width !== '0%'", "the countdown")
         table_page.screenshot(docs / "table-1280x720.png")
         for seat in ((dealer + k) % 4 for k in (1, 2, 3)):
-            press(run, tabs[seat], table_page, "[data-pass]")
+            press(run, tabs[seat], table_page, "[data-press=pass]")
         winner = (dealer + 1) % 4
         assert run.table()["seats"][winner]["turn"]
         press(run, tabs[winner], table_page, "[data-press=HU]")

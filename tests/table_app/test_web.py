@@ -172,17 +172,18 @@ def test_the_phone_page_in_chromium_shows_wind_score_and_turn_and_updates_live(
         assert until(lambda: texts(browser).get("wind-zh") == "西", WAIT * 2), texts(browser)
         t = texts(browser)
         assert t["wind-en"].startswith("West") and t["score"] == "0" and "Cy" in t["name"]
-        assert "Bo（南）" in t["turn"] and "Bo (South)'s turn" in t["turn"]
-        assert t["prompt-en"] == "Waiting for Bo (South) to play"
+        assert t["turn"] == "Bo 出牌 · Bo's turn"  # the table's status line, as every screen says it
+        assert t["prompt-en"] == "Bo's turn"  # (nothing asked of Cy now: the status line again)
         dealer_badge = "getComputedStyle(document.getElementById('dealer')).display"
         assert browser.js(dealer_badge) == "none"  # Ann (seat 0) deals, not Cy
         browser.js("window.loadedOnce = 'yes'")  # gone if the page were reloaded
         play(service, [HAND[9]])  # Bo discards: Cy may claim
-        assert until(lambda: texts(browser).get("turn") == "可以叫牌 · You may claim"), texts(browser)
+        # its own calls (Cy is Bo's 下家: 吃 too)
+        assert until(lambda: texts(browser).get("prompt-zh") == "可以吃碰杠胡"), texts(browser)
         play(service, HAND[10:])  # Cy wins on Di's discard
         assert until(lambda: texts(browser).get("score") == "+1"), texts(browser)
         t = texts(browser)
-        assert "+1" in t["delta"] and t["prompt-en"] == "You won! +1" and t["prompt-zh"] == "你胡了！ +1"
+        assert "+1" in t["delta"] and t["prompt-en"] == "You won! +1" and t["prompt-zh"] == "你胡了！+1"
         assert browser.js("window.loadedOnce") == "yes"
         assert browser.js("performance.getEntriesByType('navigation').length") == 1
         assert browser.js("document.body.dataset.seq") == str(len(HAND))

@@ -9,10 +9,11 @@ from typing import Any
 import pytest
 
 from engine import replay
+from engine.events import parse_event
 from engine.public import public_state
 from engine.records import PHASES
-from engine.events import parse_event
-from table_app.present import buttons, history, names, seat
+from table_app.present import buttons, history, names
+from table_app.present import seat as seats
 from table_app.present import table as view
 from table_app.present.words import tr
 
@@ -40,7 +41,7 @@ def test_who_rolls_and_what_each_seat_is_offered() -> None:
     assert "claim_chow" in buttons.buttons(p, 2) and "claim_chow" not in buttons.buttons(p, 3)
     assert buttons.buttons(p, 1) == []
     assert view.status_line(p, "en", 1.25) == "Bo discarded · 1 s"
-    assert seat.led_modes(p) == ["blink", "off", "blink", "blink"]
+    assert seats.led_modes(p) == ["blink", "off", "blink", "blink"]
 
 
 def test_the_six_places_never_move_and_send_only_their_own_actions() -> None:
@@ -104,18 +105,18 @@ def test_every_phase_has_a_way_on_and_it_is_one_the_engine_takes(events: list[di
 
 def test_seat_lines_show_wind_dealer_streak_score_and_claims() -> None:
     p = pub()
-    lines = seat.seat_lines(p, 1, "en")
+    lines = seats.seat_lines(p, 1, "en")
     assert (lines["wind"], lines["name"], lines["mark"], lines["score"], lines["detail"]) == ("E", "Bo", "D", "0",
                                                                                              "bet 0")
-    assert seat.seat_lines(p, 0, "zh")["wind"] == "北"
+    assert seats.seat_lines(p, 0, "zh")["wind"] == "北"
     p["dealer_streak"], p["scores"] = 2, [0, 5, -5, 0]
-    lines = seat.seat_lines(p, 1, "zh")
+    lines = seats.seat_lines(p, 1, "zh")
     assert lines["mark"] == "庄连2" and lines["score"] == "+5"
     p = pub(*DEAL, {"type": "discard", "seat": 1}, {"type": "claim", "seat": 3, "call": "pong"})
-    assert seat.seat_lines(p, 3, "en")["prompt"] == "pong"  # the engine's claims.answers
-    assert seat.seat_lines(p, 1, "en")["prompt"] == "you discarded"
-    assert seat.seat_lines(p, 0, "en")["prompt"] == "may pong/kong/win"  # (not the 下家: no chow)
-    assert seat.seat_lines(p, 2, "zh")["prompt"] == "可以吃碰杠胡"  # the 下家
+    assert seats.seat_lines(p, 3, "en")["prompt"] == "pong"  # the engine's claims.answers
+    assert seats.seat_lines(p, 1, "en")["prompt"] == "you discarded"
+    assert seats.seat_lines(p, 0, "en")["prompt"] == "may pong/kong/win"  # (not the 下家: no chow)
+    assert seats.seat_lines(p, 2, "zh")["prompt"] == "可以吃碰杠胡"  # the 下家
 
 
 def test_melds_are_named_in_words() -> None:

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from table_app.present import table as view
+from table_app.present.buttons import forward
 from tests.table_app.ui.conftest import UI
 
 NAMES = ["欧阳司马诸葛上官", "Maximilianus", "阿强", "Christabella"]
@@ -139,7 +139,7 @@ def forward_problems(ui: UI, where: str) -> Iterator[str]:
     app, screen = ui.app, ui.screen
     wanted = []
     if screen.name == "table":
-        for seat, act in view.forward(app.pub, app.score_only):
+        for seat, act in forward(app.pub, app.score_only):
             wanted.append((screen.panel(seat), act) if seat is not None else (screen, act))
     else:
         wanted.append((screen, FORWARD[screen.name]))
