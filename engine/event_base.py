@@ -6,7 +6,7 @@ Kept apart so that the event modules import it, not each other.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
 
 @dataclass(frozen=True)
@@ -15,7 +15,7 @@ class Event:
 
     TYPE: ClassVar[str] = ""
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         raise NotImplementedError
 
     @property

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, Final, Literal, get_args
+from typing import ClassVar, Final, Literal, get_args
 
 from engine.errors import InvalidEventError
 from engine.event_base import Event
@@ -52,7 +52,7 @@ class NewSession(Event):
     TYPE: ClassVar[str] = "new_session"
     players: tuple[str, str, str, str]
     base: int = 1
-    rules: Mapping[str, Any] | None = None
+    rules: Mapping[str, object] | None = None
     wall_seed: int | None = None
 
     def __post_init__(self) -> None:
@@ -78,8 +78,8 @@ class NewSession(Event):
     def rule_set(self) -> Rules:
         return Rules.from_overrides(self.rules)
 
-    def to_json(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"type": self.TYPE, "players": list(self.players), "base": self.base}
+    def to_json(self) -> dict[str, object]:
+        d: dict[str, object] = {"type": self.TYPE, "players": list(self.players), "base": self.base}
         if self.rules is not None:
             d["rules"] = dict(self.rules)
         if self.wall_seed is not None:
@@ -121,8 +121,8 @@ class Seating(Event):
                 raise InvalidEventError(f"seating: 'rolls' must be 4 pairs of dice, one per seat, got {r!r}")
             object.__setattr__(self, "rolls", tuple(check_dice(x, f"rolls[{i}]", "seating") for i, x in enumerate(r)))
 
-    def to_json(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"type": self.TYPE, "method": self.method}
+    def to_json(self) -> dict[str, object]:
+        d: dict[str, object] = {"type": self.TYPE, "method": self.method}
         if self.method == "A":
             d["roller"] = self.roller
             d["dice"] = list(self.dice or ())
@@ -143,7 +143,7 @@ class Bets(Event):
     def __post_init__(self) -> None:
         object.__setattr__(self, "bets", check_bets(self.bets, "bets"))
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {"type": self.TYPE, "bets": list(self.bets)}
 
 
@@ -160,8 +160,8 @@ class Roll(Event):
         if self.seat is not None:
             check_seat(self.seat, "seat", "roll")
 
-    def to_json(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"type": self.TYPE, "dice": list(self.dice)}
+    def to_json(self) -> dict[str, object]:
+        d: dict[str, object] = {"type": self.TYPE, "dice": list(self.dice)}
         if self.seat is not None:
             d["seat"] = self.seat
         return d
@@ -180,8 +180,8 @@ class Discard(Event):
         if self.tile is not None:
             object.__setattr__(self, "tile", check_tile(self.tile, "tile", "discard"))
 
-    def to_json(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"type": self.TYPE, "seat": self.seat}
+    def to_json(self) -> dict[str, object]:
+        d: dict[str, object] = {"type": self.TYPE, "seat": self.seat}
         if self.tile is not None:
             d["tile"] = tile_text(self.tile)
         return d
@@ -217,8 +217,8 @@ class Claim(Event):
                 raise InvalidEventError(f"claim: a chow's 'tiles' are 2 (from the hand) or 3 (the sequence), got {t!r}")
             object.__setattr__(self, "tiles", tuple(sorted(tiles)))
 
-    def to_json(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"type": self.TYPE, "seat": self.seat, "call": self.call}
+    def to_json(self) -> dict[str, object]:
+        d: dict[str, object] = {"type": self.TYPE, "seat": self.seat, "call": self.call}
         if self.tiles is not None:
             d["tiles"] = format_tiles(self.tiles)
         return d
@@ -232,7 +232,7 @@ class Pass(Event):
     def __post_init__(self) -> None:
         check_seat(self.seat, "seat", "pass")
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {"type": self.TYPE, "seat": self.seat}
 
 
@@ -240,7 +240,7 @@ class Pass(Event):
 class Resolve(Event):
     TYPE: ClassVar[str] = "resolve"
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {"type": self.TYPE}
 
 
@@ -263,8 +263,8 @@ class Kong(Event):
         if self.tile is not None:
             object.__setattr__(self, "tile", check_tile(self.tile, "tile", "kong"))
 
-    def to_json(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"type": self.TYPE, "seat": self.seat, "kind": self.kind}
+    def to_json(self) -> dict[str, object]:
+        d: dict[str, object] = {"type": self.TYPE, "seat": self.seat, "kind": self.kind}
         if self.tile is not None:
             d["tile"] = tile_text(self.tile)
         return d
@@ -280,7 +280,7 @@ class Win(Event):
     def __post_init__(self) -> None:
         check_seat(self.seat, "seat", "win")
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {"type": self.TYPE, "seat": self.seat}
 
 
@@ -325,8 +325,8 @@ class ConfirmWin(Event):
                     raise InvalidEventError(f"confirm_win: 'melds': {e}") from None
             object.__setattr__(self, "melds", tuple(m))
 
-    def to_json(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"type": self.TYPE}
+    def to_json(self) -> dict[str, object]:
+        d: dict[str, object] = {"type": self.TYPE}
         if self.wait is not None:
             d["wait"] = self.wait
         if self.hand is not None:
@@ -342,7 +342,7 @@ class ConfirmWin(Event):
 class RejectWin(Event):
     TYPE: ClassVar[str] = "reject_win"
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {"type": self.TYPE}
 
 
@@ -350,7 +350,7 @@ class RejectWin(Event):
 class NextHand(Event):
     TYPE: ClassVar[str] = "next_hand"
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {"type": self.TYPE}
 
 
@@ -358,7 +358,7 @@ class NextHand(Event):
 class EndSession(Event):
     TYPE: ClassVar[str] = "end_session"
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {"type": self.TYPE}
 
 
@@ -375,7 +375,7 @@ class Name(Event):
         check_seat(self.seat, "seat", "name")
         object.__setattr__(self, "name", check_name(self.name))
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {"type": self.TYPE, "seat": self.seat, "name": self.name}
 
 
@@ -432,7 +432,7 @@ def parse_event(obj: object) -> Event:
         if key != "type" and key not in required + optional:
             allowed = ", ".join(required + optional) or "none"
             raise InvalidEventError(f"{etype}: unknown field {key!r} (fields: {allowed}) in {dict(obj)!r}")
-    kwargs: dict[str, Any] = {}
+    kwargs: dict[str, object] = {}
     for name in required + optional:
         if name not in obj or obj[name] is None:
             if name in required:

@@ -11,7 +11,7 @@ what the field must be and quoting the event (``src``) where given.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Final
+from typing import Final
 
 from engine.errors import InvalidEventError
 from engine.seats import SEATS
@@ -29,7 +29,7 @@ def amount_text(value: object) -> str:
     return repr(value)
 
 
-def quoted_event(obj: Mapping[str, Any]) -> str:
+def quoted_event(obj: Mapping[str, object]) -> str:
     """``repr`` of an event for an error, even one holding an int too long to convert."""
     try:
         return repr(dict(obj))

@@ -35,8 +35,8 @@ class Effect(NamedTuple):
     tile: Tile | None = None
     data: Any = None
 
-    def to_json(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"what": self.what}
+    def to_json(self) -> dict[str, object]:
+        d: dict[str, object] = {"what": self.what}
         if self.seat is not None:
             d["seat"] = self.seat
         if self.tile is not None:

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Final, Literal, get_args
+from typing import ClassVar, Final, Literal, get_args
 
 from engine.errors import IllegalEventError, InvalidEventError
 from engine.event_base import Event
@@ -80,8 +80,8 @@ class ScoredKong:
             raise _bad("each of 'kongs' is {'seat', 'kind', 'discarder'?}", d)
         return cls(d["seat"], d.get("kind"), d.get("discarder"))  # type: ignore[arg-type]  # (checked there)
 
-    def to_json(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"seat": self.seat, "kind": self.kind}
+    def to_json(self) -> dict[str, object]:
+        d: dict[str, object] = {"seat": self.seat, "kind": self.kind}
         if self.discarder is not None:
             d["discarder"] = self.discarder
         return d
@@ -205,7 +205,7 @@ class ScoreHand(Event):
             if why is not None:
                 raise _bad(why, src)
 
-    def to_json_unchecked(self) -> dict[str, Any]:
+    def to_json_unchecked(self) -> dict[str, object]:
         """The fields as given, for an error's quote (seat 0 kept; the kongs and bets as JSON shows them).
 
         >>> ScoreHand(0, "self_drawn", kongs=(ScoredKong(0, "concealed"),)).to_json_unchecked()
@@ -218,8 +218,8 @@ class ScoreHand(Event):
             d["bets"] = list(d["bets"])
         return d
 
-    def to_json(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"type": self.TYPE}
+    def to_json(self) -> dict[str, object]:
+        d: dict[str, object] = {"type": self.TYPE}
         for name in ("winner", "how", "discarder", "wait"):
             if getattr(self, name) is not None:
                 d[name] = getattr(self, name)

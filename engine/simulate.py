@@ -68,7 +68,7 @@ class SimConfig:
     hands: int
     seed: int = 0
     bots: tuple[str, ...] = DEFAULT_BOTS
-    rules: Mapping[str, Any] | None = None
+    rules: Mapping[str, object] | None = None
     base: int = 1
     bets: bool = False
     session_hands: int = 0
@@ -344,7 +344,7 @@ def _no_clock() -> float:
     return 0.0
 
 
-def journal_line(event: Mapping[str, Any]) -> str:
+def journal_line(event: Mapping[str, object]) -> str:
     """One journal line: compact, key order as the event gives it, so equal runs write equal bytes."""
     return json.dumps(event, ensure_ascii=False, separators=(",", ":"))
 

@@ -41,8 +41,8 @@ class Meld:
     kong: KongKind | None = None
     frm: int | None = None
 
-    def to_json(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"kind": self.kind, "tiles": format_tiles(self.tiles) if self.tiles else None}
+    def to_json(self) -> dict[str, object]:
+        d: dict[str, object] = {"kind": self.kind, "tiles": format_tiles(self.tiles) if self.tiles else None}
         if self.kong is not None:
             d["kong"] = self.kong
         if self.frm is not None:
@@ -90,7 +90,7 @@ class SeatState:
     def meld_tiles(self) -> list[tuple[Tile, ...]]:
         return [m.tiles for m in self.melds if m.tiles is not None]
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {
             "concealed": None if self.concealed is None else list(self.concealed),
             "count": self.count,
@@ -197,7 +197,7 @@ class TableState:
         # wall_tiles and breakpoint are never changed in place, last_settlement is replaced, never edited
         return c
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         """The complete state as JSON; :meth:`from_json` gives it back exactly."""
         return {
             "schema": SCHEMA,

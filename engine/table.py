@@ -69,7 +69,7 @@ def new_table() -> TableState:
     return TableState()
 
 
-def apply(state: TableState, event: Event | Mapping[str, Any]) -> tuple[TableState, list[Effect]]:
+def apply(state: TableState, event: Event | Mapping[str, object]) -> tuple[TableState, list[Effect]]:
     """Apply one event; the new state and the effects. Raises :class:`RuleError` if refused.
     ``state`` itself is never changed."""
     ev = parse_event(event)
@@ -78,7 +78,7 @@ def apply(state: TableState, event: Event | Mapping[str, Any]) -> tuple[TableSta
     return new, handler(new, ev)
 
 
-def push(state: TableState, event: Event | Mapping[str, Any]) -> list[Effect]:
+def push(state: TableState, event: Event | Mapping[str, object]) -> list[Effect]:
     """Apply one event to ``state`` in place; the effects. Raises :class:`RuleError` if
     refused, and then ``state`` is exactly as it was.
 
@@ -114,7 +114,7 @@ def _handler(state: TableState, ev: Event) -> Handler:
     return handler
 
 
-def replay(events: Iterable[Event | Mapping[str, Any]], state: TableState | None = None) -> TableState:
+def replay(events: Iterable[Event | Mapping[str, object]], state: TableState | None = None) -> TableState:
     """Apply events in order from ``state`` (a fresh table by default; ``state`` itself is not
     changed); the final state."""
     s = state.copy() if state is not None else new_table()

@@ -14,7 +14,6 @@ import contextlib
 import logging
 import threading
 from collections.abc import Callable
-from typing import Any
 
 import serial
 
@@ -23,7 +22,7 @@ log = logging.getLogger(__name__)
 BAUDRATE = 115200
 
 
-def _nothing(*_: Any) -> None:
+def _nothing(*_: object) -> None:
     pass
 
 

@@ -49,34 +49,34 @@ class Key:
     section: str
     name: str
     field: str  # the attribute of Config
-    default: Any
+    default: object
     doc: str
-    check: Callable[[Any], Any]  # returns the value to store or raises ValueError(what is expected)
+    check: Callable[[object], object]  # returns the value to store or raises ValueError(what is expected)
 
     @property
     def dotted(self) -> str:
         return f"{self.section}.{self.name}"
 
 
-def _seconds(v: Any) -> float:
-    if type(v) not in (int, float) or not v >= 0 or v != v:
+def _seconds(v: object) -> float:
+    if not isinstance(v, int | float) or isinstance(v, bool) or not v >= 0 or v != v:
         raise ValueError("a number of seconds ≥ 0 (0 turns the timer off)")
     return float(v)
 
 
-def _table_id(v: Any) -> str:
+def _table_id(v: object) -> str:
     if not isinstance(v, str) or not re.fullmatch(r"[A-Za-z0-9_-]{1,64}", v):
         raise ValueError("1–64 letters, digits, '-' or '_' (it becomes an MQTT topic level)")
     return v
 
 
-def _prefix(v: Any) -> str:
+def _prefix(v: object) -> str:
     if not isinstance(v, str) or not re.fullmatch(r"[A-Za-z0-9_/-]{1,64}", v) or v.startswith("/") or v.endswith("/"):
         raise ValueError("an MQTT topic prefix of letters, digits, '-', '_' and inner '/'")
     return v
 
 
-def _broker_url(v: Any) -> str:
+def _broker_url(v: object) -> str:
     what = 'a broker URL in quotes, mqtt://USER:PASS@HOST:PORT or mqtts://… ("" for no MQTT)'
     if not isinstance(v, str):
         raise ValueError(what)
@@ -90,29 +90,29 @@ def _broker_url(v: Any) -> str:
     return v
 
 
-def _listen(v: Any) -> str:
+def _listen(v: object) -> str:
     if not isinstance(v, str) or (v and not re.fullmatch(r"[A-Za-z0-9.:\[\]-]*:[0-9]{1,5}", v)):
         raise ValueError('"HOST:PORT" or ":PORT" in quotes ("" for no web page)')
     return v
 
 
-def _prefix_or_empty(v: Any) -> str:
+def _prefix_or_empty(v: object) -> str:
     return v if v == "" else _prefix(v)
 
 
-def _path_or_empty(v: Any) -> str:
+def _path_or_empty(v: object) -> str:
     if not isinstance(v, str):
         raise ValueError('a file path in quotes ("" for the default)')
     return v
 
 
-def _flag(v: Any) -> bool:
+def _flag(v: object) -> bool:
     if type(v) is not bool:
         raise ValueError("true or false")
     return v
 
 
-def _gpio_pins(v: Any) -> tuple[tuple[str, Any], ...]:
+def _gpio_pins(v: object) -> tuple[tuple[str, Any], ...]:
     """A pin map table, checked by the hardware package's own rules (pins in range, none twice).
 
     TOML has no null, so a seat without an LED is written ``false`` in ``leds``.
@@ -142,7 +142,7 @@ class Array(tuple[Any, ...]):
     """A list value (TOML array); a plain tuple default is a TOML table (``gpio.pins``)."""
 
 
-def _listeners(v: Any) -> Array:
+def _listeners(v: object) -> Array:
     """MQTT listeners: ``ADDRESS:PORT`` each, the address an IP or an interface name."""
     from table_app.mqtt.broker_setup import parse_listener
 
@@ -158,33 +158,33 @@ def _listeners(v: Any) -> Array:
     return Array(v)
 
 
-def _tls_names(v: Any) -> Array:
+def _tls_names(v: object) -> Array:
     if not isinstance(v, list) or not all(isinstance(x, str) and re.fullmatch(r"[A-Za-z0-9.:_-]{1,253}", x)
                                           for x in v):
         raise ValueError("a list of host names or IP addresses in quotes")
     return Array(v)
 
 
-def _lang(v: Any) -> str:
+def _lang(v: object) -> str:
     if v not in ("zh", "en"):
         raise ValueError('"zh" (中文) or "en" (English)')
     return str(v)
 
 
-def _layout(v: Any) -> str:
+def _layout(v: object) -> str:
     if v not in ("upright", "facing"):
         raise ValueError('"upright" (the screen at one side of the table) or "facing" (in the middle, '
                          'each seat\'s panel turned toward its player)')
     return str(v)
 
 
-def _inches(v: Any) -> float:
-    if type(v) not in (int, float) or not 3 <= v <= 100:
+def _inches(v: object) -> float:
+    if not isinstance(v, int | float) or isinstance(v, bool) or not 3 <= v <= 100:
         raise ValueError("the screen's diagonal in inches, 3 to 100 (the Pi's touch display: 7)")
     return float(v)
 
 
-def _level(v: Any) -> str:
+def _level(v: object) -> str:
     levels = ("debug", "info", "warning", "error")
     if v not in levels:
         raise ValueError(f"one of {', '.join(levels)}")
@@ -300,7 +300,7 @@ def parse_config(text: str, source: str | os.PathLike[str] = "<config>") -> Conf
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(f"{name}: not valid TOML: {e}") from None
-    values: dict[str, Any] = {}
+    values: dict[str, object] = {}
     for section, body in data.items():
         if not isinstance(body, dict):
             if section in _SECTIONS:
@@ -317,7 +317,8 @@ def parse_config(text: str, source: str | os.PathLike[str] = "<config>") -> Conf
                 values[spec.field] = spec.check(value)
             except ValueError as e:
                 raise ConfigError(f"{name}: key {dotted!r} must be {e}; got {value!r}") from None
-    return Config(source=Path(source) if source != "<config>" else None, **values)
+    return Config(source=Path(source) if source != "<config>" else None, **values)  # type: ignore[arg-type]
+    # (each value is what its key's check returned: the type of its field)
 
 
 def _hint(word: str, choices: list[str]) -> str:
@@ -340,7 +341,7 @@ def load_config(path: str | os.PathLike[str] | None = None, env: Mapping[str, st
     return parse_config(text, found)
 
 
-def save_keys(path: str | os.PathLike[str], values: Mapping[str, Any]) -> Path:
+def save_keys(path: str | os.PathLike[str], values: Mapping[str, object]) -> Path:
     """Write ``values`` (``{"ui.lang": "en", …}``) into the TOML file at ``path`` — created if
     missing, its other lines and comments kept — after checking each value as :func:`parse_config`
     would; the file is replaced whole (written beside it, then renamed), so it is never half
@@ -412,7 +413,7 @@ def defaults_toml() -> str:
     return "\n".join(lines)
 
 
-def _toml_value(v: Any) -> str:
+def _toml_value(v: object) -> str:
     if isinstance(v, bool):
         return "true" if v else "false"
     if isinstance(v, str):

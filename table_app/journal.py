@@ -41,7 +41,6 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
 from table_app import chain, journal_file
 from table_app.journal_file import APPLICATION_ID, SCHEMA_VERSION, SQLITE_HEADER, JournalError
@@ -91,7 +90,7 @@ class Record:
     kind: str  # event | undo | redo
     session: int | None
     source: str
-    event: dict[str, Any] | None
+    event: dict[str, object] | None
     target: int | None
 
 
@@ -360,7 +359,7 @@ class Journal:
             self._insert(c, seq, prev, kind, session, source, None, target)
         return seq
 
-    def save_snapshot(self, seq: int, state: dict[str, Any]) -> None:
+    def save_snapshot(self, seq: int, state: dict[str, object]) -> None:
         """Keep the engine state after event ``seq`` so start-up need not replay up to it."""
         text = json.dumps(state, separators=(",", ":"))
         with self._transaction() as c:
@@ -391,12 +390,12 @@ class Journal:
             prev = seq
         return t
 
-    def events(self, seqs: Sequence[int]) -> list[dict[str, Any]]:
+    def events(self, seqs: Sequence[int]) -> list[dict[str, object]]:
         """The event JSON of these event records, in the order given."""
-        out: list[dict[str, Any]] = []
+        out: list[dict[str, object]] = []
         if not seqs:
             return out
-        found: dict[int, dict[str, Any]] = {}
+        found: dict[int, dict[str, object]] = {}
         low, high = min(seqs), max(seqs)
         for seq, text in self._conn.execute(
             "SELECT seq, event FROM records WHERE kind = 'event' AND seq BETWEEN ? AND ?", (low, high)
@@ -408,7 +407,7 @@ class Journal:
             out.append(found[s])
         return out
 
-    def event(self, seq: int) -> dict[str, Any]:
+    def event(self, seq: int) -> dict[str, object]:
         return self.events([seq])[0]
 
     def sources(self, seqs: Sequence[int]) -> dict[int, str]:
@@ -443,7 +442,7 @@ class Journal:
         return [(i, s, at, json.loads(p)) for i, s, at, p in
                 self._conn.execute("SELECT id, first_seq, started_at, players FROM sessions ORDER BY id")]
 
-    def latest_snapshot(self, active: Sequence[int], after: int = 0) -> tuple[int, dict[str, Any]] | None:
+    def latest_snapshot(self, active: Sequence[int], after: int = 0) -> tuple[int, dict[str, object]] | None:
         """The newest sound snapshot whose event is in effect and is later than ``after``.
 
         A snapshot that does not match its seal is passed over (and logged): it is only a

@@ -1,17 +1,20 @@
-"""The product code's size limits (issue 25): no module over 500 lines, no function over 80.
+"""The product code's shape (issue 25, docs/architecture.md): the layers import downward only,
+with no import circle; the size limits (no module over 500 lines, no function over 80); and
+``Any`` kept rare (at most 150 lines mention it).
 
 The product code is ``engine``, ``table_app``, ``hardware`` and ``firmware_bridge``; the
 MicroPython firmware (any ``firmware/`` folder) is left out, it has its own constraints.
 A function's length runs from its ``def`` line to its last line, nested functions included.
+Imports are read from the source (module level and inside functions, not the ones under
+``if TYPE_CHECKING:``, which never run).
 """
 
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 from pathlib import Path
-
-import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 PRODUCT = ("engine", "table_app", "hardware", "firmware_bridge")
@@ -66,17 +69,155 @@ def test_the_product_code_is_found() -> None:
     assert not any("/firmware/" in n for n in names)  # the MicroPython firmware is left out
 
 
-@pytest.mark.xfail(strict=False, reason="issue 25 in progress: other modules are being split")
 def test_no_module_over_500_lines() -> None:
     offenders = long_modules()
     assert not offenders, f"modules over {MAX_MODULE_LINES} lines:\n" + "\n".join(offenders)
 
 
-@pytest.mark.xfail(strict=False, reason="issue 25 in progress: other functions are being split")
 def test_no_function_over_80_lines() -> None:
     offenders = long_functions()
     assert not offenders, f"functions over {MAX_FUNCTION_LINES} lines:\n" + "\n".join(offenders)
 
 
+# --- imports ---------------------------------------------------------------------------------
+
+MAX_ANY_LINES = 150
+UI_LAUNCHERS = ("table_app.cli.run", "table_app.bench.ui_bare")
+"""What may import ``table_app.ui`` besides the UI itself: the ``run`` command that launches it,
+and the benchmark's bare Kivy window (the yardstick the app's first frame is measured against)."""
+
+
+def module_name(p: Path) -> str:
+    parts = list(p.relative_to(REPO).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _type_checking(node: ast.If) -> bool:
+    t = node.test
+    return (isinstance(t, ast.Name) and t.id == "TYPE_CHECKING") or (
+        isinstance(t, ast.Attribute) and t.attr == "TYPE_CHECKING")
+
+
+def imports(p: Path) -> set[str]:
+    """Every module ``p`` imports when it runs (relative imports resolved)."""
+    me = module_name(p)
+    package = me if p.name == "__init__.py" else me.rpartition(".")[0]
+    found: set[str] = set()
+
+    def visit(node: ast.AST) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.If) and _type_checking(child):
+                for stmt in child.orelse:
+                    visit(stmt)
+                continue
+            if isinstance(child, ast.Import):
+                found.update(a.name for a in child.names)
+            elif isinstance(child, ast.ImportFrom):
+                base = child.module or ""
+                if child.level:
+                    up = package.split(".")[: len(package.split(".")) - child.level + 1]
+                    base = ".".join(up + ([base] if base else []))
+                found.add(base)
+                found.update(f"{base}.{a.name}" for a in child.names)
+            visit(child)
+
+    visit(ast.parse(p.read_text(encoding="utf-8"), str(p)))
+    return found
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Each product module → the product modules it imports."""
+    modules = {module_name(p): p for p in product_modules()}
+    return {m: {d for d in imports(p) if d in modules and d != m} for m, p in modules.items()}
+
+
+def circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The import circles: strongly connected groups of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    out: list[list[str]] = []
+
+    def connect(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in sorted(graph[v]):
+            if w not in index:
+                connect(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = []
+            while True:
+                w = stack.pop()
+                group.append(w)
+                if w == v:
+                    break
+            if len(group) > 1:
+                out.append(sorted(group))
+
+    for v in sorted(graph):
+        if v not in index:
+            connect(v)
+    return out
+
+
+def importers(graph: dict[str, set[str]], prefix: str) -> dict[str, list[str]]:
+    """The modules outside ``prefix`` that import something under it, and what."""
+    return {m: sorted(d for d in deps if d == prefix or d.startswith(prefix + "."))
+            for m, deps in graph.items()
+            if not (m == prefix or m.startswith(prefix + ".")) and any(d == prefix or d.startswith(prefix + ".")
+                                                                      for d in deps)}
+
+
+def test_no_import_circles() -> None:
+    found = circles(import_graph())
+    assert not found, "import circles:\n" + "\n".join(" → ".join(c) for c in found)
+
+
+def test_the_circle_check_finds_a_circle() -> None:
+    assert circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+def test_only_the_ui_and_its_launchers_import_the_ui() -> None:
+    others = {m: d for m, d in importers(import_graph(), "table_app.ui").items() if m not in UI_LAUNCHERS}
+    assert not others, f"modules outside table_app/ui that import it: {others}"
+
+
+def test_the_layers_import_downward() -> None:
+    """The engine imports nothing of the rest; hardware (devices) nothing of table_app; the
+    presentation layer no Kivy, no network, no journal: it only words the engine's state."""
+    graph = import_graph()
+    for package in ("table_app", "hardware", "firmware_bridge"):
+        assert not importers(graph, package).keys() & {m for m in graph if m.startswith("engine")}
+    assert not {m for m in importers(graph, "table_app") if m.startswith("hardware")}
+    for p in product_modules():
+        name = module_name(p)
+        if name.startswith("table_app.present"):
+            bad = {d for d in imports(p) if d.split(".")[0] in ("kivy", "paho", "sqlite3", "socket", "http")
+                   or d.startswith(("table_app.service", "table_app.journal", "table_app.ui", "table_app.web",
+                                    "table_app.mqtt"))}
+            assert not bad, f"{name} imports {sorted(bad)}"
+
+
+def any_lines() -> list[str]:
+    out = []
+    for p in product_modules():
+        for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1):
+            code = line.split("#", 1)[0]
+            if any(word == "Any" for word in re.findall(r"\w+", code)):
+                out.append(f"{p.relative_to(REPO)}:{n}")
+    return out
+
+
+def test_any_is_rare() -> None:
+    """The public state, the notices, the views and the events are typed; ``Any`` is left for
+    Kivy's untyped widgets and the few JSON readers that check what they read."""
+    found = any_lines()
+    assert len(found) <= MAX_ANY_LINES, f"{len(found)} lines mention Any (at most {MAX_ANY_LINES})"
+
+
 if __name__ == "__main__":  # python tests/test_architecture.py: the offenders now
     print("\n".join(long_modules() + long_functions()) or "none")
+    print(f"{len(any_lines())} lines mention Any; circles: {circles(import_graph())}")

@@ -12,7 +12,6 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from engine.public import PublicState, public_state
 from table_app.bench import Result, result
@@ -27,17 +26,17 @@ WAITS = ("plain", "closed", "single", "edge")
 
 
 def scripted_session(hands: int, seed: int = 0, *, variety: bool = True, players: list[str] | None = None,
-                     end: bool = False) -> list[dict[str, Any]]:
+                     end: bool = False) -> list[dict[str, object]]:
     """A legal tracked-mode session of ``hands`` hands, found by driving the engine with a seeded
     random player: mostly discards and passes to the exhaustive draw, and (``variety``) now and
     then a pong, a chow, a concealed kong, a self-drawn win or a win on a discard."""
     from engine import RuleError, apply, new_table
 
     rng = random.Random(seed)
-    out: list[dict[str, Any]] = []
+    out: list[dict[str, object]] = []
     state = new_table()
 
-    def push(event: dict[str, Any]) -> bool:
+    def push(event: dict[str, object]) -> bool:
         nonlocal state
         try:
             state, _ = apply(state, event)
@@ -87,7 +86,7 @@ def scripted_session(hands: int, seed: int = 0, *, variety: bool = True, players
     return out
 
 
-def _write_journal(path: Path, events: list[dict[str, Any]]) -> None:
+def _write_journal(path: Path, events: list[dict[str, object]]) -> None:
     """A journal holding ``events`` (written in one transaction: this is set-up, not the measurement),
     each record linked into the hash chain as the journal itself would."""
     import json
@@ -175,7 +174,7 @@ def run(runs: int, progress: Callable[[str], None]) -> list[Result]:
 
         many = d / "many.sqlite3"
         progress("writing a journal of 1,000 hands as 50 sessions of 20")
-        events: list[dict[str, Any]] = []
+        events: list[dict[str, object]] = []
         for k in range(50):
             events += scripted_session(20, seed=100 + k)
         _write_journal(many, events)

@@ -11,10 +11,13 @@ import csv
 import json
 import sys
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, TextIO
 
 from engine.public import public_state
 from engine.records import TransferJSON
+
+if TYPE_CHECKING:
+    from table_app.journal import Journal
 
 HELP = "export every hand's transfers and totals from the journal (--format csv or json)"
 
@@ -39,7 +42,7 @@ class HandRow:
     totals: list[int]
     seq: int  # the journal record that settled the hand
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return dict(self.__dict__)
 
 
@@ -56,13 +59,13 @@ class SessionLedger:
     events: int = 0
     hands: list[HandRow] = field(default_factory=list)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         d = {k: v for k, v in self.__dict__.items() if k != "hands"}
         d["hands"] = [h.to_json() for h in self.hands]
         return d
 
 
-def ledgers(journal: Any) -> list[SessionLedger]:
+def ledgers(journal: Journal) -> list[SessionLedger]:
     """Every session of the journal with its settled hands (replaying the events in effect)."""
     from engine import new_table, push
 
@@ -120,7 +123,7 @@ def read_ledgers(args: argparse.Namespace, verb: str) -> list[SessionLedger] | i
         return 4
 
 
-def open_journal(args: argparse.Namespace, verb: str) -> Any:
+def open_journal(args: argparse.Namespace, verb: str) -> Journal | int:
     """The journal read-only, or an exit status after printing why not."""
     from table_app.config import ConfigError, load_config
     from table_app.journal import Journal, JournalError
@@ -134,14 +137,14 @@ def open_journal(args: argparse.Namespace, verb: str) -> Any:
 
 
 def _transfers_text(transfers: list[TransferJSON], players: list[str]) -> str:
-    def name(s: Any) -> str:
+    def name(s: object) -> str:
         return players[s] if isinstance(s, int) and 0 <= s < len(players) else str(s)
 
     return "; ".join(f"{name(t.get('from'))}→{name(t.get('to'))} {t.get('amount')} {t.get('reason')}"
                      for t in transfers)
 
 
-def write_csv(sessions: list[SessionLedger], out: Any) -> None:
+def write_csv(sessions: list[SessionLedger], out: TextIO) -> None:
     w = csv.writer(out, lineterminator="\n")
     w.writerow(["session", "started_at", "hand", "round", "dealer", "result", "winner", "kind",
                 *[f"player_{s}" for s in range(4)], *[f"delta_{s}" for s in range(4)],

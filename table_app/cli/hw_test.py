@@ -37,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def check(stop: threading.Event, *, gpio: bool, panel: str | None, seconds: float | None, out: TextIO,
-          pin_factory: Any = None, blink_s: float = 0.4) -> int:
+          pin_factory: object = None, blink_s: float = 0.4) -> int:
     """The wiring check; returns the exit status. Tests call it with a MockFactory."""
     lock = threading.Lock()
 

@@ -43,7 +43,6 @@ Commands: help, quit.
 BROWSER_WEB = ":8080"  # the web pages of a table without a display, unless --web or web.listen says
 SCREENS = ("table", "wall", "scores", "history", "settings", "session", "rules", "seating", "sithere", "win",
            "settlement", "final", "entry")
-DEFAULT_SIZE = (1280, 720)
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -152,6 +151,8 @@ def _reexec_under_xvfb(args: argparse.Namespace) -> int:
     if xvfb is None:
         print("xian-table run: --xvfb needs xvfb-run (Debian: apt-get install xvfb xauth)", file=sys.stderr)
         return 2
+    from table_app.ui.units import DEFAULT_SIZE
+
     w, h = args.size or DEFAULT_SIZE
     argv = [a for a in sys.argv[1:] if a != "--xvfb"]
     cmd = [xvfb, "-a", "-s", f"-screen 0 {w}x{h}x24", sys.executable, "-m", "table_app.cli", *argv]

@@ -23,7 +23,10 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    import paho.mqtt.client as mqtt
     from paho.mqtt.client import Client
+    from paho.mqtt.properties import Properties
+    from paho.mqtt.reasoncodes import ReasonCode
 
     from table_app.config import Config
     from table_app.mqtt.topics import BrokerURL
@@ -168,7 +171,8 @@ def _watch(args: argparse.Namespace, cfg: Config, url: BrokerURL) -> int:
         sys.stdout.write(out)
         sys.stdout.flush()
 
-    def on_connect(client: Any, userdata: Any, flags: Any, rc: Any, props: Any) -> None:
+    def on_connect(client: mqtt.Client, userdata: object, flags: mqtt.ConnectFlags, rc: ReasonCode,
+                   props: Properties | None) -> None:
         if rc.is_failure:
             state["refused"] = str(rc)
             changed.set()
@@ -176,7 +180,7 @@ def _watch(args: argparse.Namespace, cfg: Config, url: BrokerURL) -> int:
             return
         client.subscribe([(seat_topic, 1), (topics.status, 1)])
 
-    def on_message(client: Any, userdata: Any, msg: Any) -> None:
+    def on_message(client: mqtt.Client, userdata: object, msg: mqtt.MQTTMessage) -> None:
         with lock:
             if msg.topic == topics.status:
                 state["online"] = msg.payload.decode(errors="replace") == ONLINE

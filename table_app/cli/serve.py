@@ -17,7 +17,10 @@ import signal
 import sys
 import threading
 from collections.abc import Iterator
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
+
+if TYPE_CHECKING:
+    from table_app.service import TableService
 
 HELP = "run the table headless: the service and its journal (--stdin: JSON commands in, one JSON answer per line)"
 
@@ -85,7 +88,7 @@ def _say_link(name: str, state: str, detail: str, verb: str = "serve") -> None:
         print(qr_text(detail), end="", file=sys.stderr, flush=True)
 
 
-def serve_lines(service: Any, lines: TextIO, out: TextIO) -> int:
+def serve_lines(service: TableService, lines: TextIO, out: TextIO) -> int:
     """One JSON answer per command line, each written and flushed after its durable commit.
 
     Lines are read with a bound (``bounded.MAX_COMMAND_BYTES``): a longer line is skipped
@@ -96,7 +99,7 @@ def serve_lines(service: Any, lines: TextIO, out: TextIO) -> int:
 
     for n, line in _bounded_lines(lines, MAX_COMMAND_BYTES):
         if line is None:
-            answer: dict[str, Any] = {"ok": False, "error": f"line {n}: longer than {MAX_COMMAND_BYTES:,} bytes; "
+            answer: dict[str, object] = {"ok": False, "error": f"line {n}: longer than {MAX_COMMAND_BYTES:,} bytes; "
                                                             f"skipped"}
         elif not line.strip() or line.lstrip().startswith(b"#"):
             continue
@@ -140,7 +143,7 @@ def _bounded_lines(lines: Any, limit: int) -> Iterator[tuple[int, bytes | None]]
         yield n, None
 
 
-def _banner(service: Any, table_id: str, path: str) -> None:
+def _banner(service: TableService, table_id: str, path: str) -> None:
     print(f"xian-table serve: table {table_id!r}, journal {path!r}, seq {service.seq}, "
           f"phase {service.public.get('phase')}; Ctrl-C to stop", file=sys.stderr, flush=True)
 

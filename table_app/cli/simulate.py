@@ -15,7 +15,7 @@ import argparse
 import json
 import sys
 import time
-from typing import IO, Any
+from typing import IO
 
 HELP = "let bots play N hands in full-tile mode, check the invariants after every hand, summarise"
 
@@ -44,9 +44,9 @@ def register(p: argparse.ArgumentParser) -> None:
     p.add_argument("--journal", metavar="FILE", help="write every applied event to FILE as JSONL (- for stdout)")
 
 
-def parse_rules(items: list[str]) -> dict[str, Any]:
+def parse_rules(items: list[str]) -> dict[str, object]:
     """``NAME=VALUE`` items as overrides; a value is JSON (true, 2, [13,7,8,13]) or a plain word."""
-    out: dict[str, Any] = {}
+    out: dict[str, object] = {}
     for item in items:
         name, sep, raw = item.partition("=")
         if not sep or not name.strip():
@@ -111,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
     if out is not None:
         write = out.write
 
-        def journal(event: dict[str, Any]) -> None:
+        def journal(event: dict[str, object]) -> None:
             write(journal_line(event) + "\n")
 
     progress = _Bar(sys.stderr) if sys.stderr.isatty() else None

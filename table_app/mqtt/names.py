@@ -21,10 +21,9 @@ from __future__ import annotations
 
 import base64
 import logging
-from collections.abc import Mapping
 from functools import lru_cache
-from typing import Any
 
+from engine.public import PublicState
 from engine.seats import SEATS
 from table_app.mqtt.messages import Outgoing, dumps
 from table_app.mqtt.topics import Topics
@@ -86,9 +85,9 @@ def name_payload(seat: int, name: str, font_path: str | None) -> bytes:
     return dumps({"schema": NAME_SCHEMA, "seat": seat, "name": name, "bitmaps": bitmaps})
 
 
-def name_messages(topics: Topics, public: Mapping[str, Any]) -> list[Outgoing]:
+def name_messages(topics: Topics, public: PublicState) -> list[Outgoing]:
     """The four retained name messages for a public state."""
-    players = list(public.get("players") or [""] * SEATS)
+    players = public["players"]
     path = _font_path()
     return [Outgoing(topics.seat_name(s), name_payload(s, players[s] or "", path), retain=True)
             for s in range(SEATS)]
@@ -100,7 +99,7 @@ class NameBitmaps:
     def __init__(self) -> None:
         self._sent: dict[str, bytes] = {}
 
-    def changed(self, topics: Topics, public: Mapping[str, Any]) -> list[Outgoing]:
+    def changed(self, topics: Topics, public: PublicState) -> list[Outgoing]:
         out = [m for m in name_messages(topics, public) if self._sent.get(m.topic) != m.payload]
         for m in out:
             self._sent[m.topic] = m.payload

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable, Mapping
+from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
 
@@ -31,14 +33,17 @@ from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from engine.event_base import Event
 from engine.events import Claim, Kong
+from engine.moves import Effect
 from engine.public import PublicState
 from engine.scored import ScoreHand
 from table_app.clock import seconds_left
-from table_app.notices import Notice
+from table_app.journal import Journal
+from table_app.notices import Answer, Notice
 from table_app.present.buttons import forward
 from table_app.present.fonts import MISSING, find_cjk_font
 from table_app.present.refusals import refusal
 from table_app.present.words import tr
+from table_app.service import TableService
 from table_app.session_history import History, SessionHistory
 from table_app.ui import screens, units
 from table_app.ui.sim import KEYS
@@ -49,7 +54,7 @@ SIM_KEYS = "sim-keys"
 MESSAGE_S = 6.0  # how long a message stays in the top line
 
 
-def _ui_heartbeat() -> Any:
+def _ui_heartbeat() -> object:
     """Under the systemd unit (``Type=notify``, ``XIAN_TABLE_WATCHDOG_SOURCES=service,ui``) the
     Kivy clock beats for the watchdog: a frozen screen stops the pings and the app is restarted."""
     try:
@@ -80,11 +85,11 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
     line_l = NumericProperty(63)
     touch = NumericProperty(53)
 
-    def __init__(self, service: Any, *, journal: Any = None, sim: bool = False, lang: str = "zh",
+    def __init__(self, service: TableService, *, journal: Journal | None = None, sim: bool = False, lang: str = "zh",
                  first_screen: str | None = None, links: dict[str, str] | None = None,
                  screenshot: str | None = None, exit_after: float | None = None, started: float | None = None,
                  layout: str = "upright", diagonal_in: float = units.DEFAULT_DIAGONAL_IN,
-                 config_path: Any = None, **kw: Any) -> None:
+                 config_path: Path | str | None = None, **kw: object) -> None:
         super().__init__(**kw)
         self.service = service
         self.journal = journal
@@ -111,8 +116,8 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
         self.last_phase = self.pub["phase"]
         self.font_path = find_cjk_font()
         self.sm: ScreenManager | None = None
-        self._unsubscribe: Any = None
-        self._pending: list[Any] = []
+        self._unsubscribe: Callable[[], None] | None = None
+        self._pending: list[Notice] = []
         self._pending_lock = threading.Lock()
         self._drain_scheduled = False
 
@@ -147,7 +152,7 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
         self.goto(self.first_screen or self.home())
         return sm
 
-    def sizes(self, *_: Any) -> None:
+    def sizes(self, *_: object) -> None:
         """Millimetres and font sizes for the window's size (on start and on every resize)."""
         w, h = Window.size
         ppm = units.px_per_mm(w, h, self.diagonal_in)
@@ -157,14 +162,14 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
         self.line_s, self.line_m, self.line_l = (int(units.LINE * f) + 3 for f in ts)
         self.touch = max(48, round(units.TOUCH_MM * ppm))
 
-    def _flipped(self, *_: Any) -> None:
+    def _flipped(self, *_: object) -> None:
         """A frame reached the screen (the first one is the launch-to-first-frame figure)."""
         self.frames_shown += 1
         if self.first_frame_s is None:
             self.first_frame_s = time.monotonic() - self.started
         self.window_size = tuple(Window.size)
 
-    def _exit(self, *_: Any) -> None:
+    def _exit(self, *_: object) -> None:
         if self.screenshot_path and not Path(self.screenshot_path).exists():
             Clock.schedule_once(self._exit, 0.2)  # the screenshot first
             return
@@ -204,7 +209,7 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
 
     # -- the service's notices (service thread → Kivy thread) -----------------------------
 
-    def notice(self, n: Any) -> None:
+    def notice(self, n: Notice) -> None:
         """Service thread: queue the notice; one drain on the Kivy thread takes all queued ones
         (so a fast source — the demo, a replay — never builds a backlog of screen refreshes)."""
         with self._pending_lock:
@@ -214,7 +219,7 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
             self._drain_scheduled = True
         Clock.schedule_once(self._drain, 0)
 
-    def _drain(self, *_: Any) -> None:
+    def _drain(self, *_: object) -> None:
         with self._pending_lock:
             batch, self._pending = self._pending, []
             self._drain_scheduled = False
@@ -260,7 +265,7 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
         if refresh:
             self.refresh()
 
-    def show_refusal(self, code: str, params: dict[str, Any], error: str, seat: Any) -> None:
+    def show_refusal(self, code: str, params: Mapping[str, object], error: str, seat: object) -> None:
         """A refusal, from any input: its reason in the player's language on the seat's panel
         (red) and in the top line; the kong the engine cannot tell is asked for."""
         text = refusal(code, params, error, list(self.pub["players"]), self.lang)
@@ -281,10 +286,10 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
         Clock.unschedule(self._quiet)
         Clock.schedule_once(self._quiet, MESSAGE_S)
 
-    def _quiet(self, *_: Any) -> None:
+    def _quiet(self, *_: object) -> None:
         self.message = ""
 
-    def effect_word(self, e: Any) -> str:
+    def effect_word(self, e: Effect) -> str:
         """The word a seat's panel flashes for an engine effect (a claim taken, a kong, a win)."""
         if e.what == "claim_taken":
             return tr(f"flash_claim_{e.data}", self.lang)
@@ -303,12 +308,12 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
 
     # -- sending commands (Kivy thread → service) ------------------------------------------
 
-    def send(self, command: dict[str, Any], source: str = TOUCH) -> None:
+    def send(self, command: Mapping[str, object], source: str = TOUCH) -> None:
         fut = self.service.submit(command, source)
         if command.get("type") == "press":
             return  # a refused press comes back as a notice, whichever input sent it
 
-        def answered(f: Any) -> None:
+        def answered(f: Future[Answer]) -> None:
             ans = f.result()
             if not ans.ok:
                 params = dict(ans.params or {})
@@ -404,7 +409,7 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
 
     # -- simulated hardware: keys stand for the panel's buttons ------------------------------
 
-    def on_key(self, _window: Any, key: int, _scancode: int, codepoint: str | None, mods: Any) -> bool:
+    def on_key(self, _window: object, key: int, _scancode: int, codepoint: str | None, mods: list[str] | None) -> bool:
         """``--sim``: a key is a press of the button it stands for, sent like the panel's;
         with Shift the button is held (a held TURN is undo)."""
         if not self.sim or self.sm is None or self.sm.current in ("session", "settings", "rules"):
@@ -419,7 +424,7 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
 
     # -- screenshots ------------------------------------------------------------------------
 
-    def _screenshot(self, *_: Any) -> None:
+    def _screenshot(self, *_: object) -> None:
         if self.frames_shown < 1:  # a slow start (a loaded machine): nothing drawn yet
             Clock.schedule_once(self._screenshot, 0.2)
             return

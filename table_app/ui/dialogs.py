@@ -26,7 +26,7 @@ class Dialog(ModalView):  # type: ignore[misc]  # Kivy is untyped
 
     text = StringProperty("")
 
-    def __init__(self, text: str = "", size_hint: tuple[float, float] = (0.8, 0.6), **kw: Any) -> None:
+    def __init__(self, text: str = "", size_hint: tuple[float, float] = (0.8, 0.6), **kw: object) -> None:
         super().__init__(size_hint=size_hint, **kw)
         app = _app()
         self.text = text
@@ -37,7 +37,7 @@ class Dialog(ModalView):  # type: ignore[misc]  # Kivy is untyped
         self.box.add_widget(self.question)
         self.add_widget(self.box)
 
-    def dismiss(self, *args: Any, **kw: Any) -> None:
+    def dismiss(self, *args: object, **kw: object) -> None:
         """Gone at once: a fading dialog still takes every touch for its 0.1 s (Kivy's
         ModalView), so a quick tap on the screen behind it — the next seat's roll — was lost."""
         kw.setdefault("animation", False)
@@ -55,8 +55,9 @@ class Dialog(ModalView):  # type: ignore[misc]  # Kivy is untyped
 class ConfirmDialog(Dialog):
     """Cancel or OK; ``on_yes`` runs after OK."""
 
-    def __init__(self, text: str, on_yes: Callable[[], None], yes: str | None = None, **kw: Any) -> None:
-        super().__init__(text, **kw)
+    def __init__(self, text: str, on_yes: Callable[[], None], yes: str | None = None,
+                 size_hint: tuple[float, float] = (0.8, 0.6)) -> None:
+        super().__init__(text, size_hint)
         app = _app()
         self.on_yes = on_yes
         cancel = BigButton(text=tr("cancel", app.lang), action="cancel", style="plain")
@@ -74,7 +75,7 @@ class ConfirmDialog(Dialog):
 class ChoiceDialog(Dialog):
     """A question with one big button per answer (a tap outside cancels)."""
 
-    def __init__(self, text: str, choices: list[tuple[str, Callable[[], None]]], **kw: Any) -> None:
+    def __init__(self, text: str, choices: list[tuple[str, Callable[[], None]]], **kw: object) -> None:
         super().__init__(text, size_hint=(0.8, 0.5), **kw)
         buttons = []
         for label, fn in choices:
@@ -95,7 +96,7 @@ class DicePad(Dialog):
     die_a = NumericProperty(0)
     die_b = NumericProperty(0)
 
-    def __init__(self, on_done: Callable[[int, int], None], title: str = "", **kw: Any) -> None:
+    def __init__(self, on_done: Callable[[int, int], None], title: str = "", **kw: object) -> None:
         super().__init__(title, size_hint=(0.9, 0.85), auto_dismiss=False, **kw)
         app = _app()
         self.on_done = on_done
@@ -121,7 +122,7 @@ class DicePad(Dialog):
         self.row(rnd, cancel, self.ok)
         self.bind(die_a=self._ready, die_b=self._ready)
 
-    def _ready(self, *_: Any) -> None:
+    def _ready(self, *_: object) -> None:
         both = bool(self.die_a and self.die_b)
         self.ok.disabled = not both
         self.ok.text = tr("ok", _app().lang) + (f"  {self.die_a}+{self.die_b}" if both else "")
@@ -146,7 +147,7 @@ class JoinDialog(Dialog):
     """The phones' join link as a QR code, with what to do: connect to the table's Wi-Fi, scan,
     pick a seat and type a name (the phone is then that seat's buttons)."""
 
-    def __init__(self, **kw: Any) -> None:
+    def __init__(self, **kw: object) -> None:
         super().__init__("", size_hint=(0.94, 0.94), **kw)
         from table_app.ui.widgets import QrCode
 
@@ -181,7 +182,7 @@ class Menu(Dialog):
     """Every screen, the settlement at any time, undo (History), score-only entry, a new
     session, the end of the session (after a yes), the phones' QR code and the language."""
 
-    def __init__(self, **kw: Any) -> None:
+    def __init__(self, **kw: object) -> None:
         super().__init__("", size_hint=(0.92, 0.88), **kw)
         app = _app()
         self.box.remove_widget(self.question)

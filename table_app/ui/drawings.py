@@ -3,8 +3,6 @@ countdown bar and a mahjong tile's face."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from kivy.graphics import Color, Line, Rectangle, RoundedRectangle
 from kivy.metrics import dp
 from kivy.properties import ListProperty, NumericProperty, ObjectProperty
@@ -26,7 +24,7 @@ class WallWidget(Widget):  # type: ignore[misc]  # Kivy is untyped
     view = ObjectProperty(None, allownone=True)
     depth = NumericProperty(0)  # 0: one 19th of the height
 
-    def __init__(self, **kw: Any) -> None:
+    def __init__(self, **kw: object) -> None:
         super().__init__(**kw)
         self.bind(pos=self.redraw, size=self.redraw, view=self.redraw, depth=self.redraw)
 
@@ -44,7 +42,7 @@ class WallWidget(Widget):  # type: ignore[misc]  # Kivy is untyped
             return x0 + w - d - along_x * (i + 1), y0 + h - d, along_x, d, 2
         return x0, y0 + h - d - along_y * (i + 1), d, along_y, 3  # left, top → bottom
 
-    def redraw(self, *_: Any) -> None:
+    def redraw(self, *_: object) -> None:
         self.canvas.clear()
         v: WallView | None = self.view
         if v is None or self.width < 40 or self.height < 40:
@@ -88,11 +86,11 @@ class CountdownBar(Widget):  # type: ignore[misc]  # Kivy is untyped
 
     left = NumericProperty(-1.0)
 
-    def __init__(self, **kw: Any) -> None:
+    def __init__(self, **kw: object) -> None:
         super().__init__(**kw)
         self.bind(pos=self.redraw, size=self.redraw, left=self.redraw)
 
-    def redraw(self, *_: Any) -> None:
+    def redraw(self, *_: object) -> None:
         self.canvas.clear()
         if self.left < 0:
             return
@@ -110,11 +108,11 @@ class TotalsChart(Widget):  # type: ignore[misc]  # Kivy is untyped
 
     series = ListProperty([])
 
-    def __init__(self, **kw: Any) -> None:
+    def __init__(self, **kw: object) -> None:
         super().__init__(**kw)
         self.bind(pos=self.redraw, size=self.redraw, series=self.redraw)
 
-    def redraw(self, *_: Any) -> None:
+    def redraw(self, *_: object) -> None:
         self.canvas.clear()
         pts = self.series
         with self.canvas:
@@ -146,11 +144,11 @@ class TotalsChart(Widget):  # type: ignore[misc]  # Kivy is untyped
 class TileBack(Widget):  # type: ignore[misc]  # Kivy is untyped
     """A mahjong tile's ivory face behind its characters (the tile buttons and pictures)."""
 
-    def __init__(self, **kw: Any) -> None:
+    def __init__(self, **kw: object) -> None:
         super().__init__(**kw)
         self.bind(pos=self.redraw, size=self.redraw)
 
-    def redraw(self, *_: Any) -> None:
+    def redraw(self, *_: object) -> None:
         self.canvas.before.clear()
         with self.canvas.before:
             Color(0.97, 0.95, 0.88, 1)

@@ -72,8 +72,8 @@ def main(args: argparse.Namespace, started: float | None = None) -> int:
         print(e, file=sys.stderr)
         return e.status
     cfg, journal, service = table.cfg, table.journal, table.service
-    from table_app.cli.run import DEFAULT_SIZE
     from table_app.config import user_config_file
+    from table_app.ui.units import DEFAULT_SIZE
 
     width, height = args.size or DEFAULT_SIZE
     configure_kivy(width, height, args.fullscreen)
@@ -165,7 +165,7 @@ class _LinkView:
         if key is None:
             return
 
-        def show(*_: Any) -> None:
+        def show(*_: object) -> None:
             self.app.links[key] = f"{state} · {detail}" if detail else state
             if getattr(self.app, "sm", None) is not None and self.app.sm.current == "settings":
                 self.app.refresh()

@@ -49,7 +49,7 @@ class SeatPanel(BoxLayout):  # type: ignore[misc]  # Kivy is untyped
     countdown = NumericProperty(-1.0)  # 0..1 of the claim window left (the discarder's panel); < 0: none
     line_text = StringProperty("")  # what the detail line shows now
 
-    def __init__(self, seat: int = 0, orient: str = "row", **kw: Any) -> None:
+    def __init__(self, seat: int = 0, orient: str = "row", **kw: object) -> None:
         super().__init__(orientation="vertical", **kw)
         self.seat, self.orient = seat, orient
         self.on_action: Callable[[int, str], None] | None = None
@@ -146,12 +146,12 @@ class SeatPanel(BoxLayout):  # type: ignore[misc]  # Kivy is untyped
             self.grid.height = 3 * button_h + 2 * self.grid.spacing[1]
             self.add_widget(self.grid)
 
-    def _line_lines(self, *_: Any) -> None:
+    def _line_lines(self, *_: object) -> None:
         """A tall panel's detail shows the lines its height holds (the first ones: what matters most)."""
         if self.orient == "column":
             self.line.max_lines = max(1, int(self.line.height // _app().line_s))
 
-    def _marks_width(self, *_: Any) -> None:
+    def _marks_width(self, *_: object) -> None:
         """The badges take room only when they show something (no gap before a name)."""
         app = _app()
         for b in (self.wind_badge, self.dealer_badge):  # (庄连2: as wide as its words)
@@ -189,7 +189,7 @@ class SeatPanel(BoxLayout):  # type: ignore[misc]  # Kivy is untyped
         if b.action and self.on_action is not None:
             self.on_action(self.seat, b.action)
 
-    def _line(self, *_: Any) -> None:
+    def _line(self, *_: object) -> None:
         if self.lit and self.refused:
             self.line_text = self.lit_text
             return
@@ -204,7 +204,7 @@ class SeatPanel(BoxLayout):  # type: ignore[misc]  # Kivy is untyped
         Clock.unschedule(self._unflash)
         Clock.schedule_once(self._unflash, REFUSED_S if refused else LIT_S)
 
-    def _unflash(self, *_: Any) -> None:
+    def _unflash(self, *_: object) -> None:
         self.lit = False
 
     def _state(self) -> str:

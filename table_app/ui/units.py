@@ -21,6 +21,7 @@ import math
 from typing import Final, NamedTuple
 
 MM_PER_INCH: Final = 25.4
+DEFAULT_SIZE: Final = (1280, 720)  # the window's size in px when nothing says otherwise
 DEFAULT_DIAGONAL_IN: Final = 7.0
 SCORE_MM: Final = 8.0  # the running score, readable from a metre
 NAME_MM: Final = 5.0  # names, buttons' words, the status line

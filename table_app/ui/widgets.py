@@ -39,7 +39,7 @@ class FitText:
     font_size: float
     text_size: tuple[float, float | None]
 
-    def _fit(self, *_: Any) -> None:
+    def _fit(self, *_: object) -> None:
         app = _app()
         if app is None or not self.text:
             return
@@ -58,7 +58,7 @@ class BigButton(FitText, Button):  # type: ignore[misc]  # Kivy is untyped
     seat = NumericProperty(-1)
     big = True
 
-    def __init__(self, **kw: Any) -> None:
+    def __init__(self, **kw: object) -> None:
         super().__init__(**kw)
         self.bind(text=self._fit, width=self._fit)
         app = _app()
@@ -71,7 +71,7 @@ class BigToggle(FitText, ToggleButton):  # type: ignore[misc]  # Kivy is untyped
     value = ObjectProperty(None)
     big = True
 
-    def __init__(self, **kw: Any) -> None:
+    def __init__(self, **kw: object) -> None:
         super().__init__(**kw)
         self.bind(text=self._fit, width=self._fit)
         self._fit()
@@ -111,7 +111,7 @@ class FitLabel(Label):  # type: ignore[misc]  # Kivy is untyped
     """One line of words (a title, the status): the name size if it fits, else the small
     size; only then is the end cut off (never the middle, where a name would be)."""
 
-    def __init__(self, **kw: Any) -> None:
+    def __init__(self, **kw: object) -> None:
         super().__init__(**kw)
         self.shorten, self.shorten_from = True, "right"
         self.bind(text=self._fit, size=self._fit)
@@ -120,7 +120,7 @@ class FitLabel(Label):  # type: ignore[misc]  # Kivy is untyped
             app.bind(fs_m=self._fit)
         self._fit()
 
-    def _fit(self, *_: Any) -> None:
+    def _fit(self, *_: object) -> None:
         app = _app()
         if app is None:
             return
@@ -152,13 +152,13 @@ class QrCode(Widget):  # type: ignore[misc]  # Kivy is untyped
 
     url = StringProperty("")
 
-    def __init__(self, **kw: Any) -> None:
+    def __init__(self, **kw: object) -> None:
         super().__init__(**kw)
         self._texture: Any = None
         self.bind(url=self._make, pos=self._draw, size=self._draw)
         self._make()
 
-    def _make(self, *_: Any) -> None:
+    def _make(self, *_: object) -> None:
         from kivy.graphics.texture import Texture
 
         from table_app.present.qr import qr_rows
@@ -175,7 +175,7 @@ class QrCode(Widget):  # type: ignore[misc]  # Kivy is untyped
             self._texture = texture
         self._draw()
 
-    def _draw(self, *_: Any) -> None:
+    def _draw(self, *_: object) -> None:
         from kivy.graphics import Color, Rectangle
 
         self.canvas.clear()
@@ -196,7 +196,7 @@ class Turned(Widget):  # type: ignore[misc]  # Kivy is untyped
 
     angle = NumericProperty(0)
 
-    def __init__(self, content: Widget, angle: float = 0, **kw: Any) -> None:
+    def __init__(self, content: Widget, angle: float = 0, **kw: object) -> None:
         super().__init__(**kw)
         self.content = content
         self.scatter = Scatter(do_rotation=False, do_scale=False, do_translation=False, size_hint=(None, None),
@@ -208,7 +208,7 @@ class Turned(Widget):  # type: ignore[misc]  # Kivy is untyped
         self.bind(pos=self._place, size=self._place, angle=self._place)
         self._place()
 
-    def _place(self, *_: Any) -> None:
+    def _place(self, *_: object) -> None:
         w, h = self.size
         cw, ch = (w, h) if self.angle % 180 == 0 else (h, w)
         self.scatter.size = (cw, ch)

@@ -186,7 +186,7 @@ class Server(ThreadingHTTPServer):
                 time.sleep(ACCEPT_BACKOFF_S)
             raise
 
-    def process_request(self, request: Any, client_address: Any) -> None:
+    def process_request(self, request: socket.socket, client_address: object) -> None:  # type: ignore[override]
         with self._count:
             full = self.active >= self.max_connections
             if not full:
@@ -211,7 +211,7 @@ class Server(ThreadingHTTPServer):
         with self._count:
             self.active -= 1
 
-    def handle_error(self, request: Any, client_address: Any) -> None:
+    def handle_error(self, request: object, client_address: object) -> None:
         """A phone that went away mid-answer is normal: one debug line, not a traceback on stderr."""
         if isinstance(sys.exc_info()[1], OSError):
             log.debug("web: %s went away: %s", client_address, sys.exc_info()[1])
@@ -285,7 +285,7 @@ class Handler(BaseHTTPRequestHandler):
         self.connection.settimeout(self.server.write_timeout_s)
         return ok
 
-    def log_message(self, format: str, *args: Any) -> None:
+    def log_message(self, format: str, *args: object) -> None:
         log.debug("web: %s " + format, self.address_string(), *args)
 
     # -- answering from the table ---------------------------------------------------------------

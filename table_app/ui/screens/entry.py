@@ -6,12 +6,13 @@ the engine like a played hand, into the same journal."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Final
+from typing import Any, Final, Literal, TypedDict
 
 from engine.errors import InvalidEventError
-from engine.records import WAIT_KINDS, KongKind
+from engine.records import WAIT_KINDS, KongKind, WaitKind
 from engine.rules import Rules
 from engine.scored import EXTRAS, Extra, ScoredKong, ScoreHand, extras, kong_discarder_needed, score_hand
+from engine.scoring import WinHow
 from table_app.present.words import tr
 from table_app.ui.dialogs import ChoiceDialog
 from table_app.ui.screens import Base, app
@@ -22,13 +23,28 @@ COUNTED: Final[tuple[KongKind, ...]] = ("concealed", "exposed")  # the kongs cou
 CYCLE = 5  # a counter goes 0 → 4 and back to 0 (a kong count, a bet)
 
 
-def entry_kongs(e: dict[str, Any]) -> list[ScoredKong]:
+class EntryForm(TypedDict):
+    """What the form holds: the winner (a seat, "nobody" for a drawn hand, None: not chosen yet),
+    how, who fed it, the wait, the special win; per seat its concealed and exposed kongs, whose
+    discard an exposed kong was (where asked), its bets."""
+
+    winner: int | Literal["nobody"] | None
+    how: WinHow | None
+    discarder: int | None
+    wait: WaitKind
+    extra: Extra | None
+    kongs: list[list[int]]
+    frm: dict[int, int]  # whose discard each exposed kong was
+    bets: list[int]
+
+
+def entry_kongs(e: EntryForm) -> list[ScoredKong]:
     """The kongs counted in the entry ``e`` (an exposed one with its discarder where it was asked)."""
-    return [ScoredKong(s, kind, e["from"].get(s) if kind == "exposed" else None)
+    return [ScoredKong(s, kind, e["frm"].get(s) if kind == "exposed" else None)
             for s in range(4) for k, kind in enumerate(COUNTED) for _ in range(e["kongs"][s][k])]
 
 
-def offered(e: dict[str, Any], dealer: int | None) -> tuple[Extra, ...]:
+def offered(e: EntryForm, dealer: int | None) -> tuple[Extra, ...]:
     """The special wins (杠后开花, 天胡, 抢杠) the engine allows the entry ``e`` now
     (``engine.scored.extras``): none before the winner and the way are chosen.
 
@@ -46,7 +62,7 @@ def offered(e: dict[str, Any], dealer: int | None) -> tuple[Extra, ...]:
     return extras(winner, e["how"], [k.seat for k in entry_kongs(e)], dealer)
 
 
-def entry_event(e: dict[str, Any]) -> ScoreHand | None:
+def entry_event(e: EntryForm) -> ScoreHand | None:
     """The engine's ``score_hand`` event of the entry ``e`` (``engine.scored.score_hand`` builds
     and checks it), or None while the winner or the way is missing; what the engine refuses
     raises :class:`InvalidEventError`.
@@ -65,7 +81,7 @@ def entry_event(e: dict[str, Any]) -> ScoreHand | None:
     return score_hand(e["winner"], e["how"], e["discarder"], e["wait"], e["extra"], kongs, bets)
 
 
-def ready(e: dict[str, Any]) -> bool:
+def ready(e: EntryForm) -> bool:
     """Whether 记分 may be tapped: the winner and the way are chosen (what the engine refuses is
     said when it is tapped)."""
     try:
@@ -74,30 +90,30 @@ def ready(e: dict[str, Any]) -> bool:
         return True
 
 
-def blank() -> dict[str, Any]:
+def blank() -> EntryForm:
     return {"winner": None, "how": None, "discarder": None, "wait": "plain", "extra": None,
-            "kongs": [[0, 0] for _ in range(4)], "from": {}, "bets": [0, 0, 0, 0]}
+            "kongs": [[0, 0] for _ in range(4)], "frm": {}, "bets": [0, 0, 0, 0]}
 
 
 class EntryScreen(Base):
-    def __init__(self, **kw: Any) -> None:
+    def __init__(self, **kw: object) -> None:
         super().__init__(**kw)
         self.result_page = self.ids.result.__self__  # (strong references: a page off the screen stays)
         self.extra_page = self.ids.extra_page.__self__
         self.ids.pages.remove_widget(self.extra_page)
         self.e = blank()
         self.page = "result"
-        self.hand: tuple[Any, Any] | None = None
+        self.hand: tuple[int, int | None] | None = None
 
     def refresh(self) -> None:
         a = app()
         pub = a.pub
-        names = pub.get("players") or [""] * 4
-        if self.hand != (pub.get("hand"), a.seq if pub.get("phase") != "betting" else None):
-            self.hand = (pub.get("hand"), a.seq if pub.get("phase") != "betting" else None)
+        names = pub["players"]
+        if self.hand != (pub["hand"], a.seq if pub["phase"] != "betting" else None):
+            self.hand = (pub["hand"], a.seq if pub["phase"] != "betting" else None)
             self.e = blank()
-            self.e["bets"] = list(pub.get("bets") or [0, 0, 0, 0])
-        dealer = pub.get("dealer")
+            self.e["bets"] = list(pub["bets"])
+        dealer = pub["dealer"]
         if self.e["extra"] not in offered(self.e, dealer):
             self.e["extra"] = None  # (no longer what the engine allows: a kong taken back, another winner)
         self.ids.top.title = tr("entry", a.lang) + " · " + tr(
@@ -173,7 +189,7 @@ class EntryScreen(Base):
             names = a.pub.get("players") or [""] * 4
 
             def set_from(s: int) -> None:
-                e["from"][seat] = s
+                e["frm"][seat] = s
                 self.refresh()
 
             def chooser(s: int) -> Callable[[], None]:

@@ -6,6 +6,7 @@ button; OK stays disabled until every die needed is in. The engine seats the pla
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import Any
 
 from kivy.properties import StringProperty
@@ -42,7 +43,7 @@ def seating_command(method: str, choice: dict[str, Any]) -> dict[str, Any] | Non
 class SeatingScreen(Base):
     method = StringProperty("A")
 
-    def __init__(self, **kw: Any) -> None:
+    def __init__(self, **kw: object) -> None:
         super().__init__(**kw)
         self.choice: dict[str, Any] = {"roller": 0, "east": None, "dice": [0, 0], "rolls": [[0, 0] for _ in range(4)]}
         self.toggles: dict[tuple[Any, ...], BigToggle] = {}
@@ -131,9 +132,10 @@ class SeatingScreen(Base):
                          names=names_list([names[s] for s, r in enumerate(self.choice["rolls"]) if 0 in r], a.lang))
         self.ids.missing.text = missing
 
-    def refused(self, code: str, params: dict[str, Any]) -> None:
+    def refused(self, code: str, params: Mapping[str, object]) -> None:
         if code == "seating.ties":  # the tied players roll again: their rolls are cleared
-            for seat in params.get("tied") or []:
+            tied = params.get("tied")
+            for seat in tied if isinstance(tied, list) else []:
                 self.choice["rolls"][seat] = [0, 0]
             self.refresh()
 

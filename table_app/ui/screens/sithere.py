@@ -16,7 +16,7 @@ ANGLES = (0, 90, 180, 270)
 
 
 class SitHereScreen(Base):
-    def __init__(self, **kw: Any) -> None:
+    def __init__(self, **kw: object) -> None:
         super().__init__(**kw)
         self.cards: list[tuple[Badge, NameLabel, Small]] = []
         self.holders: list[Any] = []
@@ -56,7 +56,7 @@ class SitHereScreen(Base):
         area.bind(size=self.place, pos=self.place)
         self.place()
 
-    def place(self, *_: Any) -> None:
+    def place(self, *_: object) -> None:
         a = app()
         area = self.ids.area
         x0, y0, w, h = area.x, area.y, area.width, area.height

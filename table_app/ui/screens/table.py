@@ -33,7 +33,7 @@ class TableScreen(Base):
     status = StringProperty("")
     info = StringProperty("")
 
-    def __init__(self, **kw: Any) -> None:
+    def __init__(self, **kw: object) -> None:
         super().__init__(**kw)
         self.panels: list[SeatPanel] = []
         self.holders: list[Any] = []
@@ -82,7 +82,7 @@ class TableScreen(Base):
                  (x0, y0, side, h)]
         return seats, (x0 + side, y0 + d, mid_w, h - 2 * d)
 
-    def place(self, *_: Any) -> None:
+    def place(self, *_: object) -> None:
         if not self.holders:
             return
         seats, (mx, my, mw, mh) = self.rects()

@@ -20,7 +20,7 @@ def face_text(t: int) -> str:
 
 
 class WinScreen(Base):
-    def __init__(self, **kw: Any) -> None:
+    def __init__(self, **kw: object) -> None:
         super().__init__(**kw)
         self.concealed: list[int] = []
         self.melds: list[list[int]] = []
@@ -143,5 +143,5 @@ class WinScreen(Base):
             cmd["melds"] = melds
         app().send(cmd)
 
-    def on_leave(self, *args: Any) -> None:
+    def on_leave(self, *args: object) -> None:
         self.clear()

@@ -50,7 +50,7 @@ def test_the_event_is_the_engines() -> None:
     assert entry_event(e) == score_hand(1, "self_drawn", wait="closed", extra="kong_bloom", bets=[0, 1, 0, 2],
                                         kongs=[ScoredKong(1, "concealed"), ScoredKong(1, "concealed"),
                                                ScoredKong(2, "exposed")])
-    e = form(winner=3, how="discard", discarder=0, extra="robbed_kong", kongs=kongs, **{"from": {2: 3}})
+    e = form(winner=3, how="discard", discarder=0, extra="robbed_kong", kongs=kongs, frm={2: 3})
     ev = entry_event(e)
     assert ev is not None and ev.to_json() == {
         "type": "score_hand", "winner": 3, "how": "robbed_kong", "discarder": 0,
