@@ -1,4 +1,4 @@
-"""xian-table's rules engine: pure, typed, I/O-free (RULES.md, DESIGN.md).
+"""xian-table's rules engine: pure, typed, I/O-free (docs/rules.md, docs/design.md).
 
 >>> s = replay([{"type": "new_session", "players": ["A", "B", "C", "D"], "base": 1},
 ...             {"type": "seating", "method": "C", "east": 2}])

@@ -1,4 +1,4 @@
-"""Claims on a discard or on an added kong's tile (RULES §8): who may claim what, and how the
+"""Claims on a discard or on an added kong's tile (docs/rules.md §8): who may claim what, and how the
 claims resolve — win (the nearest seat) > kong = pong > chow, else the next seat draws or
 the hand is drawn (§10)."""
 
@@ -17,7 +17,7 @@ from engine.tiles import CHOW_PAIRS, SEQUENCE_WAITS, Tile, format_tiles, tile_te
 from engine.wall import REPLACEMENT_LAYER
 
 HELD_FOR: Final[dict[Call, int]] = {"pong": 2, "kong": 3, "chow": 2}
-"""What a call needs in the hand (RULES §8): a pong two of the tile, an exposed kong three, a
+"""What a call needs in the hand (docs/rules.md §8): a pong two of the tile, an exposed kong three, a
 chow two tiles (that make a sequence with it)."""
 
 
@@ -215,7 +215,7 @@ def resolve_if_answered(s: TableState) -> Effects:
 
 
 CLAIM_RANK: Final[dict[Answer | None, int]] = {"win": 0, "kong": 1, "pong": 1, "chow": 2}
-"""RULES §8: win > kong = pong > chow."""
+"""docs/rules.md §8: win > kong = pong > chow."""
 
 
 def prevailing_claim(c: Claims) -> tuple[int, Call] | None:

@@ -1,4 +1,4 @@
-"""The table's events (DESIGN.md "Events"): one frozen dataclass per type, checked when built.
+"""The table's events (docs/design.md "Events"): one frozen dataclass per type, checked when built.
 
 Events are plain values. Tiles are ints (``engine.tiles``) inside and mpsz text in JSON;
 ``to_json`` gives the canonical JSON object and :func:`parse_event` reads it back, so

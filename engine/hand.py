@@ -1,4 +1,4 @@
-"""Reading and judging hands: winning hands, waits, splits and the wait kind (RULES §11, §13).
+"""Reading and judging hands: winning hands, waits, splits and the wait kind (docs/rules.md §11, §13).
 
 A hand is tiles (ints), mpsz text, or a 34-long count vector. Exposed melds (chows, pongs,
 kongs; a kong counts as one meld of three) are set aside: the concealed part of a winning
@@ -192,14 +192,14 @@ def _holds(b: bytes, tiles: int) -> bool:
 
 
 def is_seven_pairs(counts: Sequence[int]) -> bool:
-    """Seven pairs (七对, RULES §11 option ``seven_pairs``): 14 tiles in pairs, four alike
+    """Seven pairs (七对, docs/rules.md §11 option ``seven_pairs``): 14 tiles in pairs, four alike
     counting as two pairs."""
     return sum(counts) == HAND_TILES and all(n in (0, 2, 4) for n in counts)
 
 
 def is_complete(counts: bytes | bytearray | Sequence[int], melds: int, seven_pairs: bool = False) -> bool:
     """Whether concealed ``counts`` (34 of them) with ``melds`` melds set aside make a winning
-    hand (RULES §11): the one test of "is this complete" that the table, its legal moves, the
+    hand (docs/rules.md §11): the one test of "is this complete" that the table, its legal moves, the
     bots and :func:`is_winning_hand` ask.
 
     The hand's four suits are looked up in ``COMPLETE``: it wins when all four are there and
@@ -421,7 +421,7 @@ def analyse_win(
     melds: Iterable[MeldLike] = (),
     rules: Rules = XIAN,
 ) -> WinAnalysis:
-    """Every split of a 14-tile hand (winning tile included) and its wait kind (RULES §13).
+    """Every split of a 14-tile hand (winning tile included) and its wait kind (docs/rules.md §13).
 
     ``wait`` is the reading most favourable to the winner under ``wait_bonus='any_split'``;
     under ``'only_wait'`` a hand that waited on more than one tile counts as ``plain``.

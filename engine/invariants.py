@@ -102,7 +102,7 @@ def scores_add_up(scores: Sequence[int], before: Sequence[int], deltas: Sequence
 def head_draw(s: TableState, head: int, tail: int) -> str | None:
     """After the claims on a discard closed with no claim (``head`` and ``tail``: the wall's
     counters before): the head gives the next seat a tile exactly when more than the reserve,
-    2 × R(k) tiles, is left (RULES §10); otherwise the hand is drawn and no tile is taken."""
+    2 × R(k) tiles, is left (docs/rules.md §10); otherwise the hand is drawn and no tile is taken."""
     left = TILES - head - tail
     reserve = 2 * s.rules.reserve_stacks(s.kongs)
     w = s.wall
@@ -130,7 +130,7 @@ def drawn_at_reserve(s: TableState) -> str | None:
 
 
 def dealer_rotation(dealer: int, streak: int, passes: int, winner: int | None, after: TableState) -> str | None:
-    """RULES §4: from ``dealer`` with its ``streak`` and the deal having moved on ``passes``
+    """docs/rules.md §4: from ``dealer`` with its ``streak`` and the deal having moved on ``passes``
     times, the dealer keeps the deal, its streak growing, on its own win or a drawn hand;
     otherwise its 下家 deals, streak 0, and the deal has moved on once more."""
     keeps = winner is None or winner == dealer

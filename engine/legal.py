@@ -3,7 +3,7 @@
 :func:`legal_moves` lists every event a seat may make in the table's current state — in
 full-tile mode with its tiles (each discard, each kong, each chow's pair), in tracked mode
 in the forms the engine can check (no tiles). :func:`actions` sums them up by kind for the
-public state (DESIGN.md, ``actions``): the touchscreen's buttons, the seat displays, the
+public state (docs/design.md, ``actions``): the touchscreen's buttons, the seat displays, the
 phones, the bots and the button mapping all read it; none of them re-derives a rule.
 
 The handlers of ``engine.table`` accept exactly these events (a property test walks whole
@@ -57,7 +57,7 @@ _CHOW: Final = tuple(tuple(tuple(Claim(seat, "chow", pair) for pair in CHOW_PAIR
 
 def roller(s: TableState) -> int | None:
     """The seat due to roll (phases ``betting`` and ``rolling``): the dealer, then the wall
-    owner — the seat reached counting the dealer's roll from the dealer (RULES §6).
+    owner — the seat reached counting the dealer's roll from the dealer (docs/rules.md §6).
 
     >>> from engine.table import replay
     >>> s = replay([{"type": "new_session", "players": ["A", "B", "C", "D"], "base": 1},
@@ -83,7 +83,7 @@ def legal_moves(s: TableState, seat: int) -> list[Event]:
 
 
 def actions(s: TableState) -> list[list[Action]]:
-    """For each seat, the kinds of what it may do now (DESIGN.md ``actions``), in ``ACTIONS`` order."""
+    """For each seat, the kinds of what it may do now (docs/design.md ``actions``), in ``ACTIONS`` order."""
     out: list[list[Action]] = [[] for _ in range(SEATS)]
     for seat in SEAT_RANGE:
         kinds = {action_of(m) for m in legal_moves(s, seat)}
@@ -127,7 +127,7 @@ def turn_moves(seat: int, conc: Counts | None, count: int, melds: int, pongs: Se
     (None where not known), whether it began the turn with a draw, the tiles left in the wall."""
     discards = _DISCARD[seat]
     moves: list[Event] = [discards[_ANY]] if conc is None else [discards[t] for t in ALL_TILES if conc[t]]
-    if not drawn:  # RULES §17: after a pong or chow nothing was drawn: discard only
+    if not drawn:  # docs/rules.md §17: after a pong or chow nothing was drawn: discard only
         return moves
     if wall_remaining > 0:  # a kong needs its replacement tile
         kongs = _KONG[seat]

@@ -1,4 +1,4 @@
-"""The one button mapping (DESIGN.md "Presses"): a press and the table's state → the events it
+"""The one button mapping (docs/design.md "Presses"): a press and the table's state → the events it
 becomes, or a refusal naming the seat and what stands in the way.
 
 Every input sends presses — GPIO buttons, the serial panel, the keyboard in ``--sim``, the

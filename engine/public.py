@@ -72,7 +72,7 @@ class DicePublic(TypedDict):
 
 
 class BreakPublic(TypedDict):
-    """Where the wall is broken (RULES §6): the owner, k = t1 + t2, the tail stack's wall and number."""
+    """Where the wall is broken (docs/rules.md §6): the owner, k = t1 + t2, the tail stack's wall and number."""
 
     owner: int
     count: int
@@ -230,7 +230,7 @@ def _pending(s: TableState) -> PendingWinPublic | None:
 
 
 def _next_dealer(s: TableState) -> int | None:
-    """Who deals the next hand (RULES §4), once a hand is over."""
+    """Who deals the next hand (docs/rules.md §4), once a hand is over."""
     if s.phase != "hand_over" or s.last_settlement is None or s.dealer is None:
         return None
     return dealer_after(s.dealer, s.last_settlement)

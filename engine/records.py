@@ -2,7 +2,7 @@
 it keeps and publishes — open claims, a pending win, a settlement, a transfer — as
 ``TypedDict``\\ s, so that every module reading them is checked against one definition.
 
-They are the JSON of DESIGN.md as it stands (``from`` is a key, so they are written in the
+They are the JSON of docs/design.md as it stands (``from`` is a key, so they are written in the
 functional form): the state keeps them as they are published, and ``to_json`` copies them.
 
 >>> old = {"result": "draw", "winner": None, "kind": None, "wait": None, "transfers": [], "deltas": [0, 0, 0, 0],
@@ -19,7 +19,7 @@ Phase = Literal["idle", "seating", "betting", "rolling", "turn", "claims", "win_
 PHASES: Final[tuple[Phase, ...]] = get_args(Phase)
 Call = Literal["win", "kong", "pong", "chow"]
 CALLS: Final[tuple[Call, ...]] = get_args(Call)
-"""The calls on a discard, in priority order (RULES §8: win > kong = pong > chow)."""
+"""The calls on a discard, in priority order (docs/rules.md §8: win > kong = pong > chow)."""
 Answer = Literal["win", "kong", "pong", "chow", "pass"]
 ClaimKind = Literal["discard", "rob"]
 """Claims on a discard, or on an added kong's tile (抢杠: a win only)."""
@@ -32,7 +32,7 @@ WinKind = Literal["self_drawn", "discard", "kong_bloom", "heavenly", "robbed_kon
 WIN_KINDS: Final[tuple[WinKind, ...]] = get_args(WinKind)
 WaitKind = Literal["closed", "single", "edge", "plain"]
 WAIT_KINDS: Final[tuple[WaitKind, ...]] = get_args(WaitKind)
-"""The wait kinds, most favourable first (RULES §13)."""
+"""The wait kinds, most favourable first (docs/rules.md §13)."""
 Reason = Literal["win", "kong", "bet"]
 Wind = Literal["E", "S", "W", "N"]
 Action = Literal["discard", "kong", "win", "claim:win", "claim:kong", "claim:pong", "claim:chow", "pass", "roll"]
@@ -65,7 +65,7 @@ PendingWin = TypedDict(
 
 TransferJSON = TypedDict("TransferJSON", {"from": int, "to": int, "amount": int, "reason": Reason})
 Payment = TypedDict("Payment", {"from": int, "to": int, "amount": int})
-"""One payment of the settle-up at the end of a session (结账, RULES §17)."""
+"""One payment of the settle-up at the end of a session (结账, docs/rules.md §17)."""
 
 Settlement = TypedDict(
     "Settlement",

@@ -1,4 +1,4 @@
-"""Rule options (RULES.md): one frozen, validated object; the preset ``xian`` is the defaults.
+"""Rule options (docs/rules.md): one frozen, validated object; the preset ``xian`` is the defaults.
 
 >>> XIAN.kong_reserve
 (13, 7, 8, 13)
@@ -45,7 +45,7 @@ RuleValue = str | bool | int | list[int] | None
 
 @dataclass(frozen=True)
 class Rules:
-    """Every rule option of RULES.md with its default (the ``xian`` preset)."""
+    """Every rule option of docs/rules.md with its default (the ``xian`` preset)."""
 
     wall_direction: WallDirection = "counterclockwise"  # §5
     added_kong: bool = True  # §8
@@ -88,11 +88,11 @@ class Rules:
             )
 
     def reserve_stacks(self, kongs: int) -> int:
-        """R(k): stacks kept back after ``kongs`` kongs (RULES §10)."""
+        """R(k): stacks kept back after ``kongs`` kongs (docs/rules.md §10)."""
         return self.kong_reserve[kongs if kongs < 3 else 3]  # (not min(): the draws ask it each time)
 
     def earns_bonus(self, wait: WaitKind) -> bool:
-        """Whether a win with this wait earns the wait bonus (RULES §13): 夹张 closed and 单调
+        """Whether a win with this wait earns the wait bonus (docs/rules.md §13): 夹张 closed and 单调
         single do; 边张 edge only with ``edge_wait_bonus``.
 
         >>> XIAN.earns_bonus("single"), XIAN.earns_bonus("edge"), Rules(edge_wait_bonus=True).earns_bonus("edge")

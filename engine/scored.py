@@ -5,7 +5,7 @@ is over: who won and how (自摸, or 点炮/抢杠 by whom), the wait, the kongs
 bets. The engine pays it with the same functions as a played hand (``engine.scoring``: the
 kongs as declared, the win and the bets; the wait kind earns the bonus as ``Rules.earns_bonus``
 says; ``engine.claims.exhaustive_draw`` for a drawn hand) and the table goes on exactly as after a
-played hand: phase ``hand_over``, then ``next_hand`` with the dealer rotation of RULES §4.
+played hand: phase ``hand_over``, then ``next_hand`` with the dealer rotation of docs/rules.md §4.
 
 ``score_hand`` is taken in phase ``betting`` (before the hand's first roll). Its JSON:
 
@@ -87,7 +87,7 @@ class ScoredKong:
         return d
 
 
-# --- the special wins (RULES §12): which a scored win may be, and why not -------------------
+# --- the special wins (docs/rules.md §12): which a scored win may be, and why not -------------------
 
 Extra = Literal["kong_bloom", "heavenly", "robbed_kong"]
 EXTRAS: Final[tuple[Extra, ...]] = get_args(Extra)
@@ -333,7 +333,7 @@ def pay_scored(ev: ScoreHand, *, base: int, rules: Rules, bets: Sequence[int], b
     """The payments of a scored hand, with the functions a played hand is paid with
     (``engine.scoring``). ``base``: 1..MAX_AMOUNT as a session's. ``bonus``: the wait bonus
     when the whole hand was read (``xian-table score --hand``); else the wait kind earns it as
-    the rules say (RULES §13).
+    the rules say (docs/rules.md §13).
 
     >>> pay = pay_scored(ScoreHand(2, "self_drawn", wait="closed"), base=1, rules=Rules(), bets=[0, 0, 0, 0])
     >>> [t.amount for t in pay.wins], pay.bonus

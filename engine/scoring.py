@@ -1,4 +1,4 @@
-"""Paying a hand: wins, kongs and bets as transfers between seats (RULES §13–§16).
+"""Paying a hand: wins, kongs and bets as transfers between seats (docs/rules.md §13–§16).
 
 Every payment is a :class:`Transfer` ``(frm, to, amount, reason)`` with ``reason`` one of
 ``"win"``, ``"kong"``, ``"bet"`` and a positive whole ``amount``. There is one transfer per
@@ -8,7 +8,7 @@ always add up to zero).
 Pure functions: the table state machine (``engine.table``) and ``xian-table score`` call
 them with the facts of the hand; nothing here knows the wall or the journal.
 
-RULES §16, b = 1, dealer 0. Seat 2 self-draws with a 夹张 (closed) wait:
+docs/rules.md §16, b = 1, dealer 0. Seat 2 self-draws with a 夹张 (closed) wait:
 
 >>> from engine.rules import XIAN
 >>> deltas(win_transfers(2, "self_drawn", base=1, rules=XIAN, wait_bonus=True))
@@ -120,7 +120,7 @@ class Transfer:
 def kong_transfers(
     declarer: int, kind: str, *, base: int, rules: Rules, discarder: int | None = None
 ) -> list[Transfer]:
-    """The payments for one kong, settled when it is declared (RULES §14).
+    """The payments for one kong, settled when it is declared (docs/rules.md §14).
 
     - ``"concealed"`` 暗杠: each other seat pays 2b.
     - ``"exposed"`` 明杠 claimed from ``discarder``'s discard: each other seat pays 1b; with
@@ -183,7 +183,7 @@ def win_transfers(
     heavenly: bool = False,
     bets: Sequence[int] = (0, 0, 0, 0),
 ) -> list[Transfer]:
-    """The win and bet payments of a won hand (RULES §14, §15); kongs are paid separately.
+    """The win and bet payments of a won hand (docs/rules.md §14, §15); kongs are paid separately.
 
     ``how`` is ``"self_drawn"`` 自摸 (each other seat pays 2b, 3b with the wait bonus),
     ``"discard"`` (``discarder`` pays 1b, 2b with the bonus; each of the three others under
@@ -301,7 +301,7 @@ def settlement(
 
 
 def settle_up(scores: Sequence[int]) -> list[Payment]:
-    """结账 (RULES §17): the fewest payments ``{from, to, amount}`` that bring every running
+    """结账 (docs/rules.md §17): the fewest payments ``{from, to, amount}`` that bring every running
     score back to zero — at most three for four players, fewer where some seats' scores
     cancel out among themselves.
 

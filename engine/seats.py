@@ -1,4 +1,4 @@
-"""Seats (RULES §2): the four places at the table, 0..3 counter-clockwise seen from above.
+"""Seats (docs/rules.md §2): the four places at the table, 0..3 counter-clockwise seen from above.
 
 Play moves counter-clockwise: the next player (下家) of seat ``s`` is ``s + 1`` (mod 4), the
 previous (上家) ``s + 3``. Counting "k places counter-clockwise from seat s" counts ``s``

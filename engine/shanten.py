@@ -1,6 +1,6 @@
 """Shanten (向听数): how far a hand is from winning, exactly, for 13- and 14-tile hands.
 
-A winning hand (RULES §11) is four melds and a pair, exposed melds set aside (and seven
+A winning hand (docs/rules.md §11) is four melds and a pair, exposed melds set aside (and seven
 pairs when that option is on). The shanten of a hand with ``k`` exposed melds is
 
     (14 - 3k) - 1 - (the most tiles it shares with any winning hand)

@@ -5,7 +5,7 @@ The simulator is the table around the bots: it rolls the dice (from its seeded R
 each bot in turn (:mod:`engine.bots`, which see only a player's view), closes each claim
 window with ``resolve`` when nobody claims, confirms wins (full-tile mode: the engine reads
 the wait) and deals the next hand. Every event it applies can be written to a journal
-(JSONL in the DESIGN vocabulary) that ``xian-table play`` replays to the same state.
+(JSONL in the docs/design.md vocabulary) that ``xian-table play`` replays to the same state.
 
 Invariants (``engine.invariants``), checked as play goes and after every hand; the first
 violation stops the run with :class:`InvariantViolation` naming the seed and the hand:
@@ -15,7 +15,7 @@ violation stops the run with :class:`InvariantViolation` naming the seed and the
 - zero-sum settlement: the hand's transfers are positive and their deltas add up to 0;
 - the exhaustive draw exactly at the reserve: the head never gives a tile past 2 × R(k)
   stacks, and a hand is drawn only when no head tile is drawable;
-- dealer rotation (RULES §4) and the dealer streak;
+- dealer rotation (docs/rules.md §4) and the dealer streak;
 - scores = the sum of every hand's deltas.
 
 >>> s = simulate(SimConfig(hands=3, seed=5, bots=("greedy", "greedy", "random", "greedy")))

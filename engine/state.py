@@ -169,7 +169,7 @@ class TableState:
 
     @property
     def drawable(self) -> int:
-        """Tiles the head may still give (RULES §10: only while remaining > 2 × R(k))."""
+        """Tiles the head may still give (docs/rules.md §10: only while remaining > 2 × R(k))."""
         w = self.wall
         left = TILES - w.head_taken - w.tail_taken - 2 * self.rules.reserve_stacks(self.kongs)
         return left if left > 0 else 0

@@ -1,4 +1,4 @@
-"""The hand table: every complete pattern of one suit (RULES §11). Generated once, at build
+"""The hand table: every complete pattern of one suit (docs/rules.md §11). Generated once, at build
 time, into ``suit_tables.bin`` (``make tables`` writes it; a test checks it against
 :func:`generate`), and read when ``engine.hand`` is imported: a few milliseconds and
 about 2 MB, where building it took a sixth of a second.

@@ -1,9 +1,9 @@
-"""The table state machine (RULES §2–§12): ``apply(state, event) -> (new_state, effects)``.
+"""The table state machine (docs/rules.md §2–§12): ``apply(state, event) -> (new_state, effects)``.
 
 Pure and deterministic: no I/O, no clock, no randomness but the ``wall_seed`` an event
 carries. Every handler validates the event completely before it changes anything, so an
 event that raises a :class:`RuleError` leaves the state exactly as it was. Two entry points
-share the handlers (DESIGN.md: python-chess's ``Board.push`` is the model):
+share the handlers (docs/design.md: python-chess's ``Board.push`` is the model):
 
 - :func:`apply` never changes the state it is given: it copies it, then pushes the event
   onto the copy — what the service and the tools use;
@@ -210,7 +210,7 @@ def on_roll(s: TableState, ev: Roll) -> Effects:
 
 
 def deal(s: TableState) -> Effects:
-    """The deal (RULES §7): a new wall broken at the break point, laid out once by draw slot
+    """The deal (docs/rules.md §7): a new wall broken at the break point, laid out once by draw slot
     in full-tile mode; 53 tiles from its head, 14 to the dealer, 13 to each other seat."""
     bp = s.breakpoint
     assert s.dealer is not None and bp is not None
@@ -233,7 +233,7 @@ _DEAL_ORDER: Final = tuple(tuple(deal_slots(dealer)) for dealer in SEAT_RANGE)
 """For each dealer, who takes which slot in the deal: the first 53 slots (``take_first``)."""
 assert all(sorted(slot for _, slot in order) == list(range(DEALT)) for order in _DEAL_ORDER)
 _DEALERS_14TH: Final = [slot for seat, slot in deal_slots(0) if seat == 0][-1]
-"""The dealer's last dealt tile, the jump tile: a 天胡's winning tile (RULES §17)."""
+"""The dealer's last dealt tile, the jump tile: a 天胡's winning tile (docs/rules.md §17)."""
 
 
 # --- the player to move: discard, kong -----------------------------------------------------
@@ -274,7 +274,7 @@ def open_claims(kind: ClaimKind, frm: int, tile: Tile | None) -> Claims:
 
 def on_kong(s: TableState, ev: Kong) -> Effects:
     st = check_turn(s, ev.seat, f"declare a {ev.kind} kong")
-    if s.drawn is None:  # RULES §17: a kong only after a draw
+    if s.drawn is None:  # docs/rules.md §17: a kong only after a draw
         raise refuse(
             s,
             ev.seat,
@@ -355,7 +355,7 @@ def on_next_hand(s: TableState, ev: NextHand) -> Effects:
 
 
 def dealer_after(dealer: int, last: Settlement | None) -> int:
-    """Who deals after a hand (RULES §4): the dealer again when it won or nobody did, else its 下家.
+    """Who deals after a hand (docs/rules.md §4): the dealer again when it won or nobody did, else its 下家.
 
     >>> dealer_after(2, None), dealer_after(2, {"winner": 0}), dealer_after(2, {"winner": 2})  # type: ignore[arg-type]
     (2, 3, 2)

@@ -34,7 +34,7 @@ HONOURS: Final = 27
 SUIT_STARTS: Final = (MAN, PIN, SOU, HONOURS)
 SUIT_ENDS: Final = (PIN, SOU, HONOURS, NUM_KINDS)
 MELDS: Final = 4
-"""Melds of a winning hand (RULES §11): four melds and a pair."""
+"""Melds of a winning hand (docs/rules.md §11): four melds and a pair."""
 HAND_TILES: Final = 3 * MELDS + 2
 """Tiles of a winning hand, a kong counted as three (14); a seat holds one fewer between turns."""
 

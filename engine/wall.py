@@ -1,4 +1,4 @@
-"""The wall (RULES §5–§10): a ring of 68 two-tile stacks, the break point, head and tail.
+"""The wall (docs/rules.md §5–§10): a ring of 68 two-tile stacks, the break point, head and tail.
 
 Geometry. Each seat ``w`` builds 17 stacks numbered 1..17 in the counting direction
 (``wall_direction``): counter-clockwise, counting runs toward the owner's 下家 and goes on
@@ -11,7 +11,7 @@ takes the upper tile of the head-most stack, then its lower tile; replacement dr
 upper (exposed kongs) or lower (concealed kongs) tile of the tail-most stack that still has
 one in that layer (§9).
 
-The source's example (RULES §6): the dealer (seat 0) rolls 10, the owner rolls 5.
+The source's example (docs/rules.md §6): the dealer (seat 0) rolls 10, the owner rolls 5.
 
 >>> bp = break_point(0, (4, 6), (2, 3))
 >>> bp.owner, bp.count, bp.wall, bp.stack          # tail: seat 1's 15th stack
@@ -39,7 +39,7 @@ TILES: Final = 2 * STACKS
 UPPER: Final = 0
 LOWER: Final = 1
 REPLACEMENT_LAYER: Final[dict[str, int]] = {"concealed": LOWER, "exposed": UPPER, "added": UPPER}
-"""The layer a kong's replacement tile comes from (RULES §9: 明杠上面，暗杠下面)."""
+"""The layer a kong's replacement tile comes from (docs/rules.md §9: 明杠上面，暗杠下面)."""
 DEALT: Final = 53
 DIRECTIONS: Final[tuple[WallDirection, ...]] = get_args(WallDirection)
 
@@ -124,7 +124,7 @@ class BreakPoint:
 def break_point(
     dealer: int, dealer_roll: Sequence[int], owner_roll: Sequence[int], direction: str = "counterclockwise"
 ) -> BreakPoint:
-    """The break point from the dealer's roll and the wall owner's roll (RULES §6)."""
+    """The break point from the dealer's roll and the wall owner's roll (docs/rules.md §6)."""
     if direction not in DIRECTIONS:
         raise ValueError(f"wall_direction must be one of {', '.join(DIRECTIONS)}, got {direction!r}")
     if not 0 <= dealer < SEATS:
@@ -136,7 +136,7 @@ def break_point(
 
 
 def deal_slots(dealer: int) -> list[tuple[int, int]]:
-    """(seat, slot) in dealing order (RULES §7): 53 tiles from the head.
+    """(seat, slot) in dealing order (docs/rules.md §7): 53 tiles from the head.
 
     >>> [s for s, _ in deal_slots(2)[-5:]], [slot for _, slot in deal_slots(2)[-5:]]
     ([2, 2, 3, 0, 1], [48, 50, 49, 51, 52])

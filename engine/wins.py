@@ -1,4 +1,4 @@
-"""Wins (RULES §11–§13): a declared self-drawn win or a won claim waits in ``win_pending``
+"""Wins (docs/rules.md §11–§13): a declared self-drawn win or a won claim waits in ``win_pending``
 until it is confirmed — with its wait, or with the hand for the analyser to check (in
 full-tile mode the engine knows the hand) — or taken back."""
 
@@ -17,7 +17,7 @@ from engine.tiles import ALL_TILES, Tile, TileError, format_tiles, tile_text
 
 
 def win_kind(s: TableState, seat: int) -> WinKind:
-    """A self-drawn win's kind (RULES §12): on a kong's replacement 杠后开花, the dealer's
+    """A self-drawn win's kind (docs/rules.md §12): on a kong's replacement 杠后开花, the dealer's
     dealt tiles before the first discard 天胡, else 自摸."""
     if s.drawn == "tail":
         return "kong_bloom"
@@ -28,7 +28,7 @@ def win_kind(s: TableState, seat: int) -> WinKind:
 
 def on_win(s: TableState, ev: Win) -> Effects:
     st = check_turn(s, ev.seat, "declare a self-drawn win")
-    if s.drawn is None:  # RULES §17
+    if s.drawn is None:  # docs/rules.md §17
         raise refuse(
             s,
             ev.seat,
@@ -186,7 +186,7 @@ def meld_kind(tiles: tuple[Tile, ...]) -> MeldKind:
 
 
 def check_melds(s: TableState, st: SeatState, seat: int, melds: list[tuple[Tile, ...]], given: list[str]) -> None:
-    """RULES §17: the melds entered with a hand must be the kinds the seat exposed (a pong is
+    """docs/rules.md §17: the melds entered with a hand must be the kinds the seat exposed (a pong is
     not a sequence), and the same tiles where the table knows them."""
     shown = sorted(m.kind for m in st.melds)
     if sorted(meld_kind(m) for m in melds) != shown:

@@ -1,4 +1,4 @@
-"""The serial panel's frames and their one-line codec (DESIGN.md "Serial panel protocol").
+"""The serial panel's frames and their one-line codec (docs/design.md "Serial panel protocol").
 
 One ASCII line per frame, ``<seq>,<TYPE>[,<field>…]*<crc>\\n``. ``seq`` is 0–255 in
 canonical decimal, ``crc`` is CRC-16/CCITT-FALSE (``binascii.crc_hqx(body, 0xFFFF)``) of
@@ -17,8 +17,10 @@ import re
 from dataclasses import dataclass
 from typing import ClassVar, Literal
 
+from engine.presses import SEAT_BUTTONS
+
 MAX_LINE = 128  # bytes, the newline included
-BUTTONS = ("TURN", "CHI", "PENG", "GANG", "HU")
+BUTTONS = SEAT_BUTTONS  # a seat's buttons: the engine's presses (TURN CHI PENG GANG HU)
 LED_STATES = ("off", "on", "blink")
 LONG = "LONG"
 

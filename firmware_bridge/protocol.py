@@ -1,4 +1,4 @@
-"""The serial panel protocol (DESIGN.md "Serial panel protocol"): a sans-I/O codec.
+"""The serial panel protocol (docs/design.md "Serial panel protocol"): a sans-I/O codec.
 
 The frames and their one-line codec (``<seq>,<TYPE>[,<field>…]*<crc>\\n``, CRC-16/CCITT-FALSE,
 at most 128 bytes a line) are in :mod:`firmware_bridge.frames`; this module is the link that
@@ -151,7 +151,7 @@ Event = Frame | Delivered | Undeliverable | VersionMismatch
 
 @dataclass
 class Stats:
-    """What was dropped and why (DESIGN: bad lines are counted and dropped)."""
+    """What was dropped and why (docs/design.md §10: bad lines are counted and dropped)."""
 
     frames_in: int = 0
     bad_crc: int = 0

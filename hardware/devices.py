@@ -21,8 +21,9 @@ from typing import Any
 from gpiozero import LED, Button, Buzzer
 
 from engine.presses import SEAT_BUTTONS, Press
+from engine.seats import SEATS
 from hardware.debounce import DEBOUNCE_S, LONG_S, Debouncer
-from hardware.pins import SEATS, PinMap
+from hardware.pins import PinMap
 
 log = logging.getLogger(__name__)
 

@@ -22,8 +22,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-BUTTONS = ("TURN", "CHI", "PENG", "GANG", "HU")
-SEATS = 4
+from engine.presses import SEAT_BUTTONS
+from engine.seats import SEATS
+
+BUTTONS = SEAT_BUTTONS  # (the engine's: TURN CHI PENG GANG HU)
 MAX_PIN = 27  # BCM GPIO0..27 on the 40-pin header
 RESERVED = {0: "I²C ID_SD (HAT EEPROM)", 1: "I²C ID_SC (HAT EEPROM)", 2: "I²C SDA", 3: "I²C SCL",
             14: "UART TXD", 15: "UART RXD"}

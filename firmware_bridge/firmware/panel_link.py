@@ -1,4 +1,4 @@
-# The panel's end of the serial protocol (DESIGN.md, firmware_bridge/PROTOCOL.md).
+# The panel's end of the serial protocol (docs/design.md, firmware_bridge/PROTOCOL.md).
 #
 # A twin of firmware_bridge/protocol.py (and its frames.py) in the subset MicroPython has (no
 # dataclasses, no binascii.crc_hqx, no re): the tests run both on the same bytes and require

@@ -1,4 +1,4 @@
-"""``xian-table dice``: where to break the wall for two rolls (RULES §6), in words and JSON."""
+"""``xian-table dice``: where to break the wall for two rolls (docs/rules.md §6), in words and JSON."""
 
 from __future__ import annotations
 

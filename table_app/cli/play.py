@@ -1,6 +1,6 @@
 """``xian-table play``: apply a JSONL event file to a fresh table and show the table.
 
-One event per line (DESIGN.md "Events"), or a press (DESIGN.md "Presses":
+One event per line (docs/design.md "Events"), or a press (docs/design.md "Presses":
 ``{"type": "press", "seat": 1, "button": "TURN"}``, a DICE press with its ``dice``), which
 becomes the events the engine's one button mapping makes of it (a held TURN undoes the
 last event); blank lines and lines starting with ``#`` are skipped. A rejected line stops

@@ -1,4 +1,4 @@
-"""``xian-table score``: pay one hand without a journal — wins, kongs and bets (RULES §13–§16).
+"""``xian-table score``: pay one hand without a journal — wins, kongs and bets (docs/rules.md §13–§16).
 
 Examples::
 

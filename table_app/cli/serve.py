@@ -1,6 +1,6 @@
 """``xian-table serve``: the headless table — the service and its journal, no screen.
 
-With ``--stdin`` every line of standard input is one JSON command (an event of the DESIGN
+With ``--stdin`` every line of standard input is one JSON command (an event of the docs/design.md
 vocabulary, or ``{"type": "undo"}``, ``{"type": "undo", "to": n}``, ``{"type": "redo"}``,
 ``{"type": "state"}``) and gets exactly one JSON line on standard output:
 ``{"ok": true, "seq": n, "state": {...}}`` once the event is durable on disk, or

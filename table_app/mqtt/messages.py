@@ -54,7 +54,7 @@ def status_message(topics: Topics, online: bool) -> Outgoing:
 
 
 def state_message(topics: Topics, public: PublicState, seq: int | None) -> Outgoing:
-    """The public state exactly as the engine gives it (DESIGN.md, public state)."""
+    """The public state exactly as the engine gives it (docs/design.md, public state)."""
     return Outgoing(topics.state, dumps(public), retain=True, seq=seq)
 
 

@@ -1,4 +1,4 @@
-"""Every MQTT topic the table uses, in one place (DESIGN.md, MQTT).
+"""Every MQTT topic the table uses, in one place (docs/design.md, MQTT).
 
 >>> t = Topics("xian", "t1")
 >>> t.state, t.seat(2), t.cmd_result

@@ -1,5 +1,5 @@
 """Simulated hardware for ``xian-table run --sim`` (no Kivy here): keys stand for the
-buttons of the panel (DESIGN.md: each seat's TURN, CHI, PENG, GANG, HU and the dice button).
+buttons of the panel (docs/design.md: each seat's TURN, CHI, PENG, GANG, HU and the dice button).
 A key sends the press of its button to the table, exactly as the panel would; the engine's
 one button mapping says what it means now.
 

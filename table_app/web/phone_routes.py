@@ -26,7 +26,9 @@ from http.cookies import CookieError, SimpleCookie
 from typing import TYPE_CHECKING, TypedDict
 
 from engine.errors import InvalidEventError
+from engine.events import KONG_KINDS
 from engine.fields import check_name
+from engine.presses import BUTTONS
 from engine.public import PublicState
 from engine.records import WAIT_KINDS, WaitKind, Wind
 from engine.seats import SEATS
@@ -46,7 +48,6 @@ log = logging.getLogger(__name__)
 COOKIE = "xian_phone"
 STEP_SOURCE = "phone table"  # the journal's source of a table's step taken on a phone
 BETWEEN_HANDS = ("betting", "hand_over")  # where a phone offers 结束牌局 (not in the middle of a hand)
-PRESS_BUTTONS = ("TURN", "CHI", "PENG", "GANG", "HU", "DICE")
 JSON = "application/json"
 HTML = "text/html; charset=utf-8"
 
@@ -247,7 +248,7 @@ class PhoneRoutes:
         if data is None:
             return _refused(400, "看不懂这个请求", "Not a press", "invalid")
         kind = data.get("type")
-        if kind == "press" and set(data) <= {"type", "button", "held"} and data.get("button") in PRESS_BUTTONS:
+        if kind == "press" and set(data) <= {"type", "button", "held"} and data.get("button") in BUTTONS:
             if data["button"] == "DICE":  # the dice are the seat's only when it is due to roll
                 if "roll" not in self.service.public["actions"][seat]:
                     return _refused(409, "现在不是你掷骰", "It is not your roll", "phone.not_roll")
@@ -256,7 +257,7 @@ class PhoneRoutes:
                 command = {"type": "press", "seat": seat, "button": data["button"], "held": data.get("held") is True}
         elif kind == "pass" and set(data) == {"type"}:
             command = {"type": "pass", "seat": seat}
-        elif kind == "kong" and set(data) == {"type", "kind"} and data["kind"] in ("concealed", "added"):
+        elif kind == "kong" and set(data) == {"type", "kind"} and data["kind"] in KONG_KINDS:
             command = {"type": "kong", "seat": seat, "kind": data["kind"]}
         else:
             return _refused(400, "看不懂这个按键", "Not a press of this seat", "invalid")

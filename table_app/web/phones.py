@@ -30,7 +30,8 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-SEATS = 4
+from engine.seats import SEATS
+
 TOKEN_BYTES = 16  # 128 bits
 JOINS_PER_CLIENT = 10  # join attempts per client address …
 JOINS_IN_ALL = 60  # … and from everyone together …

@@ -59,7 +59,7 @@ def waits(tiles: list[int], held_elsewhere: list[int] | None = None, n_melds: in
 
 
 def wait_kinds(tiles14: list[int], win: int) -> set[str]:
-    """Every wait kind the winning tile can have, over every split (RULES §13)."""
+    """Every wait kind the winning tile can have, over every split (docs/rules.md §13)."""
     kinds: set[str] = set()
     for split in all_splits(tuple(sorted(tiles14))):
         for g in split:

@@ -136,7 +136,7 @@ def test_bot_games_agree_too() -> None:
 
 def test_the_walk_reaches_every_action_in_both_modes() -> None:
     """Not vacuous: fixed seeds reach each action, and states where a kong is not allowed
-    right after a pong (RULES §17), in both modes."""
+    right after a pong (docs/rules.md §17), in both modes."""
     for mode in ("full", "tracked"):
         seen: set[str] = set()
         after_pong = 0

@@ -1,4 +1,4 @@
-"""The one button mapping (DESIGN.md "Presses"), row by row, on the real engine's states; and
+"""The one button mapping (docs/design.md "Presses"), row by row, on the real engine's states; and
 every button of every seat in every phase either becomes events the table accepts or is
 refused with the seat named and the state untouched."""
 
@@ -76,7 +76,7 @@ def test_the_next_seat_waits_for_a_pending_claim() -> None:
 
 
 def test_the_claim_named_pending_is_the_one_that_would_take_the_tile() -> None:
-    """Kong and pong rank alike (RULES §8, §17): a nearer pong takes the tile before a farther
+    """Kong and pong rank alike (docs/rules.md §8, §17): a nearer pong takes the tile before a farther
     kong (tracked mode, where both can be claimed), and the refusal names the pong. (Until
     issue 19 the button mapping kept its own order, kong before pong, and named the kong.)"""
     s = replay([{"type": "claim", "seat": 3, "call": "kong"}, {"type": "claim", "seat": 2, "call": "pong"}],
@@ -160,7 +160,7 @@ def test_hu_on_its_own_turn_wins_but_not_after_a_pong() -> None:
     assert after_pong.turn == 2 and after_pong.drawn is None
     e = refused(after_pong, Press(2, "HU"))
     assert e.code == "press.cannot" and "drew nothing" in str(e)
-    e = refused(after_pong, Press(2, "GANG"))  # RULES §17: no kong right after a pong either
+    e = refused(after_pong, Press(2, "GANG"))  # docs/rules.md §17: no kong right after a pong either
     assert e.code == "press.cannot" and "drew nothing" in str(e)
     assert press_events(after_pong, Press(2, "TURN")) == [Discard(2)]
 

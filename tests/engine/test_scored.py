@@ -33,7 +33,7 @@ def scored(**fields: Any) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize(("fields", "deltas"), [
-    # RULES §16, b = 1, no bets, dealer 0
+    # docs/rules.md §16, b = 1, no bets, dealer 0
     ({"winner": 2, "how": "self_drawn"}, [-2, -2, 6, -2]),
     ({"winner": 2, "how": "self_drawn", "wait": "closed"}, [-3, -3, 9, -3]),
     ({"winner": 1, "how": "discard", "discarder": 3, "wait": "single"}, [0, 2, 0, -2]),

@@ -1,6 +1,6 @@
-"""engine.scoring against RULES §13–§16: worked examples, each option flipped, properties.
+"""engine.scoring against docs/rules.md §13–§16: worked examples, each option flipped, properties.
 
-Every expected amount below is worked by hand from RULES.md, not taken from the code.
+Every expected amount below is worked by hand from docs/rules.md, not taken from the code.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ def amounts(transfers: list[Transfer]) -> list[tuple[int, int, int, str]]:
     return sorted((t.frm, t.to, t.amount, t.reason) for t in transfers)
 
 
-# --- RULES §16, b = 1, no bets, dealer 0 ------------------------------------------------
+# --- docs/rules.md §16, b = 1, no bets, dealer 0 ------------------------------------------------
 
 
 def test_16_self_drawn_plain() -> None:

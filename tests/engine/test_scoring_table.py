@@ -1,8 +1,8 @@
-"""Scoring through the table (engine.table + engine.scoring): RULES §13–§16 as event scripts,
+"""Scoring through the table (engine.table + engine.scoring): docs/rules.md §13–§16 as event scripts,
 and properties of whole random sessions in both modes.
 
 The golden scripts are ``tests/golden/scoring/*.jsonl`` (written by ``make_scripts.py`` in
-that folder, amounts worked by hand from RULES.md); they are played through ``apply`` with
+that folder, amounts worked by hand from docs/rules.md); they are played through ``apply`` with
 every ``#expect`` checkpoint checked, and through the real ``xian-table play`` for the last
 one. The properties check every settlement against the rules' formulas written out again
 here (not through ``engine.scoring``), running totals against the hands' deltas, and undo by
@@ -98,7 +98,7 @@ def test_play_shows_the_settlement_to_people(cli: Any) -> None:
     assert "[-6, -8, -6, 20]" in proc.stdout
 
 
-# --- the rules' formulas, written out again (RULES §14, §15) ---------------------------------
+# --- the rules' formulas, written out again (docs/rules.md §14, §15) ---------------------------------
 
 
 def expected_kong(before: TableState, effect: Effect) -> list[int]:

@@ -152,7 +152,7 @@ def test_known_hands(hand: str, melds: list[str], expected: int) -> None:
 def test_seven_pairs_only_when_the_option_is_on() -> None:
     assert _s("1133557799m1144z", seven_pairs=True) == -1
     assert _s("113355779m11447z", seven_pairs=True) == 0
-    assert _s("1111335577m1144z", seven_pairs=True) == -1  # four alike = two pairs (RULES option)
+    assert _s("1111335577m1144z", seven_pairs=True) == -1  # four alike = two pairs (the rule option seven_pairs)
     assert _s("1133557799m1144z") == 3
     assert seven_pairs_overlap(to_counts(parse_tiles("1112223334445m"))) == 11  # 1111 2222 33 44 55
 

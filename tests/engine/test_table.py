@@ -1,4 +1,4 @@
-"""The table state machine, event by event (RULES §2–§12; DESIGN events and public state)."""
+"""The table state machine, event by event (docs/rules.md §2–§12; docs/design.md events and public state)."""
 
 from __future__ import annotations
 
@@ -266,7 +266,7 @@ def test_no_self_drawn_win_after_a_pong() -> None:
 
 
 def test_kong_payments_and_options() -> None:
-    # exposed_kong_payers = discarder: only the discarder pays, 3b (RULES §14)
+    # exposed_kong_payers = discarder: only the discarder pays, 3b (docs/rules.md §14)
     s = dealt(rules={"exposed_kong_payers": "discarder"})
     s = go(s, {"type": "discard", "seat": 0}, {"type": "claim", "seat": 2, "call": "kong"}, {"type": "resolve"})
     assert s.scores == [-3, 0, 3, 0]
@@ -362,7 +362,7 @@ def test_full_tile_heavenly_win_is_checked_and_scored() -> None:
     s = go(s, {"type": "confirm_win"})
     assert s.last_settlement is not None
     assert (s.last_settlement["kind"], s.last_settlement["wait"]) == ("heavenly", "plain")
-    assert s.scores == [18, -6, -6, -6]  # RULES §16: 天胡 by the dealer, plain wait
+    assert s.scores == [18, -6, -6, -6]  # docs/rules.md §16: 天胡 by the dealer, plain wait
 
 
 def test_full_tile_false_wins_are_refused() -> None:
@@ -441,7 +441,7 @@ def test_next_hand_resets_the_hand_and_rotates_the_dealer() -> None:
         {"type": "resolve"},
         {"type": "confirm_win", "wait": "plain"},
     )
-    assert public_state(s)["next_dealer"] == 1  # the dealer's 下家, not the winner (RULES §4)
+    assert public_state(s)["next_dealer"] == 1  # the dealer's 下家, not the winner (docs/rules.md §4)
     s = go(s, {"type": "next_hand"})
     assert (s.dealer, s.dealer_streak, s.hand, s.phase, s.bets) == (1, 0, 2, "betting", [0, 0, 0, 0])
     assert public_state(s)["break"] is None and public_state(s)["wall"]["remaining"] == 136

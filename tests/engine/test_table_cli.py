@@ -19,7 +19,7 @@ def jsonl(events: list[Any]) -> str:
 
 
 def test_dice_says_where_to_break_the_wall(cli: Any) -> None:
-    # RULES §6, the source's example: t1 = 10 -> the dealer's 下家; t2 = 5 -> after its 15th stack
+    # docs/rules.md §6, the source's example: t1 = 10 -> the dealer's 下家; t2 = 5 -> after its 15th stack
     proc = cli("dice", "--dealer-roll", "4,6", "--owner-roll", "2,3", "--json", check=True)
     out = json.loads(proc.stdout)
     assert out["break"] == {"owner": 1, "count": 15, "wall": 1, "stack": 15}
@@ -69,7 +69,7 @@ def test_play_rejects_lines_that_are_not_json(cli: Any, tmp_path: Path) -> None:
 
 
 def test_a_kong_right_after_a_pong_or_chow_is_refused(cli: Any) -> None:
-    """RULES §17: a seat that has just ponged or chowed has drawn nothing: it may only discard.
+    """docs/rules.md §17: a seat that has just ponged or chowed has drawn nothing: it may only discard.
     The script stops with exit 3 and the state before the kong is the one reported."""
     pong = [*START, {"type": "discard", "seat": 0}, {"type": "claim", "seat": 2, "call": "pong"}, {"type": "resolve"}]
     chow = [*START, {"type": "discard", "seat": 0}, {"type": "claim", "seat": 1, "call": "chow"}, {"type": "resolve"}]
@@ -86,7 +86,7 @@ def test_a_kong_right_after_a_pong_or_chow_is_refused(cli: Any) -> None:
 
 
 def test_a_confirmed_hand_must_show_the_melds_the_seat_exposed(cli: Any) -> None:
-    """RULES §17: melds entered with the hand must be the kind the table saw (a pong is not a
+    """docs/rules.md §17: melds entered with the hand must be the kind the table saw (a pong is not a
     sequence), and the same tiles where the table knows them."""
     script = [*START, {"type": "discard", "seat": 0, "tile": "5p"}, {"type": "claim", "seat": 2, "call": "pong"},
               {"type": "resolve"}, {"type": "discard", "seat": 2}, {"type": "claim", "seat": 3, "call": "win"},

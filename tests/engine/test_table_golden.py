@@ -3,7 +3,7 @@
 Each ``NAME.jsonl`` is an ``xian-table play`` file whose ``#expect {...}`` comment lines are
 checkpoints; ``NAME.json`` holds the expected final public state (a subset: the keys given
 must match exactly) and, for a script that must be refused, the refused event's index and
-the words of the error. The expected values were worked out by hand from RULES.md (see the
+the words of the error. The expected values were worked out by hand from docs/rules.md (see the
 comments in each script), not copied from the engine.
 """
 

@@ -72,7 +72,7 @@ def legal_events(s: TableState, rng: random.Random) -> list[tuple[float, dict[st
             best = _best_discards(conc, me.meld_tiles())
             for t in held:
                 out.append((12 if t in best else 1, {"type": "discard", "seat": p, "tile": tile_text(t)}))
-            if s.wall.remaining and s.drawn is not None:  # RULES §17: a kong only after a draw
+            if s.wall.remaining and s.drawn is not None:  # docs/rules.md §17: a kong only after a draw
                 for t in held:
                     if conc[t] == 4:
                         out.append((6, {"type": "kong", "seat": p, "kind": "concealed", "tile": tile_text(t)}))
@@ -83,7 +83,7 @@ def legal_events(s: TableState, rng: random.Random) -> list[tuple[float, dict[st
         else:
             out.append((30, {"type": "discard", "seat": p}))
             win_weight = {"tail": 8.0, "deal": 0.5}.get(s.drawn or "", 0.15)
-            drew = s.drawn is not None  # RULES §17: a kong only after a draw
+            drew = s.drawn is not None  # docs/rules.md §17: a kong only after a draw
             if me.count >= 4 and s.wall.remaining and drew:
                 out.append((0.4, {"type": "kong", "seat": p, "kind": "concealed"}))
             if (s.rules.added_kong and me.count >= 1 and any(m.kind == "pong" for m in me.melds) and s.wall.remaining
@@ -322,7 +322,7 @@ def check_invariants(s: TableState) -> None:
 
 
 def reserve(s: TableState) -> int:
-    """R(k) read straight from the option (RULES §10), independent of the engine's helper."""
+    """R(k) read straight from the option (docs/rules.md §10), independent of the engine's helper."""
     return s.rules.kong_reserve[min(s.kongs, 3)]
 
 

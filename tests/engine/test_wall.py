@@ -1,4 +1,4 @@
-"""The wall ring, the break point, dealing order and replacement draws (RULES §5–§7, §9)."""
+"""The wall ring, the break point, dealing order and replacement draws (docs/rules.md §5–§7, §9)."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ from engine.wall import (
 
 
 def test_counting_seats_counts_the_start_as_one() -> None:
-    # RULES §2: the seat reached counting k from s is (s + k - 1) mod 4
+    # docs/rules.md §2: the seat reached counting k from s is (s + k - 1) mod 4
     assert seat_counting(0, 1) == 0
     assert seat_counting(0, 2) == 1
     assert seat_counting(0, 10) == 1  # §6: t1 = 10 -> the dealer's 下家
@@ -86,7 +86,7 @@ def test_break_point_rejects_bad_dice() -> None:
 
 
 def test_the_deal_gives_14_and_13_from_53_head_tiles() -> None:
-    # RULES §7: three passes of 4 (two whole stacks), then the dealer takes the upper tiles of
+    # docs/rules.md §7: three passes of 4 (two whole stacks), then the dealer takes the upper tiles of
     # the next two stacks (slots 48, 50), the others the lower of the first (49), the lower
     # of the second (51) and the upper of the third (52).
     slots = deal_slots(1)
@@ -110,7 +110,7 @@ def test_head_draws_take_upper_then_lower() -> None:
 
 
 def test_replacements_exposed_upper_concealed_lower() -> None:
-    # RULES §9: 明杠上面，暗杠下面 -- of the tail-most stack that still has a tile in that layer
+    # docs/rules.md §9: 明杠上面，暗杠下面 -- of the tail-most stack that still has a tile in that layer
     w = WallState()
     assert w.take_tail(LOWER) == 2 * 67 + LOWER  # concealed: the tail stack's lower tile
     assert w.take_tail(UPPER) == 2 * 67 + UPPER  # exposed: its upper tile; the stack is gone

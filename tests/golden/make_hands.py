@@ -1,7 +1,7 @@
 """Write tests/golden/hands.jsonl: hands with their expected analysis.
 
 The answers come from two independent places and must agree before anything is written:
-the hand-worked cases below (expected values typed in by a person from RULES.md), and the
+the hand-worked cases below (expected values typed in by a person from docs/rules.md), and the
 simple reference checker in tests/engine/reference.py for every case, hand-worked or
 seeded-random. The fast analyser in engine/hand.py is never consulted here.
 
@@ -19,7 +19,7 @@ from tests.engine.reference import best_kind, is_win, wait_kinds, waits
 
 OUT = Path(__file__).with_name("hands.jsonl")
 
-# (hand, melds, win_tile or None, expected) — worked by hand from RULES §11 and §13.
+# (hand, melds, win_tile or None, expected) — worked by hand from docs/rules.md §11 and §13.
 # For 13 tiles (counting melds as 3 each) "waits" lists the winning tiles in mpsz text;
 # for 14 tiles "winning", and with a win tile the best wait kind ("wait").
 WORKED: list[tuple[str, list[str], str | None, dict[str, object]]] = [

@@ -1,4 +1,4 @@
-"""``xian-table score`` through the real CLI: RULES §16 examples, options, refusals (exit 2)."""
+"""``xian-table score`` through the real CLI: docs/rules.md §16 examples, options, refusals (exit 2)."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ def rows(result: dict[str, Any]) -> list[tuple[int, int, int, str]]:
     return sorted((t["from"], t["to"], t["amount"], t["reason"]) for t in result["transfers"])
 
 
-# --- RULES §16 (b = 1, no bets, dealer 0) -----------------------------------------------
+# --- docs/rules.md §16 (b = 1, no bets, dealer 0) -----------------------------------------------
 
 
 def test_16_self_drawn_plain(cli: Any) -> None:

@@ -133,7 +133,7 @@ def test_four_phones_play_a_hand_and_the_journal_is_the_presses(tmp_path: Path) 
         tap(serve, phones[3], "[data-press=pass]")  # the last answer: the claims resolve with it, seat 2 pongs
         state = serve.state()
         assert state["turn"] == 2 and state["seats"][2]["melds"][0]["kind"] == "pong"
-        assert state["actions"][2] == ["discard"]  # after a pong: only a discard (RULES §17)
+        assert state["actions"][2] == ["discard"]  # after a pong: only a discard (docs/rules.md §17)
         tap(serve, phones[2], "[data-press=TURN]")
         tap(serve, phones[3], "[data-press=TURN]", changes=2)  # the quick 下家: draws and discards at once
         tap(serve, phones[1], "[data-press=HU]")  # a win on seat 3's discard

@@ -1,4 +1,4 @@
-"""The rules of the next session, in words: each option of RULES.md with what it decides and
+"""The rules of the next session, in words: each option of docs/rules.md with what it decides and
 its value; a tap on the value moves to the next one. Chosen before the start (``new_session``
 carries the changes); the defaults are the ``xian`` preset."""
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from kivy.properties import StringProperty
 
+from engine.events import KONG_KINDS
 from engine.public import PublicState
 from table_app.present.buttons import command, forward
 from table_app.present.table import info_lines, status_line
@@ -175,4 +176,4 @@ class TableScreen(Base):
             return lambda: a.send({"type": "kong", "seat": seat, "kind": kind})
 
         ChoiceDialog(tr("kong_which", a.lang),
-                     [(tr(f"kong_{kind}", a.lang), declare(kind)) for kind in ("concealed", "added")]).open()
+                     [(tr(f"kong_{kind}", a.lang), declare(kind)) for kind in KONG_KINDS]).open()

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.records import WAIT_KINDS
 from table_app.present.words import tile_face, tr
 from table_app.ui.dialogs import ConfirmDialog
 from table_app.ui.screens import Base, app
 from table_app.ui.widgets import TileButton, TileFace
 
 TILE_ROWS = [list(range(0, 9)), list(range(9, 18)), list(range(18, 27)), list(range(27, 34))]
-WAITS = ("closed", "single", "edge", "plain")
+WAITS = WAIT_KINDS  # (the engine's, most favourable first)
 
 
 def face_text(t: int) -> str:

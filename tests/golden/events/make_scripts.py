@@ -6,7 +6,7 @@ The scripts are plain ``xian-table play`` files. Lines starting with ``#`` are c
 (``play`` skips them); ``#expect {...}`` lines are checkpoints: the public state at that
 point must contain those keys with those values (tests/engine/test_table_golden.py). The
 expected values — in the checkpoints and in each ``*.json`` — were worked out by hand
-from RULES.md (the reasoning is in the comments), not taken from the engine's output.
+from docs/rules.md (the reasoning is in the comments), not taken from the engine's output.
 
 This script only writes events; it does not import the engine.
 """
@@ -83,7 +83,7 @@ class Script:
 
 
 def seed_example() -> None:
-    s = Script("seed_example", "The source's own example (RULES §6): t1 = 10, t2 = 5.")
+    s = Script("seed_example", "The source's own example (docs/rules.md §6): t1 = 10, t2 = 5.")
     s.note("""
 Dealer seat 0 rolls 4+6 = 10: counting 10 seats from the dealer (the dealer is 1) reaches
 seat (0 + 10 - 1) mod 4 = 1, the dealer's 下家. Seat 1 rolls 2+3 = 5: k = 15 <= 17, so the
@@ -124,7 +124,8 @@ stacks = 26 tiles, so 83 - 26 = 57 tiles can still be drawn from the head.""")
 
 def exhaustive(kongs: int) -> None:
     names = {0: "no kongs", 1: "one kong", 2: "two kongs", 3: "three kongs"}
-    s = Script(f"draw_{kongs}_kongs", f"A hand played to the exhaustive draw (荒牌) with {names[kongs]} (RULES §10).")
+    s = Script(f"draw_{kongs}_kongs", f"A hand played to the exhaustive draw (荒牌) with {names[kongs]} "
+        "(docs/rules.md §10).")
     if kongs == 0:
         s.note("""
 Dealer 0 rolls 3+4 = 7: owner seat (0 + 7 - 1) mod 4 = 2; it rolls 5+6 = 11: k = 18 > 17, so the
@@ -306,7 +307,7 @@ and draws go 0, 1, 2, 3, ...: the 49th more to seat 0. Seat 0 discards, seat 1 i
     s.ev(type="next_hand")
     s.write(
         {
-            "_comment": "hand-reasoned from RULES §7, §9, §10, §14: see the comments in the .jsonl",
+            "_comment": "hand-reasoned from docs/rules.md §7, §9, §10, §14: see the comments in the .jsonl",
             "public": {
                 "phase": "betting",
                 "dealer": 0,
@@ -328,7 +329,7 @@ and draws go 0, 1, 2, 3, ...: the 49th more to seat 0. Seat 0 discards, seat 1 i
 
 
 def claims() -> None:
-    s = Script("claim_win_beats_pong", "Claim conflicts (RULES §8): win > pong > chow.")
+    s = Script("claim_win_beats_pong", "Claim conflicts (docs/rules.md §8): win > pong > chow.")
     s.note("""
 Dealer 0 discards 5p. Seat 1 (the 下家) claims chow, seat 2 pong, seat 3 win: when all three have
 answered the claims resolve; the win beats the pong and the chow.
@@ -367,7 +368,8 @@ The dealer did not win: next hand its 下家, seat 1, deals (§4).""")
         }
     )
 
-    s = Script("claim_nearest_winner", "Several wins on one discard: the seat nearest the discarder wins (RULES §8).")
+    s = Script("claim_nearest_winner", "Several wins on one discard: the seat nearest the discarder wins "
+        "(docs/rules.md §8).")
     s.note("""
 Dealer 0 discards, nobody claims, seat 1 draws and discards. Seats 3 and 0 claim win, seat 2
 passes. Counter-clockwise from the discarder 1 the order is 2, 3, 0: seat 3 is nearest and wins.
@@ -398,12 +400,13 @@ Confirmed as a plain wait: seat 1 pays 1b = 1. Winner 3 is not the dealer: seat 
     )
 
     s = Script(
-        "claim_pong_beats_chow", "Pong beats chow; after a pong the claimer discards without drawing (RULES §8)."
+        "claim_pong_beats_chow", "Pong beats chow; after a pong the claimer discards without drawing "
+            "(docs/rules.md §8)."
     )
     s.note("""
 Dealer 0 discards; seat 1 (下家) claims chow, seat 3 pong, seat 2 passes: the pong wins. Seat 3
 plays next without a draw (head_taken stays 53) and discards; then seat 0 (3's 下家) draws.
-Seat 1 then changes its mind: a later claim replaces its earlier one (DESIGN).""")
+Seat 1 then changes its mind: a later claim replaces its earlier one (docs/design.md).""")
     s.start()
     s.ev(type="discard", seat=0)
     s.ev(type="claim", seat=1, call="chow")
@@ -421,7 +424,8 @@ Seat 1 then changes its mind: a later claim replaces its earlier one (DESIGN).""
         }
     )
 
-    s = Script("claim_chow_only_xiajia", "Only the discarder's 下家 may chow (RULES §8): this script ends refused.")
+    s = Script("claim_chow_only_xiajia", "Only the discarder's 下家 may chow "
+        "(docs/rules.md §8): this script ends refused.")
     s.note("""
 Dealer 0 discards; seat 2 (0's 对家) claims chow: refused, the run stops with exit 3 at that
 event (index 5: new_session, seating, roll, roll, discard, claim).""")
@@ -439,7 +443,7 @@ event (index 5: new_session, seating, roll, roll, discard, claim).""")
 
 
 def special_wins() -> None:
-    s = Script("kong_bloom", "杠后开花: a self-drawn win on a kong replacement tile (RULES §12, §16).")
+    s = Script("kong_bloom", "杠后开花: a self-drawn win on a kong replacement tile (docs/rules.md §12, §16).")
     s.note("""
 Dealer 0 declares a concealed kong (+6, others -2) and wins on the replacement: 杠后开花, plain
 wait: each other seat pays 2b x 2 = 4 (§16: +12/-4 plus the kong). Hand: 0 +18, others -6.
@@ -461,12 +465,12 @@ The dealer won: it deals again, streak 1.""")
     s.ev(type="next_hand")
     s.write(
         {
-            "_comment": "hand-reasoned from RULES §16",
+            "_comment": "hand-reasoned from docs/rules.md §16",
             "public": {"dealer": 0, "dealer_streak": 1, "hand": 2, "scores": [18, -6, -6, -6]},
         }
     )
 
-    s = Script("robbed_kong", "抢杠: winning on the tile of an added kong (RULES §8).")
+    s = Script("robbed_kong", "抢杠: winning on the tile of an added kong (docs/rules.md §8).")
     s.note("""
 Dealer 0 discards; seat 1 pongs it and discards; seats 2, 3, 0 draw and discard; seat 1 draws
 and adds the fourth tile to its pong. Seat 3 robs it (win); seats 0 and 2 pass. The kong never
@@ -538,7 +542,7 @@ draws. Head draws: 53 + 2 = 55.""")
 
 
 def rotation() -> None:
-    s = Script("rotation_round", "Dealer rotation across a full round (RULES §4), with bets (§15).")
+    s = Script("rotation_round", "Dealer rotation across a full round (docs/rules.md §4), with bets (§15).")
     s.note("""
 b = 1. Scores after each hand (worked by hand from §14-§16):
 H1 dealer 0: 0 wins 天胡 (plain): +18, others -6            -> [18, -6, -6, -6]; dealer 0, streak 1
@@ -651,7 +655,7 @@ The deal has passed 1 -> 2 -> 3 -> 0: all four seats once, so hand 9 starts roun
 
 
 def seating() -> None:
-    s = Script("seating_methods", "Choosing seats (定位, RULES §3): methods B, A and C.")
+    s = Script("seating_methods", "Choosing seats (定位, docs/rules.md §3): methods B, A and C.")
     s.note("""
 Method B: sums by seat 0..3 are 5, 12, 3, 9. Bo (seat 1, 12) is East and keeps the place; by
 descending sum Dee (9) is South, Ann (5) West, Cai (3) North, sitting counter-clockwise from
@@ -666,9 +670,10 @@ Method C: East given as seat 2.""")
     s.expect(players=PLAYERS, winds=["S", "W", "N", "E"], dealer=3)
     s.ev(type="new_session", players=PLAYERS, base=1)
     s.ev(type="seating", method="C", east=2)
-    s.write({"_comment": "hand-reasoned from RULES §2, §3", "public": {"winds": ["W", "N", "E", "S"], "dealer": 2}})
+    s.write({"_comment": "hand-reasoned from "
+        "docs/rules.md §2, §3", "public": {"winds": ["W", "N", "E", "S"], "dealer": 2}})
 
-    s = Script("seating_b_tie", "Method B with a tie is refused, naming the tied seats (RULES §3).")
+    s = Script("seating_b_tie", "Method B with a tie is refused, naming the tied seats (docs/rules.md §3).")
     s.note("Sums 6, 6, 12, 2: seats 0 and 1 tie; event 1 (after new_session) is refused.")
     s.ev(type="new_session", players=PLAYERS, base=1)
     s.ev(type="seating", method="B", rolls=[[3, 3], [2, 4], [6, 6], [1, 1]])
@@ -682,7 +687,8 @@ Method C: East given as seat 2.""")
 
 
 def clockwise() -> None:
-    s = Script("wall_clockwise", "wall_direction = clockwise (RULES §5): the count runs on into the 上家's wall.")
+    s = Script("wall_clockwise", "wall_direction = clockwise "
+        "(docs/rules.md §5): the count runs on into the 上家's wall.")
     s.note("""
 Dealer 0 rolls 10: owner seat 1. It rolls 10: k = 20 > 17, 3 stacks into the next wall -- with
 clockwise counting that is seat 1's 上家, seat 0: the tail is seat 0's stack 3 (counter-clockwise
@@ -702,7 +708,8 @@ after the deal) is 26 stacks on: seat 0's stacks 4..17 (14), seat 3's 1..12 (26)
 
 
 def custom_reserve() -> None:
-    s = Script("draw_custom_reserve", "kong_reserve = [5, 2, 0, 1]: the reserve follows the option (RULES §10).")
+    s = Script("draw_custom_reserve", "kong_reserve = [5, 2, 0, 1]: the reserve follows the option "
+        "(docs/rules.md §10).")
     s.note("""
 Before any kong R(0) = 5 stacks = 10 tiles: 73 head draws would be allowed. The dealer declares a
 concealed kong at once: remaining 82, R(1) = 2 stacks = 4 tiles: 82 - 4 = 78 head draws, draw i

@@ -6,7 +6,7 @@ Each script is a plain ``xian-table play`` file (tracked mode, b = 1, dealer sea
 dealer rolls 4+6 and the wall owner 2+3). ``#expect {...}`` lines are checkpoints: the
 public state there must contain those keys with those values; a ``transfers`` list is
 compared as a multiset (the order of payments is not part of the rules). Every expected
-amount is worked out by hand from RULES.md §13–§16 in the comments — this script does not
+amount is worked out by hand from docs/rules.md §13–§16 in the comments — this script does not
 import the engine.
 """
 
@@ -18,8 +18,8 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 PLAYERS = ["Ann", "Bo", "Cai", "Dee"]
-AFTER_DEAL = 136 - 53  # tiles left on the table once the deal is done (RULES §7)
-RESERVE = {0: 13, 1: 7, 2: 8}  # R(k) stacks (RULES §10), 13 from three kongs on
+AFTER_DEAL = 136 - 53  # tiles left on the table once the deal is done (docs/rules.md §7)
+RESERVE = {0: 13, 1: 7, 2: 8}  # R(k) stacks (docs/rules.md §10), 13 from three kongs on
 
 
 def tr(frm: int, to: int, amount: int, reason: str) -> dict[str, Any]:
@@ -76,7 +76,7 @@ class Script:
         self.remaining -= 1  # the replacement from the tail
 
     def play_to_the_draw(self) -> None:
-        """Discards with no claims until nobody may draw: the hand is drawn (荒牌, RULES §10)."""
+        """Discards with no claims until nobody may draw: the hand is drawn (荒牌, docs/rules.md §10)."""
         while self.drawable() > 0:
             self.discard_and_draw()
         self.expect(phase="turn", wall={"drawable": 0})
@@ -89,7 +89,7 @@ class Script:
 
 
 def self_drawn(name: str, wait: str, each: int) -> Script:
-    s = Script(name, f"RULES §16: seat 2 self-draws, {wait} wait.")
+    s = Script(name, f"docs/rules.md §16: seat 2 self-draws, {wait} wait.")
     s.note(
         f"Self-drawn: each other seat pays 2b, 3b with the wait bonus (夹张/单调) (§14).\n"
         f"{wait}: each of seats 0, 1, 3 pays {each}; seat 2 gains {3 * each}."
@@ -114,7 +114,8 @@ def self_drawn(name: str, wait: str, each: int) -> Script:
 
 def discard_single(name: str, rules: dict[str, Any] | None = None) -> Script:
     everyone = bool(rules)
-    s = Script(name, "RULES §16: seat 1 wins on seat 3's discard, 单调 single wait" + (", all pay" if everyone else ""))
+    s = Script(name, ""
+        "docs/rules.md §16: seat 1 wins on seat 3's discard, 单调 single wait" + (", all pay" if everyone else ""))
     if everyone:
         s.note(
             "discard_win_payers = all: each of the three others pays the discard win, 2b with the bonus:\n"
@@ -144,7 +145,7 @@ def discard_single(name: str, rules: dict[str, Any] | None = None) -> Script:
 
 
 def concealed_kong_drawn(name: str, paid_on_draw: bool) -> Script:
-    s = Script(name, "RULES §16: seat 1 declares a concealed kong; the hand is then drawn (荒牌).")
+    s = Script(name, "docs/rules.md §16: seat 1 declares a concealed kong; the hand is then drawn (荒牌).")
     kong = [tr(0, 1, 2, "kong"), tr(2, 1, 2, "kong"), tr(3, 1, 2, "kong")]
     s.note(
         "Concealed kong: each other seat pays 2b at once (§14): seat 1 +6, others -2.\n"
@@ -173,7 +174,7 @@ def concealed_kong_drawn(name: str, paid_on_draw: bool) -> Script:
 
 
 def exposed_kong_drawn(name: str, by_discarder: bool) -> Script:
-    s = Script(name, "RULES §16: seat 1 claims an exposed kong on seat 0's discard; the hand is then drawn.")
+    s = Script(name, "docs/rules.md §16: seat 1 claims an exposed kong on seat 0's discard; the hand is then drawn.")
     if by_discarder:
         s.note("exposed_kong_payers = discarder: only seat 0, whose discard was claimed, pays 3b: 0 -3, 1 +3.")
         transfers, deltas = [tr(0, 1, 3, "kong")], [-3, 3, 0, 0]
@@ -198,7 +199,7 @@ def exposed_kong_drawn(name: str, by_discarder: bool) -> Script:
 
 
 def after_kong() -> Script:
-    s = Script("s16_after_kong", "RULES §16: seat 1 wins 杠后开花 (plain wait) after a concealed kong.")
+    s = Script("s16_after_kong", "docs/rules.md §16: seat 1 wins 杠后开花 (plain wait) after a concealed kong.")
     s.note(
         "Concealed kong: 0, 2, 3 pay 2 each (+6). 杠后开花 doubles the self-drawn win: 2b x 2 = 4 from each\n"
         "(+12). Hand: seat 1 +18, the others -6."
@@ -221,7 +222,7 @@ def after_kong() -> Script:
 
 
 def heavenly() -> Script:
-    s = Script("s16_heavenly", "RULES §16: 天胡 by the dealer, plain wait.")
+    s = Script("s16_heavenly", "docs/rules.md §16: 天胡 by the dealer, plain wait.")
     s.note("天胡 triples the self-drawn win: 2b x 3 = 6 from each other seat: dealer +18.")
     s.start()
     s.ev(type="win", seat=0)
@@ -236,7 +237,7 @@ def heavenly() -> Script:
 
 
 def bets(name: str) -> Script:
-    s = Script(name, "RULES §16: bets [0, 1, 0, 2] and seat 3 self-draws (plain).")
+    s = Script(name, "docs/rules.md §16: bets [0, 1, 0, 2] and seat 3 self-draws (plain).")
     s.note(
         "Win: 2 from each of seats 0, 1, 2 (+6). Bets (§15, u = b = 1, doubled when self-drawn):\n"
         "seats 0, 1, 2 each pay seat 3's 2 bets x 2 = 4, and seat 1 also its own 1 x 2 = 2: one bet\n"
@@ -273,7 +274,7 @@ def pong_then_added_kong(s: Script) -> None:
 
 
 def robbed_kong() -> Script:
-    s = Script("robbed_kong", "抢杠: seat 2 robs seat 1's added kong, 夹张 closed wait (RULES §8, §14).")
+    s = Script("robbed_kong", "抢杠: seat 2 robs seat 1's added kong, 夹张 closed wait (docs/rules.md §8, §14).")
     s.note(
         "Robbing is paid like a win on a discard by the kong's declarer: seat 1 pays 2b (closed wait).\n"
         "The robbed kong never completes, so no kong is paid for it."

@@ -5,7 +5,7 @@ sends presses, and the engine's one button mapping, in the service thread, makes
 
 The hand has what players do: the quick 下家 who draws and discards inside the claim
 window, a pong that makes the 下家 wait, a misclick taken back with a held TURN, a kong
-refused right after the pong (RULES §17), a win claimed on a discard.
+refused right after the pong (docs/rules.md §17), a win claimed on a discard.
 """
 
 from __future__ import annotations

@@ -59,7 +59,7 @@ def test_hardware_presses_from_another_thread_update_the_screen(ui: UI) -> None:
     ui.clock.advance(3.0)  # the claim window closes: the service resolves, Bo pongs
     ui.wait(lambda: table.status == "Bo's turn", "the pong after the claim window")
     assert ui.service.public["turn"] == 1 and table.panel(1).led == "on"
-    assert table.panel(1).actions == ["discard"]  # RULES §17: after a pong nothing was drawn: discard only
+    assert table.panel(1).actions == ["discard"]  # docs/rules.md §17: after a pong nothing was drawn: discard only
 
 
 def test_the_six_buttons_keep_their_places_whatever_is_allowed(ui: UI) -> None:
