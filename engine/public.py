@@ -9,7 +9,7 @@ of them only at the edges (the journal, MQTT, HTTP).
 Besides the first release's keys the engine answers here what the displays would otherwise
 work out themselves (docs/design.md lists them): ``bets_open`` (bets may still change),
 ``step`` (the table's own step that moves it on when no seat's button does), ``claims.next``
-(the discarder's 下家, whose TURN means "I drew and discarded").
+(the discarder's 下家 while its TURN means "I drew and discarded": nobody has claimed).
 
 >>> from engine.table import replay
 >>> p = public_state(replay([{"type": "new_session", "players": ["A", "B", "C", "D"], "base": 1},
@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from typing import Final, Literal, TypedDict
 
+from engine.claims import prevailing_claim
 from engine.legal import actions
 from engine.records import (
     Action,
@@ -102,7 +103,7 @@ ClaimsPublic = TypedDict("ClaimsPublic", {
     "tile": str | None,  # None: not known (tracked mode)
     "waiting": list[int],  # the seats that have not answered yet
     "answers": list[Answer | None],  # per seat; the discarder's stays None
-    "next": int | None,  # a discard's: the discarder's 下家 (its TURN: "I drew and discarded"); None for a rob
+    "next": int | None,  # the discarder's 下家 while its TURN is "I drew and discarded": a discard, no claim pending
 })
 
 PendingWinPublic = TypedDict("PendingWinPublic", {"seat": int, "kind": WinKind, "from": int | None})
@@ -219,7 +220,7 @@ def _claims(s: TableState) -> ClaimsPublic | None:
     return {"kind": c["kind"], "from": c["from"], "tile": None if c["tile"] is None else tile_text(c["tile"]),
             "waiting": [seat for seat in SEAT_RANGE if seat != c["from"] and c["answers"][seat] is None],
             "answers": list(c["answers"]),
-            "next": next_seat(c["from"]) if c["kind"] == "discard" else None}
+            "next": next_seat(c["from"]) if c["kind"] == "discard" and prevailing_claim(c) is None else None}
 
 
 def _pending(s: TableState) -> PendingWinPublic | None:

@@ -357,7 +357,7 @@ def on_next_hand(s: TableState, ev: NextHand) -> Effects:
 def dealer_after(dealer: int, last: Settlement | None) -> int:
     """Who deals after a hand (docs/rules.md §4): the dealer again when it won or nobody did, else its 下家.
 
-    >>> dealer_after(2, None), dealer_after(2, {"winner": 0}), dealer_after(2, {"winner": 2})  # type: ignore[arg-type]
+    >>> dealer_after(2, None), dealer_after(2, {"winner": 0}), dealer_after(2, {"winner": 2})
     (2, 3, 2)
     """
     return dealer if last is None or last["winner"] in (None, dealer) else next_seat(dealer)

@@ -131,10 +131,10 @@ class SeatLights:
     def error(self, seat: int | None) -> None:
         """A press that made no sense: flash that seat's LED, beep twice; then back as it was."""
         led = self.leds.get(seat) if seat is not None else None
-        if led is not None:
+        if seat is not None and led is not None:
             led.blink(on_time=0.08, off_time=0.08, n=6, background=True)
-            mode = self.modes.get(seat, "off")  # type: ignore[arg-type]
-            timer = threading.Timer(1.0, lambda: self.set(seat, self.modes.get(seat, mode)))  # type: ignore[arg-type]
+            at, mode = seat, self.modes.get(seat, "off")
+            timer = threading.Timer(1.0, lambda: self.set(at, self.modes.get(at, mode)))
             timer.daemon = True
             self._timers = [t for t in self._timers if t.is_alive()] + [timer]
             timer.start()

@@ -2,7 +2,7 @@
 
 One SQLite file (stdlib ``sqlite3``) in WAL mode with ``synchronous=FULL``: a commit
 returns only after the write-ahead log is fsynced, so an acknowledged event survives a
-power cut. Each record is its own transaction.
+power cut. Each command is one transaction (a press that became two events: both records).
 
 Records are numbered ``seq`` 1, 2, 3, … with no gaps, across sessions. A record is
 

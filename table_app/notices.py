@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Final, Literal
 
 from engine.event_base import Event
-from engine.moves import Effect
+from engine.moves import Effect, EffectKind
 from engine.presses import Press
 from engine.public import PublicState
 
@@ -76,7 +76,7 @@ class Notice:
         """Whether the table changed (a journal record was written)."""
         return self.kind in CHANGES
 
-    def has(self, what: str) -> bool:
+    def has(self, what: EffectKind) -> bool:
         """Whether the engine reported this effect (``claims_open``, ``hand_over`` …)."""
         return any(e.what == what for e in self.effects)
 

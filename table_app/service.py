@@ -47,7 +47,7 @@ from engine import RuleError, TableState, apply, new_table, parse_event
 from engine.presses import Press, Undo, apply_press, parse_press
 from engine.public import PublicState, public_state
 from table_app import sdnotify
-from table_app.clock import Clock, ManualClock, MonotonicClock, seconds_left
+from table_app.clock import Clock, ManualClock, MonotonicClock
 from table_app.journal import Journal, Timeline
 from table_app.journal_state import state_after
 from table_app.notices import Answer, Notice, Observer
@@ -387,8 +387,8 @@ class TableService:
             return Answer(False, error="nothing to redo: no undone event (a new event clears the redo list)",
                           code="redo.nothing")
         target = self._timeline.redo[0]
-        event = parse_event(self._journal.event(target))
         try:
+            event = parse_event(self._journal.event(target))
             state, effects = apply(self._state, event)
         except RuleError as e:  # cannot happen with a deterministic engine; say so if it does
             return Answer(False, error=f"redo of event {target} was refused: {e}", code="redo.refused")
@@ -463,10 +463,6 @@ class TableService:
     def claim_deadline(self) -> float | None:
         """When the open claim window closes by itself, in :attr:`clock`'s time (None: no window)."""
         return self._deadline()
-
-    def claim_left(self) -> float | None:
-        """Seconds until the open claim window closes by itself (None: no window, or no timer)."""
-        return seconds_left(self._deadline(), self.clock)
 
     def _open_window(self, seq: int) -> _Window:
         deadline = self.clock.now() + self.claim_window_s if self.claim_window_s > 0 else None

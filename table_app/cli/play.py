@@ -40,7 +40,7 @@ def _events(lines: Iterable[str]) -> Iterable[tuple[int, str]]:
 def play(lines: Iterable[str], out: TextIO, err: TextIO, as_json: bool, events: TextIO | None = None) -> int:
     from engine.errors import IllegalEventError, RuleError
     from engine.events import parse_event
-    from engine.presses import Undo, parse_press, press_events
+    from engine.presses import Undo, apply_press, parse_press
     from engine.table import new_table, push, replay
 
     state = new_table()
@@ -56,15 +56,15 @@ def play(lines: Iterable[str], out: TextIO, err: TextIO, as_json: bool, events: 
             return 2
         try:
             if isinstance(obj, dict) and obj.get("type") == "press":
-                meant = press_events(state, parse_press(obj))  # a DICE press in a file carries its dice
-                if isinstance(meant, Undo):
+                pressed = apply_press(state, parse_press(obj))  # a DICE press in a file carries its dice
+                if isinstance(pressed, Undo):
                     if not taken:
                         raise IllegalEventError(f"{state.phase}: nothing to undo")
                     taken.pop()
                     state = replay(taken)
-                for ev in [] if isinstance(meant, Undo) else meant:
-                    push(state, ev)
-                    taken.append(ev.to_json())
+                else:  # (applied in one step, as the table applies it)
+                    state = pressed.state
+                    taken.extend(step.event.to_json() for step in pressed.steps)
             else:
                 ev = parse_event(obj)
                 push(state, ev)  # a refused event leaves the state as it was, for the report

@@ -22,6 +22,8 @@ import unicodedata
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from table_app.present.words import tr
+
 if TYPE_CHECKING:
     import paho.mqtt.client as mqtt
     from paho.mqtt.client import Client
@@ -30,6 +32,7 @@ if TYPE_CHECKING:
 
     from table_app.config import Config
     from table_app.mqtt.topics import BrokerURL
+    from table_app.present.seat import SeatView
 
 HELP = "one seat's display in the terminal, live over MQTT (large wind, score, turn and prompt)"
 
@@ -70,38 +73,41 @@ def _width(text: str) -> int:
     return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
 
 
-def render(view: dict[str, Any] | None, online: bool | None, width: int = 60) -> str:
-    """The whole screen for a seat view (None: nothing received yet)."""
+def _both(key: str, **fields: object) -> str:
+    """A word of the word table in both languages, for the terminal."""
+    zh, en = tr(key, "zh", **fields), tr(key, "en", **fields)
+    return zh if zh == en else f"{zh} · {en}"
+
+
+def render(view: SeatView | None, online: bool | None, width: int = 60) -> str:
+    """The whole screen for a seat view (None: nothing received yet). Every word is the word
+    table's (``table_app/present``), as on the touchscreen and the phones."""
     if view is None:
-        return "等待桌子… waiting for the table…"
+        return _both("ph_waiting_table")
     score = f"{view['score']:+d}" if view["score"] else "0"
-    wind_letter = view.get("wind") or "?"
     lines: list[str] = []
-    head = f"座位 {view['seat']} · {view.get('name') or '—'}"
-    if view.get("dealer"):
-        head += "   【庄 Dealer】"
+    head = f"{_both('ph_seat', n=view['seat'])} · {view['name'] or '—'}"
+    if view["dealer"]:
+        head += f"   【{_both('ph_dealer')}】"
     lines += [head, ""]
-    wind_rows, score_rows = big(wind_letter), big(score)
+    wind_rows, score_rows = big(view["wind"] or "?"), big(score)
     pad = max(len(r) for r in wind_rows) + 6
-    for w, s in zip(wind_rows, score_rows, strict=True):
-        lines.append(f"  {w:<{pad}}{s}")
-    wind_words = f"{view['wind_zh']}风 {view['wind_en']}" if view.get("wind") else "未定位 no wind yet"
-    lines.append(f"  {wind_words}{' ' * max(1, pad - _width(wind_words))}分 score")
+    for w, sc in zip(wind_rows, score_rows, strict=True):
+        lines.append(f"  {w:<{pad}}{sc}")
+    wind_words = f"{tr('ph_wind', 'zh', w=view['wind_zh'])} {view['wind_en']}" if view["wind"] else _both("ph_no_wind")
+    lines.append(f"  {wind_words}{' ' * max(1, pad - _width(wind_words))}{_both('ph_score')}")
     lines.append("")
-    if view.get("your_turn"):
-        lines.append("▶▶ 轮到你 · YOUR TURN ◀◀")
-    elif view.get("can_claim"):
-        lines.append("▶▶ 可以叫牌 · YOU MAY CLAIM ◀◀")
-    elif view.get("turn_name"):
-        lines.append(f"轮到 {view['turn_name']['zh']} · {view['turn_name']['en']}'s turn")
-    else:
-        lines.append(" ")
-    lines += [view["prompt"]["zh"], view["prompt"]["en"], ""]
-    delta = "—" if view.get("last_delta") is None else f"{view['last_delta']:+d}"
-    lines.append(f"第 {view['rank']} 名 rank {view['rank']} · 上一手 last hand {delta} · "
-                 f"第 {view.get('hand')} 手 hand {view.get('hand')}")
+    status = view["status"]
+    lines.append(status["zh"] if status["zh"] == status["en"] else f"{status['zh']} · {status['en']}")
+    own = view["prompt"]
+    if own != status:  # something is asked of this seat: marked
+        lines.append(f"▶▶ {own['zh']} · {own['en']} ◀◀")
+    lines.append("")
+    delta = "—" if view["last_delta"] is None else f"{view['last_delta']:+d}"
+    lines.append(f"{_both('ph_rank', n=view['rank'])} · {_both('ph_last', delta=delta)} · "
+                 f"{_both('ph_hand_n', n=view['hand'])}")
     if online is False:
-        lines.append("⚠ 桌子离线 · the table is offline")
+        lines.append("⚠ " + _both("ph_table_offline"))
     rule = "─" * min(width, 72)
     return "\n".join([rule, *lines, rule])
 
@@ -166,7 +172,10 @@ def _watch(args: argparse.Namespace, cfg: Config, url: BrokerURL) -> int:
 
     def show() -> None:
         with lock:
-            screen = render(state["view"], state["online"], shutil.get_terminal_size().columns)
+            try:
+                screen = render(state["view"], state["online"], shutil.get_terminal_size().columns)
+            except (KeyError, TypeError, ValueError):  # not a seat view of this version: said, not shown
+                screen = _both("ph_waiting_table")
         out = screen + "\n" if plain else "\x1b[2J\x1b[H" + screen + "\n"
         sys.stdout.write(out)
         sys.stdout.flush()
@@ -244,7 +253,7 @@ def _loop(args: argparse.Namespace, client: Client, changed: threading.Event, sh
     return True
 
 
-def _flash(args: argparse.Namespace, cfg: Any, url_text: str) -> int:
+def _flash(args: argparse.Namespace, cfg: Config, url_text: str) -> int:
     """Stage the board's files and run (or, with --stage, print) the mpremote command."""
     import os
     import subprocess

@@ -6,7 +6,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from table_app.config import Config
 
 from table_app.doctor.broker import check_broker
 from table_app.doctor.check import ERROR, LEVELS, Check, Probe
@@ -15,7 +18,7 @@ from table_app.doctor.panel import check_panel, installed_panel
 from table_app.doctor.storage import check_backups, check_disk, check_journal
 
 
-def run_checks(cfg: Any, probe: Probe | None = None) -> list[Check]:
+def run_checks(cfg: Config, probe: Probe | None = None) -> list[Check]:
     probe = Probe() if probe is None else probe
     journal = cfg.journal_file()
     backup_dir = Path(getattr(cfg, "backup_dir", "") or journal.parent / "backups")

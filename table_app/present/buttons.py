@@ -27,6 +27,7 @@ from typing import Final, Literal, NamedTuple, TypedDict
 from engine.presses import PRESSED_WITH
 from engine.public import PublicState
 from engine.records import ACTIONS, Action
+from engine.table import accepts
 from table_app.present.words import pair, tr
 
 PLAY_SLOTS: Final[tuple[tuple[str, tuple[str, ...]], ...]] = (
@@ -111,7 +112,7 @@ def forward(pub: PublicState, score_only: bool = False) -> list[tuple[int | None
         return [(None, "final")]
     if pub["step"] is not None:
         return [(None, pub["step"])]
-    if pub["phase"] == "betting" and score_only:  # (score_hand is taken before the hand's first roll or bets)
+    if score_only and "score_hand" in accepts(pub["phase"]):  # (before the hand's first roll or bets)
         return [(None, "score_hand")]
     moves: list[tuple[int | None, str]] = [(seat, s.action) for seat in range(len(pub["actions"]))
                                            for s in slots(pub, seat)
@@ -158,7 +159,8 @@ def phone_buttons(pub: PublicState, seat: int) -> list[PhoneKey]:
     return out
 
 
-PHONE_WORDS: Final = ("ph_dealer", "ph_rank", "ph_hand", "ph_won", "ph_last_hand", "ph_session", "settle_up", "ph_live",
+PHONE_WORDS: Final = ("ph_dealer", "ph_rank", "ph_seat", "ph_no_wind", "ph_last", "ph_score", "ph_reconnecting",
+                      "ph_hand", "ph_won", "ph_last_hand", "ph_session", "settle_up", "ph_live",
                       "ph_connecting", "ph_offline", "ph_leave", "ph_refused", "ph_tap_again", "ph_east_taps",
                       "ph_i_drew_east", "ph_how_waited", "ph_false_win", "ph_winner_confirms", "go_new_session",
                       "go_confirm_win", "go_next_hand", "end_session", "kong_concealed", "kong_added")

@@ -6,10 +6,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Final
-
-from engine.rules import XIAN, RuleValue
 
 RuleWords = tuple[tuple[str, str], tuple[str, str], dict[object, tuple[str, str]]]
 
@@ -59,13 +56,5 @@ def rule_value_word(option: str, value: object, lang: str) -> str:
     if key in words:
         return words[key][i]
     return " / ".join(map(str, value)) if isinstance(value, list | tuple) else str(value)
-
-
-def rule_lines(lang: str, overrides: Mapping[str, RuleValue] | None = None) -> list[tuple[str, str, str]]:
-    """Every option as (name, what it decides, its value in words) — the defaults where
-    ``overrides`` does not change them."""
-    values = {**XIAN.to_json(), **(overrides or {})}
-    i = 0 if lang == "zh" else 1
-    return [(w[0][i], w[1][i], rule_value_word(opt, values[opt], lang)) for opt, w in RULE_WORDS.items()]
 
 

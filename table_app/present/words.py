@@ -56,11 +56,6 @@ def _gather(*vocabularies: dict[str, tuple[str, str]]) -> dict[str, tuple[str, s
 _T: Final = _gather(TABLE, FORMS, SENTENCES, REFUSALS)
 
 
-def lang_of(text: object) -> Lang:
-    """``zh`` or ``en`` from what a request or a setting says (anything else: zh)."""
-    return "en" if text == "en" else "zh"
-
-
 def tr(key: str, lang: str, **fields: object) -> str:
     zh, en = _T[key]
     text = zh if lang == "zh" else en

@@ -13,6 +13,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.modalview import ModalView
 
+from engine.table import accepts
 from table_app.present.words import tr
 from table_app.ui.widgets import BigButton, BigToggle, Small, Text
 
@@ -193,9 +194,9 @@ class Menu(Dialog):
             b = BigButton(text=tr(word, app.lang), action=f"menu_{name}",
                           style="go" if name == app.home() else "plain")
             if name == "end":
-                b.disabled = phase in ("idle", "ended")
+                b.disabled = "end_session" not in accepts(phase)
             if name == "entry":
-                b.disabled = phase != "betting"
+                b.disabled = "score_hand" not in accepts(phase)
             if name == "join":
                 b.disabled = not app.join_url  # (the web pages are off)
             b.bind(on_release=lambda _b, name=name: self.pick(name))

@@ -91,8 +91,10 @@ def _json(status: int, data: Mapping[str, object], *headers: tuple[str, str]) ->
     return Reply(status, JSON, json.dumps(data, ensure_ascii=False).encode(), headers)
 
 
-def _refused(status: int, zh: str, en: str, code: str = "") -> Reply:
-    return _json(status, {"ok": False, "error": en, "zh": zh, "en": en, "code": code})
+def _refused(status: int, key: str, code: str = "", **fields: object) -> Reply:
+    """A refusal in both languages (the word table's ``key``)."""
+    return _json(status, {"ok": False, "error": tr(key, "en", **fields), "zh": tr(key, "zh", **fields),
+                          "en": tr(key, "en", **fields), "code": code})
 
 
 def phone_secret(cookie_header: str | None) -> str | None:
@@ -210,25 +212,24 @@ class PhoneRoutes:
 
     def join(self, token: str, body: bytes, client: str) -> Reply:
         if not self.phones.may_try(client):
-            return _refused(429, "试得太多了：请稍等一分钟", "Too many tries: wait a minute", "join.rate")
+            return _refused(429, "ph_too_many", "join.rate")
         if not self.phones.token_ok(token):
-            return _refused(403, tr("phone_old_code", "zh"), tr("phone_old_code", "en"), "join.token")
+            return _refused(403, "phone_old_code", "join.token")
         data = _body(body)
         if data is None or set(data) - {"seat", "name"}:
-            return _refused(400, "看不懂这个请求", "A join is {seat, name}", "invalid")
+            return _refused(400, "ph_bad_join", "invalid")
         seat = data.get("seat")
         if type(seat) is not int or not 0 <= seat < SEATS:
-            return _refused(400, "请选一个座位", "Pick a seat (0-3)", "invalid")
+            return _refused(400, "ph_pick_seat", "invalid")
         name = data.get("name")
         if name is not None:
             try:
                 name = check_name(name)
             except InvalidEventError:
-                return _refused(400, "名字要 1 到 12 个字，不能有控制字符", "A name is 1 to 12 printable characters",
+                return _refused(400, "ph_bad_name",
                                 "invalid.name")
             if name_width(name) > NAME_ROOM:  # (the touchscreen's own limit: shown whole on every screen)
-                return _refused(400, tr("name_too_long", "zh", name=name), tr("name_too_long", "en", name=name),
-                                "invalid.name")
+                return _refused(400, "name_too_long", "invalid.name", name=name)
         secret, replaced = self.phones.bind(seat)
         pending = False
         if name is not None and self.service.public["players"][seat] != name:
@@ -243,15 +244,15 @@ class PhoneRoutes:
 
     def press(self, seat: int, body: bytes, cookie: str | None) -> Reply:
         if self.phones.seat_of(phone_secret(cookie)) != seat:
-            return _refused(401, "这部手机不在座位上", "This phone has no seat", "phone.unbound")
+            return _refused(401, "ph_no_seat", "phone.unbound")
         data = _body(body)
         if data is None:
-            return _refused(400, "看不懂这个请求", "Not a press", "invalid")
+            return _refused(400, "ph_not_press", "invalid")
         kind = data.get("type")
         if kind == "press" and set(data) <= {"type", "button", "held"} and data.get("button") in BUTTONS:
             if data["button"] == "DICE":  # the dice are the seat's only when it is due to roll
                 if "roll" not in self.service.public["actions"][seat]:
-                    return _refused(409, "现在不是你掷骰", "It is not your roll", "phone.not_roll")
+                    return _refused(409, "ph_not_roll", "phone.not_roll")
                 command: dict[str, object] = {"type": "press", "seat": None, "button": "DICE"}
             else:
                 command = {"type": "press", "seat": seat, "button": data["button"], "held": data.get("held") is True}
@@ -260,21 +261,21 @@ class PhoneRoutes:
         elif kind == "kong" and set(data) == {"type", "kind"} and data["kind"] in KONG_KINDS:
             command = {"type": "kong", "seat": seat, "kind": data["kind"]}
         else:
-            return _refused(400, "看不懂这个按键", "Not a press of this seat", "invalid")
+            return _refused(400, "ph_bad_button", "invalid")
         answer = self.service.call(command, "phone", timeout=10, remote=True)
         return self._answer(answer)
 
     def step(self, seat: int, body: bytes, cookie: str | None) -> Reply:
         """One of the table's own steps (:meth:`steps`) from a bound phone."""
         if self.phones.seat_of(phone_secret(cookie)) != seat:
-            return _refused(401, "这部手机不在座位上", "This phone has no seat", "phone.unbound")
+            return _refused(401, "ph_no_seat", "phone.unbound")
         data = _body(body)
         kind = None if data is None else data.get("type")
         public = self.service.public
         command: dict[str, object]
         if kind == "new_session" and set(data or ()) == {"type"}:
             if not self.steps(public, seat)["new_session"]:  # a phone never starts a running session over
-                return _refused(409, "牌局还在进行", "A session is on", "phone.session_on")
+                return _refused(409, "ph_session_on", "phone.session_on")
             players = public["players"]
             names = [self.pending_name(s) or players[s] or tr("player_n", "zh", n=s + 1) for s in range(SEATS)]
             command = {"type": "new_session", "players": names, "base": public["base"]}
@@ -284,10 +285,10 @@ class PhoneRoutes:
             command = {"type": "confirm_win", **({"wait": data["wait"]} if data and "wait" in data else {})}
         elif kind in ("reject_win", "next_hand", "end_session") and set(data or ()) == {"type"}:
             if kind == "end_session" and not self.steps(public, seat)["end_session"]:
-                return _refused(409, "一局打完再结束", "End the session between hands", "phone.mid_hand")
+                return _refused(409, "ph_mid_hand", "phone.mid_hand")
             command = {"type": kind}
         else:
-            return _refused(400, "看不懂这个请求", "Not a step of the table", "invalid")
+            return _refused(400, "ph_not_step", "invalid")
         return self._answer(self.service.call(command, STEP_SOURCE, timeout=10, remote=True))
 
     def _answer(self, answer: Answer) -> Reply:

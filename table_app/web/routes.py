@@ -27,6 +27,7 @@ HTML = "text/html; charset=utf-8"
 JSON = "application/json"
 
 WORDS = phone_words()  # (the phone page's own words: the same for every view, made once)
+PAGE_WORDS = json.dumps(WORDS, ensure_ascii=False).replace("</", "<\\/")  # (inside a <script>)
 
 
 @dataclass(frozen=True)
@@ -43,9 +44,10 @@ class Site:
 
 
 def page_text(name: str, table: str) -> str:
-    """A page file's text, the table's name filled in."""
+    """A page file's text, the table's name filled in, and the page's own words (the word
+    table's, as JSON for its script) where it asks for ``{{WORDS}}``."""
     text = resources.files("table_app.web").joinpath(name).read_text(encoding="utf-8")
-    return text.replace("{{TABLE}}", html.escape(table))
+    return text.replace("{{TABLE}}", html.escape(table)).replace("{{WORDS}}", PAGE_WORDS)
 
 
 def _json(data: object, status: int = 200) -> Reply:

@@ -26,10 +26,10 @@ def test_once_prints_the_seat_large_and_readable(broker, service, cli) -> None:
         proc = cli("seat-display", "--seat", "1", "--broker", broker.url("display"), "--table", "sd1", "--once")
         assert proc.returncode == 0, proc.stderr
         out = proc.stdout
-        assert "座位 1 · Bo" in out and "南风 South" in out and "YOUR TURN" in out and "轮到你" in out
+        assert "座位 1 · seat 1 · Bo" in out and "南风 South" in out and "▶▶ 轮到你出牌 · your turn ◀◀" in out
         assert "████" in out  # the wind letter S and the score, large
         other = cli("seat-display", "--seat", "3", "--broker", broker.url("display"), "--table", "sd1", "--once")
-        assert "北风 North" in other.stdout and "Bo (South)'s turn" in other.stdout
+        assert "北风 North" in other.stdout and "Bo 出牌 · Bo's turn" in other.stdout and "▶▶" not in other.stdout
     finally:
         bridge.stop()
 
@@ -56,7 +56,7 @@ def test_it_updates_live(broker, service, tmp_path: Path) -> None:
 
         read_until("西风 West")
         play(service, [HAND[9]])  # Bo discards: Cy may claim
-        read_until("YOU MAY CLAIM")
+        read_until("may chow/pong/kong/win ◀◀")  # Cy is Bo's 下家: its own calls, marked
         play(service, HAND[10:])
         assert "你胡了！+1" in read_until("You won! +1")
     finally:

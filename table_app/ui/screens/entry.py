@@ -13,6 +13,7 @@ from engine.records import WAIT_KINDS, KongKind, WaitKind
 from engine.rules import Rules
 from engine.scored import EXTRAS, Extra, ScoredKong, ScoreHand, extras, kong_discarder_needed, score_hand
 from engine.scoring import WinHow
+from engine.table import accepts
 from table_app.present.words import tr
 from table_app.ui.dialogs import ChoiceDialog
 from table_app.ui.screens import Base, app
@@ -125,7 +126,7 @@ class EntryScreen(Base):
             pages.add_widget(shown)
         self.fill_result(names, a.lang, offered(self.e, dealer))
         self.fill_extra(names, a.lang)
-        self.ids.score_it.disabled = not ready(self.e) or pub.get("phase") != "betting"
+        self.ids.score_it.disabled = not ready(self.e) or "score_hand" not in accepts(pub["phase"])
         self.ids.page.text = tr("back" if self.page == "extra" else "kongs_bets", a.lang)
 
     def _toggles(self, box: Any, items: list[tuple[str, Any, bool, bool]]) -> None:

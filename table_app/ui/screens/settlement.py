@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from kivy.uix.scrollview import ScrollView
 
+from engine.table import accepts
 from table_app.present.table import settlement_head, settlement_rows, transfer_lines
 from table_app.present.words import tr
 from table_app.ui.dialogs import Dialog
@@ -42,7 +43,7 @@ class SettlementScreen(Base):
                 w.bind(size=lambda w, s: setattr(w, "text_size", s))
         hand_over = pub["phase"] == "hand_over"
         self.ids.next_hand.disabled = not hand_over
-        self.ids.end_session.disabled = pub["phase"] in ("idle", "ended")
+        self.ids.end_session.disabled = "end_session" not in accepts(pub["phase"])
         self.ids.transfers.disabled = not settled
 
     def next_hand(self) -> None:

@@ -158,3 +158,13 @@ def test_the_view_names_the_last_winner() -> None:
     assert seat_view(public_state(replay(HAND[:9])), 0)["winner"] is None
     won = public_state(replay(HAND))
     assert [v["winner"] for v in views(won)] == [2, 2, 2, 2]
+
+
+def test_the_quick_turn_is_offered_only_while_nobody_has_claimed() -> None:
+    def turn(public, seat):
+        return next(b for b in seat_view(public, seat)["buttons"] if b["button"] == "TURN")
+
+    open_ = public_state(replay(HAND[:6]))  # Ann discarded: Bo (her 下家) may draw and discard at once
+    assert turn(open_, 1)["enabled"] and turn(open_, 1)["en"] == "Draw & discard"
+    pending = public_state(replay([*HAND[:6], {"type": "claim", "seat": 3, "call": "pong"}]))
+    assert pending["claims"]["next"] is None and not turn(pending, 1)["enabled"]  # the engine would refuse it
