@@ -41,9 +41,11 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from concurrent.futures import Future
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from engine import RuleError, TableState, apply, new_table, parse_event
+from engine.event_base import Event
+from engine.moves import Effect
 from engine.presses import Press, Undo, apply_press, parse_press
 from engine.public import PublicState, public_state
 from table_app import sdnotify
@@ -316,8 +318,7 @@ class TableService:
             return self._journal_failed(e)
         self._state = pressed.state
         for i, (seq, step) in enumerate(zip(seqs, pressed.steps, strict=True)):
-            self._changed(Notice(seq, "event", step.event, step.public, tag, time.time(), step.effects, press=press,
-                                 final=i == len(seqs) - 1))
+            self._changed(seq, step.event, step.public, tag, step.effects, press, final=i == len(seqs) - 1)
         return Answer(True, seqs[-1], self._public)
 
     def _apply_event(self, command: Mapping[str, object], source: str) -> Answer:
@@ -334,19 +335,21 @@ class TableService:
             return self._journal_failed(e)
         self._session = session
         self._state = state
-        self._changed(Notice(seq, "event", event, public_state(state), source, time.time(), tuple(effects)))
+        self._changed(seq, event, public_state(state), source, tuple(effects))
         return Answer(True, seq, self._public)
 
-    def _changed(self, notice: Notice) -> None:
+    def _changed(self, seq: int, event: Event, public: PublicState, source: str, effects: tuple[Effect, ...],
+                 press: Press | None = None, final: bool = True) -> None:
         """An event is durable: the timeline, the public state and the claim window follow; the observers hear it."""
-        self._timeline.apply_record(notice.seq, "event", None)
-        self._public = notice.state
+        self._timeline.apply_record(seq, "event", None)
+        self._public = public
         self._since_snapshot += 1
-        if notice.state["phase"] != "claims":
+        if public["phase"] != "claims":
             self._window = None
-        elif self._window is None or notice.has("claims_open"):  # (the engine says when claims open)
-            self._window = self._open_window(notice.seq)
-        self._notify(replace(notice, claim_deadline=self._deadline()))
+        elif self._window is None or any(e.what == "claims_open" for e in effects):  # (the engine says when)
+            self._window = self._open_window(seq)
+        self._notify(Notice(seq, "event", event, public, source, time.time(), effects, press=press, final=final,
+                            claim_deadline=self._deadline()))
 
     def _undo(self, to: object, source: str, press: Press | None = None) -> Answer:
         active = self._timeline.active
