@@ -41,3 +41,18 @@ def accepts(state, command) -> bool:
     except ValueError:
         return False
     return True
+
+
+def press_pin(pin, buttons, send, clock, hold: float = 0.05) -> list:
+    """A finger on a MockFactory pin for ``hold`` seconds of the buttons' clock, then off; the
+    answers to the presses the buttons saw, each sent as the input adapter sends it."""
+    answers = []
+    pin.drive_low()
+    for _ in range(int(hold / 0.005)):
+        clock.t += 0.005
+        answers += [send(p).result(10) for p in buttons.poll()]
+    pin.drive_high()
+    for _ in range(10):
+        clock.t += 0.005
+        answers += [send(p).result(10) for p in buttons.poll()]
+    return answers

@@ -22,7 +22,7 @@ from table_app.inputs import sender as inputs_sender
 from table_app.journal import Journal
 from table_app.service import ManualClock, TableService
 from tests.firmware_bridge.test_transport import wait_until
-from tests.hardware.tables import START
+from tests.hardware.tables import START, press_pin
 from tests.reliability.helpers import ROOT
 
 PINS = PinMap.from_mapping({"leds": [0, 1, 14, 15]})
@@ -42,16 +42,7 @@ def rig(tmp_path, mock_factory, clock):
 
     def press(seat, name, hold: float = 0.05):
         pin = mock_factory.pin(PINS.dice if name == "DICE" else PINS.button_pin(seat, name))
-        answers = []
-        pin.drive_low()
-        for _ in range(int(hold / 0.005)):
-            clock.t += 0.005
-            answers += [send(p).result(10) for p in buttons.poll()]
-        pin.drive_high()
-        for _ in range(10):
-            clock.t += 0.005
-            answers += [send(p).result(10) for p in buttons.poll()]
-        return answers
+        return press_pin(pin, buttons, send, clock, hold)
 
     leds = [mock_factory.pin(p) for p in (0, 1, 14, 15)]
     yield service, press, leds

@@ -32,6 +32,7 @@ from tests.firmware_bridge.conftest import fw  # noqa: F401  (the firmware's fix
 from tests.firmware_bridge.test_end_to_end import presses_handled
 from tests.firmware_bridge.test_transport import PanelThread, Plug, wait_until
 from tests.hardware.conftest import clock, mock_factory  # noqa: F401  (gpiozero's MockFactory)
+from tests.hardware.tables import press_pin
 from tests.table_app.ui.conftest import UI
 
 SETUP = [
@@ -100,15 +101,7 @@ def by_gpio(tmp_path: Path, mock_factory: Any, clock: Any) -> list[tuple[str, An
                 wait_until(lambda seq=seq: service.seq > seq, what="the window closing")
                 continue
             pin = mock_factory.pin(PINS.dice if button == "DICE" else PINS.button_pin(seat, button))
-            answers = []
-            pin.drive_low()
-            for _ in range(int((1.2 if what == "held" else 0.05) / 0.005)):
-                clock.t += 0.005
-                answers += [send(p).result(10) for p in buttons.poll()]
-            pin.drive_high()
-            for _ in range(10):
-                clock.t += 0.005
-                answers += [send(p).result(10) for p in buttons.poll()]
+            answers = press_pin(pin, buttons, send, clock, 1.2 if what == "held" else 0.05)
             assert len(answers) == 1 and answers[0].ok is not refused, (what, seat, button, answers)
         assert service.call(CONFIRM, source="touch", timeout=10).ok
         _check_the_end(service)
