@@ -10,15 +10,23 @@ integrity_check``, then every record against the journal's hash chain
 leaves either the old set of backups or the new one, and a damaged journal never becomes a
 backup nor pushes a good one out.
 
-A folder destination gets a time-stamped file (``journal-20261201T031500Z.sqlite3``) and
-keeps the newest ``keep`` of them; a file destination is written as it is named.
+A folder destination gets a numbered, time-stamped file
+(``journal-000042-20261201T031500Z.sqlite3``) and keeps the newest ``keep`` of them; a file
+destination is written as it is named. "Newest" is the number, one more than the highest in
+the folder: the order the backups were made in, whatever the clock said. A Pi without a
+real-time clock may boot days behind; a name's time is only what the clock said then. The
+copy just made is never pruned. Names from before the numbers
+(``journal-20261201T031500Z.sqlite3``) count as older than every numbered one, ordered by
+their time among themselves.
 """
 
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import os
 import re
+import secrets
 import sqlite3
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -29,7 +37,9 @@ from table_app.journal_file import APPLICATION_ID, SQLITE_HEADER, JournalError, 
 
 DEFAULT_KEEP = 14
 BACKUP_GLOB = "journal-*.sqlite3"
-_NAME = re.compile(r"journal-(\d{8}T\d{6}Z)(?:-(\d+))?\.sqlite3")
+# journal-NUMBER-TIME.sqlite3; before the numbers: journal-TIME.sqlite3 and journal-TIME-N.sqlite3
+_NAME = re.compile(r"journal-(?:(\d{6,})-)?(\d{8}T\d{6}Z)(?:-(\d+))?\.sqlite3")
+LOCK_NAME = ".xian-table-backup.lock"  # two backups into one folder take their numbers in turn
 
 
 class BackupError(RuntimeError):
@@ -44,30 +54,48 @@ class BackupResult:
     removed: list[Path] = field(default_factory=list)
 
 
-def backup_name(now: datetime) -> str:
-    """The file name of a backup made at ``now`` (UTC, so that names sort by time).
+def utc_now() -> datetime:
+    """The wall clock, as backups read it (looked up at each backup, so a test can shift it)."""
+    return datetime.now(UTC)
 
-    >>> backup_name(datetime(2026, 12, 1, 3, 15, tzinfo=UTC))
-    'journal-20261201T031500Z.sqlite3'
+
+def backup_name(number: int, now: datetime) -> str:
+    """The file name of backup ``number`` in its folder, made at ``now`` (shown in UTC).
+
+    >>> backup_name(42, datetime(2026, 12, 1, 3, 15, tzinfo=UTC))
+    'journal-000042-20261201T031500Z.sqlite3'
     """
-    return f"journal-{now.astimezone(UTC):%Y%m%dT%H%M%SZ}.sqlite3"
+    return f"journal-{number:06d}-{now.astimezone(UTC):%Y%m%dT%H%M%SZ}.sqlite3"
+
+
+def _order(m: re.Match[str]) -> tuple[int, str, int]:
+    """Number first (0 for the names from before the numbers), then the time, then a ``-N`` suffix."""
+    return int(m.group(1) or 0), m.group(2), int(m.group(3) or 0)
 
 
 def backups_in(folder: Path) -> list[Path]:
-    """The backups this module made in ``folder``, oldest first (the names sort by time)."""
+    """The backups this module made in ``folder``, oldest first: in the order they were made
+    (their numbers), not by the time in their names, which is only what the clock said."""
     if not folder.is_dir():
         return []
     found = [(m, p) for p in folder.glob(BACKUP_GLOB) if (m := _NAME.fullmatch(p.name))]
-    return [p for m, p in sorted(found, key=lambda mp: (mp[0].group(1), int(mp[0].group(2) or 0)))]
+    return [p for m, p in sorted(found, key=lambda mp: (_order(mp[0]), mp[1].name))]
+
+
+def next_number(folder: Path) -> int:
+    """One more than the highest backup number in ``folder`` (1 in a folder without numbers)."""
+    numbers = [int(m.group(1)) for p in folder.glob(BACKUP_GLOB) if (m := _NAME.fullmatch(p.name)) and m.group(1)]
+    return max(numbers, default=0) + 1
 
 
 def backup_journal(source: str | os.PathLike[str], dest: str | os.PathLike[str], *, keep: int | None = None,
-                   now: Callable[[], datetime] = lambda: datetime.now(UTC)) -> BackupResult:
+                   now: Callable[[], datetime] | None = None) -> BackupResult:
     """Copy the journal ``source`` to ``dest`` (a folder, or a file name) and prune old copies.
 
     ``dest`` is a folder when it is an existing directory, ends with ``/``, or ``keep`` is
     given; the folder is created if needed. ``keep`` (≥ 1) prunes that folder to the newest
-    ``keep`` backups after the new one is safely in place.
+    ``keep`` backups after the new one is safely in place; the new one is never pruned.
+    ``now`` is the clock for the name (default :func:`utc_now`).
     """
     src = Path(source)
     if keep is not None and keep < 1:
@@ -80,35 +108,57 @@ def backup_journal(source: str | os.PathLike[str], dest: str | os.PathLike[str],
             folder.mkdir(parents=True, exist_ok=True)
         except OSError as e:
             raise BackupError(f"cannot create the backup folder {str(folder)!r}: {e.strerror}") from None
-        target = _free_name(folder, backup_name(now()))
+        tmp = folder / f".journal-backup.tmp-{os.getpid()}-{secrets.token_hex(4)}"
     else:
         target = Path(dest)
         if not target.parent.is_dir():
             raise BackupError(f"the folder of {str(target)!r} does not exist")
-    if target.resolve() == src.resolve():
-        raise BackupError(f"refusing to back {str(src)!r} up onto itself")
-    tmp = target.with_name(f".{target.name}.tmp-{os.getpid()}")
+        if target.resolve() == src.resolve():
+            raise BackupError(f"refusing to back {str(src)!r} up onto itself")
+        tmp = target.with_name(f".{target.name}.tmp-{os.getpid()}")
+    removed: list[Path] = []
     try:
         last_seq = _copy(src, tmp)
         _fsync_file(tmp)
-        os.replace(tmp, target)
-        _fsync_dir(target.parent)
+        if not as_folder:
+            os.replace(tmp, target)
+            _fsync_dir(target.parent)
+            return BackupResult(target, target.stat().st_size, last_seq)
+        with _locked(folder):  # another backup into this folder waits: each takes its own number
+            target = _free_name(folder, backup_name(next_number(folder), (now or utc_now)()))
+            os.replace(tmp, target)
+            _fsync_dir(folder)
+            size = target.stat().st_size
+            if keep is not None:
+                removed = prune(folder, keep, spare=target)
     except BaseException:
         with contextlib.suppress(OSError):
             tmp.unlink()
         raise
-    removed = prune(target.parent, keep) if keep is not None else []
-    return BackupResult(target, target.stat().st_size, last_seq, removed)
+    return BackupResult(target, size, last_seq, removed)
 
 
-def prune(folder: Path, keep: int) -> list[Path]:
-    """Delete all but the newest ``keep`` backups in ``folder``; returns what was deleted."""
-    old = backups_in(folder)[:-keep] if keep > 0 else backups_in(folder)
+def prune(folder: Path, keep: int, spare: Path | None = None) -> list[Path]:
+    """Delete all but the newest ``keep`` backups in ``folder`` (never ``spare``, the copy just
+    made); returns what was deleted."""
+    found = backups_in(folder)
+    old = [p for p in (found[:-keep] if keep > 0 else found) if p != spare]
     for p in old:
         p.unlink()
     if old:
         _fsync_dir(folder)
     return old
+
+
+@contextlib.contextmanager
+def _locked(folder: Path) -> Iterator[None]:
+    """An exclusive ``flock`` on the folder itself: no lock file is left behind."""
+    fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)
 
 
 def check_copy(path: Path) -> list[str]:

@@ -1,6 +1,7 @@
 """``xian-table backup [DEST]``: a consistent copy of the journal, even while the table runs.
 
-DEST is a folder (time-stamped copies, the newest ``--keep`` kept) or a file name. Without
+DEST is a folder (numbered, time-stamped copies, the newest ``--keep`` kept: newest by
+number, the order they were made in, since the clock may be wrong) or a file name. Without
 DEST the copy goes to ``backups/`` beside the journal — ``/var/lib/xian-table/backups`` on
 an installed table, where the daily ``xian-table-backup.timer`` puts it.
 """
@@ -18,9 +19,9 @@ EXIT_FAILED = 1
 
 def register(p: argparse.ArgumentParser) -> None:
     p.add_argument("dest", nargs="?", metavar="DEST",
-                   help="a folder (time-stamped copies) or a file name; default: backups/ beside the journal")
+                   help="a folder (numbered, time-stamped copies) or a file name; default: backups/ beside the journal")
     p.add_argument("--keep", type=int, metavar="N",
-                   help="in a folder, keep only the newest N backups (default: 14)")
+                   help="in a folder, keep only the newest N backups, by their numbers (default: 14)")
     p.add_argument("--config", metavar="FILE", help="the TOML config file (default: the user's, then /etc/xian-table/)")
     p.add_argument("--db", metavar="FILE", help="the journal to copy (default: journal.path from the config)")
 
