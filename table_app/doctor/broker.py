@@ -89,3 +89,59 @@ def check_broker(probe: Probe, url: str = "mqtt://localhost:1883") -> Check:
         return Check("broker", OK, f"broker at {where} is up and refuses anonymous clients{why}")
     return Check("broker", ERROR, f"broker at {where} refused the connection (CONNACK {code})",
                  "journalctl -u mosquitto")
+
+
+# mosquitto before 2.0.12 decrements a listener's client count twice for some disconnects, so
+# after N disconnects a listener takes max_connections + N clients (eclipse/mosquitto#1460,
+# fixed in 2.0.12: "Fix max_connections option not being correctly counted"). Debian 12 ships 2.0.11.
+MAX_CONNECTIONS_FIXED = (2, 0, 12)
+DROPIN = "etc/systemd/system/mosquitto.service.d/xian-table.conf"
+UPGRADE = ("upgrade mosquitto to 2.0.12 or later: on Debian 12 add bookworm-backports to the apt sources, then "
+           "sudo apt install -t bookworm-backports mosquitto (or use the Mosquitto project's Debian repository)")
+
+
+def mosquitto_version(text: str) -> tuple[int, int, int] | None:
+    """The version ``mosquitto -h`` prints on its first line.
+
+    >>> mosquitto_version("mosquitto version 2.0.11\\n\\nmosquitto is an MQTT v5.0/v3.1.1/v3.1 broker.")
+    (2, 0, 11)
+    >>> mosquitto_version("usage: something else") is None
+    True
+    """
+    m = re.search(r"mosquitto version (\d+)\.(\d+)\.(\d+)", text)
+    return (int(m[1]), int(m[2]), int(m[3])) if m else None
+
+
+def _files_limit(probe: Probe) -> str | None:
+    """mosquitto.service's LimitNOFILE: what systemd has loaded, else what the drop-in says."""
+    if probe.systemd:
+        shown = probe.run(["systemctl", "show", "-p", "LimitNOFILE", "--value", "mosquitto.service"])
+        value = shown.stdout.strip()
+        if shown.returncode == 0 and value:  # "infinity" or systemd's default (1024 and up): no cap of ours
+            return value if value.isdigit() and int(value) < 1024 else None
+    m = re.search(r"^LimitNOFILE=(\d+)\s*$", read_text(probe.path(DROPIN)), re.M)
+    return m[1] if m else None
+
+
+def check_mosquitto(probe: Probe) -> Check:
+    """The version of this machine's mosquitto, and a warning where it miscounts connections."""
+    binary = probe.which("mosquitto") or next(
+        (str(p) for p in (probe.path("usr/sbin/mosquitto"),) if p.exists()), None)
+    if binary is None:
+        return Check("mosquitto", OK, "no mosquitto on this machine (the broker is elsewhere): version not checked")
+    done = probe.run([binary, "-h"])  # prints its version and usage, exit status 3
+    version = mosquitto_version(done.stdout + done.stderr)
+    if version is None:
+        return Check("mosquitto", WARNING, f"{binary} -h did not say its version "
+                     f"({(done.stdout + done.stderr).strip()[:80]!r})", "dpkg -l mosquitto")
+    shown = ".".join(map(str, version))
+    if version >= MAX_CONNECTIONS_FIXED:
+        return Check("mosquitto", OK, f"mosquitto {shown}")
+    limit = _files_limit(probe)
+    capped = (f"the table's drop-in caps the broker at {limit} open files (LimitNOFILE), so it cannot take "
+              f"more than about that many clients" if limit else
+              "nothing caps it here: sudo xian-table install writes a drop-in with LimitNOFILE")
+    return Check("mosquitto", WARNING,
+                 f"mosquitto {shown} stops enforcing max_connections after clients connect and disconnect "
+                 f"(fixed in 2.0.12; eclipse/mosquitto#1460): each disconnect lets one more client in; {capped}",
+                 UPGRADE + ("" if limit else "; until then: sudo xian-table install"))

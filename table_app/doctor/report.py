@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from table_app.config import Config
 
-from table_app.doctor.broker import check_broker
+from table_app.doctor.broker import check_broker, check_mosquitto
 from table_app.doctor.check import ERROR, LEVELS, Check, Probe
 from table_app.doctor.machine import check_display, check_font, check_power, check_service
 from table_app.doctor.panel import check_panel, installed_panel
@@ -29,11 +29,12 @@ def run_checks(cfg: Config, probe: Probe | None = None) -> list[Check]:
         lambda: check_power(probe),
         lambda: check_panel(probe, installed_panel(probe)),
         lambda: check_broker(probe, getattr(cfg, "mqtt_url", "") or "mqtt://localhost:1883"),
+        lambda: check_mosquitto(probe),
         lambda: check_font(probe),
         lambda: check_display(probe),
         lambda: check_service(probe),
     ]
-    names = ["journal", "backup", "disk", "power", "panel", "broker", "font", "display", "service"]
+    names = ["journal", "backup", "disk", "power", "panel", "broker", "mosquitto", "font", "display", "service"]
     out = []
     for name, fn in zip(names, checks, strict=True):
         try:

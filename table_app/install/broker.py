@@ -13,6 +13,7 @@ from table_app.install.system import (
     CA_PUBLIC,
     MOSQUITTO_CONF,
     MOSQUITTO_DATA,
+    MOSQUITTO_DROPIN,
     MQTT_ENV,
     MQTT_USERS,
     USER,
@@ -48,8 +49,8 @@ def broker_actions(t: Target, broker: ModuleType, config: Path) -> list[Action]:
     cfg = table_config(config)
     actions: list[Action] = []
 
-    def setup_users() -> None:
-        creds = broker.setup(data, force=True, prefix=cfg.mqtt_prefix)
+    def setup_users() -> None:  # the image's mosquitto group, not this machine's (None: the drop-in's chgrp)
+        creds = broker.setup(data, force=True, prefix=cfg.mqtt_prefix, broker_group=group_id(root, "mosquitto"))
         write_credentials(root, creds)
 
     actions.append(Run(f"broker users with new passwords: {data / 'passwd'} {data / 'acl'} {env} {users}",
@@ -72,8 +73,14 @@ def broker_actions(t: Target, broker: ModuleType, config: Path) -> list[Action]:
 
         actions.append(Run(f"TLS for the broker: a CA and a certificate for {' '.join(names)}: {folder} {public}",
                            body=make_tls, needed=tls_needed))
+    dropin = t.path(MOSQUITTO_DROPIN)
+    dropin_write = WriteFile(str(dropin), target=dropin, mode=0o644, content=lambda: broker.dropin_text(
+        len(listen) + len(tls_listen), bool(tls_listen), MOSQUITTO_DATA).encode())
+    actions.append(dropin_write)
     if t.live:
         broker_steps = list(actions)
+        actions.append(Run("systemctl daemon-reload", target=t, argv=["systemctl", "daemon-reload"],
+                           needed=lambda: dropin_write.applied))
         actions.append(Run("systemctl restart mosquitto", target=t, argv=["systemctl", "restart", "mosquitto"],
                            needed=lambda: any(a.applied for a in broker_steps)))
     return actions

@@ -20,6 +20,7 @@ from table_app.install.system import (
     INPUTS_ENV,
     MOSQUITTO_CONF,
     MOSQUITTO_DATA,
+    MOSQUITTO_DROPIN,
     MQTT_ENV,
     MQTT_USERS,
     STATE_DIR,
@@ -112,16 +113,16 @@ def plan_uninstall(t: Target) -> list[Action]:
     for u in ALL_UNITS:
         p = t.path(UNIT_DIR / u)
         actions.append(Remove(str(p), target=p))
-    if t.live:
-        actions.append(Run("systemctl daemon-reload", target=t, argv=["systemctl", "daemon-reload"],
-                           needed=lambda: bool(present)))
     tls_files = [t.path(MOSQUITTO_DATA / "tls" / f) for f in ("server.names", "server.crt", "server.key", "ca.crt",
                                                                  "ca.key")]
     broker_files = [t.path(MOSQUITTO_CONF), t.path(MOSQUITTO_DATA / "passwd"), t.path(MOSQUITTO_DATA / "acl"),
-                    *tls_files, t.path(MQTT_ENV), t.path(MQTT_USERS), t.path(CA_PUBLIC)]
+                    *tls_files, t.path(MQTT_ENV), t.path(MQTT_USERS), t.path(CA_PUBLIC), t.path(MOSQUITTO_DROPIN)]
     had_broker = any(p.exists() for p in broker_files)
+    had_dropin = t.path(MOSQUITTO_DROPIN).exists()
     actions += [Remove(str(p), target=p) for p in broker_files]
-    if t.live:
+    if t.live:  # the units and mosquitto's drop-in are gone
+        actions.append(Run("systemctl daemon-reload", target=t, argv=["systemctl", "daemon-reload"],
+                           needed=lambda: bool(present) or had_dropin))
         actions.append(Run("systemctl try-restart mosquitto", target=t, argv=["systemctl", "try-restart", "mosquitto"],
                            needed=lambda: had_broker))
     config = t.path(CONFIG)

@@ -30,6 +30,7 @@ STATE_DIR = Path("/var/lib/xian-table")
 UNIT_DIR = Path("/etc/systemd/system")
 MOSQUITTO_CONF = Path("/etc/mosquitto/conf.d/xian-table.conf")
 MOSQUITTO_DATA = Path("/etc/mosquitto/xian-table")
+MOSQUITTO_DROPIN = UNIT_DIR / "mosquitto.service.d" / "xian-table.conf"  # limits, file groups at start
 DOC = Path("/usr/share/doc/xian-table/raspberry-pi.md")
 
 Runner = Callable[[Sequence[str]], "subprocess.CompletedProcess[str]"]

@@ -2,8 +2,9 @@
 
     sudo .venv/bin/python -m table_app.mqtt.broker_setup --install
 
-writes ``/etc/mosquitto/xian-table/{passwd,acl}`` and ``/etc/mosquitto/conf.d/xian-table.conf``
-(``systemd/mosquitto/xian-table.conf``), and prints each user's generated password once.
+writes ``/etc/mosquitto/xian-table/{passwd,acl}``, ``/etc/mosquitto/conf.d/xian-table.conf``
+(``systemd/mosquitto/xian-table.conf``) and mosquitto.service's drop-in (:func:`dropin_text`: the
+files' group at each start, a limit on open files), and prints each user's generated password once.
 Passwords go to ``mosquitto_passwd`` on its standard input, never on a command line.
 
 >>> print(acl_text("xian", "homeassistant", [("service", "xian-table"), ("display", "display")]))
@@ -26,7 +27,6 @@ topic read xian/#
 from __future__ import annotations
 
 import argparse
-import contextlib
 import grp
 import ipaddress
 import os
@@ -62,6 +62,9 @@ DEFAULT_USERS: tuple[tuple[str, str], ...] = (
 
 # The limits on messages and queues are in the shipped conf (systemd/mosquitto/xian-table.conf).
 MAX_CONNECTIONS = 64  # per listener: seats, dashboards, Home Assistant, the table itself
+OWN_FILES = 32  # the broker's own descriptors besides clients: listeners (v4 and v6), log, persistence, spare
+BROKER_GROUP = "mosquitto"
+DROPIN = Path("/etc/systemd/system/mosquitto.service.d/xian-table.conf")
 DEFAULT_LISTEN = ("127.0.0.1:1883",)
 LISTENERS_MARK = "# -- listeners"
 _IFACE = re.compile(r"[A-Za-z][A-Za-z0-9_.-]{0,14}")
@@ -156,18 +159,59 @@ def write_password_file(path: Path, credentials: Sequence[tuple[str, str]]) -> N
     os.replace(tmp, path)
 
 
-def _share_with_broker(path: Path) -> None:
-    """Readable by root and the mosquitto group only (mosquitto drops to that user)."""
+def live_broker_group() -> int | None:
+    """This machine's mosquitto group id (None without one). An image root has its own: read
+    its ``etc/group`` instead (``xian-table install --root`` does)."""
+    try:
+        return grp.getgrnam(BROKER_GROUP).gr_gid
+    except KeyError:
+        return None
+
+
+def _share_with_broker(path: Path, gid: int | None) -> None:
+    """Readable by root and the mosquitto group only (mosquitto drops to that user). Without a
+    group id (no mosquitto group yet) root's: the drop-in's ExecStartPre gives them the group."""
     os.chmod(path, 0o750 if path.is_dir() else 0o640)
-    if os.geteuid() == 0:
-        with contextlib.suppress(KeyError):  # no mosquitto group: leave the group as it is
-            os.chown(path, 0, grp.getgrnam("mosquitto").gr_gid)
+    if os.geteuid() == 0 and gid is not None:
+        os.chown(path, 0, gid)
+
+
+def open_files_limit(listeners: int) -> int:
+    """The broker's whole file budget: ``max_connections`` a listener, and room for its own files.
+
+    >>> open_files_limit(1), open_files_limit(3)
+    (96, 224)
+    """
+    return MAX_CONNECTIONS * max(listeners, 1) + OWN_FILES
+
+
+def dropin_text(listeners: int, tls: bool = False, data_dir: Path = DATA_DIR) -> str:
+    """The systemd drop-in for mosquitto.service (``mosquitto.service.d/xian-table.conf``)."""
+    shared = [data_dir, data_dir / "passwd", data_dir / "acl"]
+    if tls:
+        shared += [data_dir / "tls", data_dir / "tls" / "server.key"]
+    return "\n".join([
+        "# xian-table (written by `xian-table install`): the table's broker files and limits.",
+        "[Service]",
+        "# The password file and the ACL (and the TLS key) are root:mosquitto 0640. An image built on",
+        "# another machine may have had no mosquitto group yet: they get it at each start.",
+        f"ExecStartPre=-+/bin/chgrp {BROKER_GROUP} {' '.join(str(p) for p in shared)}",
+        f"# At most {MAX_CONNECTIONS} connections a listener (max_connections), {listeners} listener"
+        f"{'s' if listeners != 1 else ''}, and room for",
+        "# the broker's own files: a bound even where max_connections is miscounted (mosquitto before",
+        "# 2.0.12 stops enforcing it after clients connect and disconnect: eclipse/mosquitto#1460).",
+        "# Listeners of your own in conf.d need more: sudo systemctl edit mosquitto.",
+        f"LimitNOFILE={open_files_limit(listeners)}",
+        "",
+    ])
 
 
 def setup(data_dir: Path, users: Sequence[tuple[str, str]] = DEFAULT_USERS, *, prefix: str = DEFAULT_PREFIX,
-          ha_prefix: str = HA_PREFIX, conf_dir: Path | None = None, force: bool = False) -> dict[str, str]:
+          ha_prefix: str = HA_PREFIX, conf_dir: Path | None = None, force: bool = False,
+          broker_group: int | None = None) -> dict[str, str]:
     """Write ``passwd`` and ``acl`` in ``data_dir`` (and the shipped conf into ``conf_dir``);
-    returns {user: generated password}."""
+    returns {user: generated password}. ``broker_group``: the mosquitto group's id where the
+    files go (None: leave them root's)."""
     names = [n for _, n in users]
     if len(set(names)) != len(names):
         raise ValueError(f"user names must differ: {names}")
@@ -183,7 +227,7 @@ def setup(data_dir: Path, users: Sequence[tuple[str, str]] = DEFAULT_USERS, *, p
     acl = data_dir / "acl"
     acl.write_text(acl_text(prefix, ha_prefix, users), encoding="utf-8")
     for p in (data_dir, passwd, acl):
-        _share_with_broker(p)
+        _share_with_broker(p, broker_group)
     if conf_dir is not None:
         (conf_dir / "xian-table.conf").write_text(conf_text(data_dir=data_dir), encoding="utf-8")
     return creds
@@ -235,7 +279,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     users = args.user or list(DEFAULT_USERS)
     try:
         creds = setup(data_dir, users, prefix=args.prefix, ha_prefix=args.ha_prefix,
-                      conf_dir=CONF_D if args.install else None, force=args.force)
+                      conf_dir=CONF_D if args.install else None, force=args.force, broker_group=live_broker_group())
+        if args.install:
+            DROPIN.parent.mkdir(parents=True, exist_ok=True)
+            DROPIN.write_text(dropin_text(1), encoding="utf-8")
     except (OSError, RuntimeError, ValueError) as e:
         print(f"broker_setup: {e}", file=sys.stderr)
         return 1
@@ -250,7 +297,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("for the table's config.toml:")
         print(f'  [mqtt]\n  url = "mqtt://{service}:{creds[service]}@localhost:1883"')
     if args.install:
-        print("then: sudo systemctl restart mosquitto")
+        print(f"and {DROPIN}; then: sudo systemctl daemon-reload; sudo systemctl restart mosquitto")
     return 0
 
 

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from table_app.doctor.broker import check_broker
+from table_app.doctor.broker import check_broker, check_mosquitto
 from table_app.doctor.check import ERROR, OK, WARNING, Check, Probe
 from table_app.doctor.machine import check_display, check_font, check_power, check_service
 from table_app.doctor.panel import check_panel, installed_panel
@@ -348,7 +348,8 @@ def test_cli_doctor_json(cli: Any, tmp_path: Path) -> None:
     proc = cli("doctor", "--json", "--headless", "--config", str(config))
     report = json.loads(proc.stdout)
     by_name = {c["name"]: c for c in report["checks"]}
-    assert list(by_name) == ["journal", "backup", "disk", "power", "panel", "broker", "font", "display", "service"]
+    assert list(by_name) == ["journal", "backup", "disk", "power", "panel", "broker", "mosquitto", "font", "display",
+                            "service"]
     assert by_name["journal"]["level"] == OK and "1 records" in by_name["journal"]["message"]
     assert by_name["broker"]["level"] == ERROR  # nobody listens on that port
     assert by_name["display"]["message"] == "headless: no display needed"
@@ -362,10 +363,11 @@ def test_cli_doctor_json(cli: Any, tmp_path: Path) -> None:
 def test_the_module_examples_run() -> None:
     import doctest
 
-    from table_app.doctor import machine
+    from table_app.doctor import broker, machine
 
-    result = doctest.testmod(machine)
-    assert result.attempted > 0 and result.failed == 0
+    for module in (machine, broker):
+        result = doctest.testmod(module)
+        assert result.attempted > 0 and result.failed == 0
 
 
 def test_a_user_who_may_not_read_the_table_is_told_to_use_sudo() -> None:
@@ -400,3 +402,38 @@ def test_a_user_who_may_not_read_the_table_is_told_to_use_sudo() -> None:
     assert checks["journal"]["level"] == ERROR and "permission denied" in checks["journal"]["message"]
     assert checks["journal"]["fix"] == "run the doctor as root: sudo xian-table doctor"
     assert checks["backup"]["level"] == ERROR and "permission denied" in checks["backup"]["message"]
+
+
+# -- mosquitto's version (the real program, and programs that print another version) ------
+
+
+def test_mosquitto_version_of_the_real_program(root: Path) -> None:
+    """What this machine's mosquitto says; Debian 12's 2.0.11 miscounts connections."""
+    real = subprocess.run(["mosquitto", "-h"], capture_output=True, text=True)
+    first = real.stdout.splitlines()[0]
+    version = tuple(int(n) for n in first.removeprefix("mosquitto version ").split("."))
+    c = check_mosquitto(probe(root, which=shutil.which))
+    assert f"mosquitto {first.removeprefix('mosquitto version ')}" in c.message
+    if version < (2, 0, 12):
+        assert c.level == WARNING and "stops enforcing max_connections" in c.message
+        assert "nothing caps it here" in c.message and "bookworm-backports" in c.fix
+        from table_app.mqtt.broker_setup import dropin_text
+
+        dropin = root / "etc/systemd/system/mosquitto.service.d/xian-table.conf"
+        dropin.parent.mkdir(parents=True)
+        dropin.write_text(dropin_text(1))  # what the install writes
+        capped = check_mosquitto(probe(root, which=shutil.which))
+        assert capped.level == WARNING and "caps the broker at 96 open files" in capped.message
+        assert "sudo xian-table install" not in capped.fix
+    else:
+        assert c.level == OK
+
+
+@pytest.mark.parametrize(("printed", "level"), [("mosquitto version 2.0.18", OK), ("mosquitto version 2.0.12", OK),
+                                                ("mosquitto version 1.6.12", WARNING), ("Usage: who knows", WARNING)])
+def test_mosquitto_versions(root: Path, tmp_path: Path, printed: str, level: str) -> None:
+    program = fake_program(tmp_path / "bin", "mosquitto", printed + "\n", status=3)
+    c = check_mosquitto(probe(root, which=lambda name: program if name == "mosquitto" else None))
+    assert c.level == level and (printed.split()[-1] in c.message or "did not say its version" in c.message)
+    nothing = check_mosquitto(probe(root, which=lambda name: None))
+    assert nothing.level == OK and "version not checked" in nothing.message

@@ -37,6 +37,7 @@ def expected_files(headless: bool = False) -> set[str]:
         "/etc/mosquitto/xian-table/passwd",
         "/etc/mosquitto/xian-table/acl",
         "/etc/mosquitto/conf.d/xian-table.conf",
+        "/etc/systemd/system/mosquitto.service.d/xian-table.conf",
         "/etc/xian-table/mqtt.env",
         "/etc/xian-table/mqtt-users",
         f"/etc/systemd/system/{unit}",
@@ -138,6 +139,67 @@ def test_what_the_install_puts_in_place(xt: Any, tmp_path: Path) -> None:
     assert users == ["xian-table", "display", "homeassistant", "remote"]
     assert password.group(1) not in (root / "etc/mosquitto/xian-table/passwd").read_text()  # hashed there
     assert "user xian-table" in (root / "etc/mosquitto/xian-table/acl").read_text()
+
+
+def image_root(root: Path, mosquitto_gid: int | None) -> Path:
+    """An image's root with its own users and groups (a mosquitto group of its own, or none yet)."""
+    (root / "etc").mkdir(parents=True)
+    groups = ["root:x:0:"] + ([f"mosquitto:x:{mosquitto_gid}:"] if mosquitto_gid is not None else [])
+    users = ["root:x:0:0:root:/root:/bin/sh"]
+    if mosquitto_gid is not None:
+        users.append(f"mosquitto:x:{mosquitto_gid}:{mosquitto_gid}::/var/lib/mosquitto:/usr/sbin/nologin")
+    (root / "etc/group").write_text("\n".join(groups) + "\n")
+    (root / "etc/passwd").write_text("\n".join(users) + "\n")
+    return root
+
+
+BROKER_FILES = ("etc/mosquitto/xian-table", "etc/mosquitto/xian-table/passwd", "etc/mosquitto/xian-table/acl")
+
+
+def test_an_image_root_gets_its_own_mosquitto_group_not_the_build_machines(xt: Any, tmp_path: Path) -> None:
+    import grp
+
+    here = grp.getgrnam("mosquitto").gr_gid  # the build machine's (the Debian package made it)
+    image = 4242 if here != 4242 else 4243
+    root = image_root(tmp_path / "image", image)
+    xt("install", "--root", str(root), "--bin", BINARY)
+    owner = image if os.geteuid() == 0 else os.getgid()  # only root can give files to a group
+    for rel in BROKER_FILES:
+        st = (root / rel).stat()
+        assert (st.st_uid, st.st_gid) == (os.geteuid(), owner), rel
+    assert (root / BROKER_FILES[1]).stat().st_mode & 0o777 == 0o640
+
+
+def test_an_image_without_mosquitto_yet_gets_the_group_when_mosquitto_starts(xt: Any, tmp_path: Path) -> None:
+    """Files root:root 0640 in the image; the drop-in's ExecStartPre gives them the group at start."""
+    import grp
+
+    root = image_root(tmp_path / "image", None)
+    xt("install", "--root", str(root), "--bin", BINARY)
+    for rel in BROKER_FILES:
+        assert (root / rel).stat().st_gid == os.getgid()  # root's: no group to give them
+    dropin = root / "etc/systemd/system/mosquitto.service.d/xian-table.conf"
+    text = dropin.read_text()
+    pre = re.search(r"^ExecStartPre=-\+(/bin/chgrp mosquitto .*)$", text, re.M)
+    assert pre and re.search(r"^LimitNOFILE=96$", text, re.M)
+    argv = pre.group(1).split()
+    assert argv[2:] == [f"/{rel}" for rel in BROKER_FILES]
+    # What systemd runs at mosquitto's start, run here on the image's files (this machine has the group):
+    subprocess.run([argv[0], argv[1], *(str(root) + a for a in argv[2:])], check=True)
+    if os.geteuid() == 0:
+        assert {(root / rel).stat().st_gid for rel in BROKER_FILES} == {grp.getgrnam("mosquitto").gr_gid}
+    # and systemd reads the drop-in without a complaint, beside Debian's mosquitto.service:
+    units = tmp_path / "units"
+    (units / "mosquitto.service.d").mkdir(parents=True)
+    (units / "mosquitto.service.d/xian-table.conf").write_text(text)
+    (units / "mosquitto.service").write_text(Path("/lib/systemd/system/mosquitto.service").read_text())
+    verify = subprocess.run(["systemd-analyze", "verify", "mosquitto.service"], capture_output=True, text=True,
+                            env=dict(os.environ, SYSTEMD_UNIT_PATH=f"{units}:"))
+    assert verify.returncode == 0 and "xian-table.conf" not in verify.stderr, verify.stderr
+    (units / "mosquitto.service.d/xian-table.conf").write_text(text.replace("LimitNOFILE=96", "LimitNOFILE=x"))
+    bad = subprocess.run(["systemd-analyze", "verify", "mosquitto.service"], capture_output=True, text=True,
+                         env=dict(os.environ, SYSTEMD_UNIT_PATH=f"{units}:"))
+    assert "xian-table.conf" in bad.stderr  # (the check above can see a bad line)
 
 
 def test_switching_to_headless_replaces_the_app_unit(xt: Any, tmp_path: Path) -> None:
