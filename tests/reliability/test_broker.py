@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import resource
 import shutil
 import socket
 import ssl
@@ -62,15 +63,17 @@ def test_listeners_follow_the_config() -> None:
 
 
 @contextlib.contextmanager
-def mosquitto(folder: Path, conf: str, port: int) -> Iterator[None]:
-    """mosquitto with ``conf`` (plus a log, no persistence), until it listens on ``port``."""
+def mosquitto(folder: Path, conf: str, port: int, files: int | None = None) -> Iterator[subprocess.Popen[bytes]]:
+    """mosquitto with ``conf`` (plus a log, no persistence), until it listens on ``port``;
+    ``files``: its open-files limit, as systemd's LimitNOFILE sets it."""
     path = folder / "mosquitto.conf"
     extra = ["persistence false", f"log_dest file {folder / 'mosquitto.log'}", "log_type all"]
     if os.geteuid() == 0:
         extra.append("user root")
     path.write_text(conf + "\n".join(extra) + "\n")
+    limit = (lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (files, files))) if files else None
     proc = subprocess.Popen([shutil.which("mosquitto") or "/usr/sbin/mosquitto", "-c", str(path)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, preexec_fn=limit)
     try:
         end = time.monotonic() + WAIT
         log = folder / "mosquitto.log"
@@ -78,7 +81,7 @@ def mosquitto(folder: Path, conf: str, port: int) -> Iterator[None]:
             assert proc.poll() is None, (proc.stderr.read() if proc.stderr else b"").decode()
             assert time.monotonic() < end, "mosquitto did not start"
             time.sleep(0.05)
-        yield
+        yield proc
     finally:
         proc.terminate()
         proc.wait(10)
@@ -120,6 +123,60 @@ def test_the_broker_takes_64_connections_a_listener_and_no_more(tmp_path: Path, 
         assert connack("127.0.0.1", port, "display", creds["display"]) == 0
         for s in held:
             s.close()
+
+
+def mosquitto_version() -> tuple[int, ...]:
+    first = subprocess.run(["mosquitto", "-h"], capture_output=True, text=True).stdout.splitlines()[0]
+    return tuple(int(n) for n in first.removeprefix("mosquitto version ").split("."))
+
+
+def churn_then_count(port: int, user: str, password: str, churn: int, most: int) -> int:
+    """Log in and out ``churn`` times, then hold as many logins at once as the broker takes (≤ most)."""
+    for i in range(churn):
+        with socket.create_connection(("127.0.0.1", port), timeout=WAIT) as s:
+            s.sendall(mqtt_connect_packet(f"churn-{i}", user, password))
+            assert s.recv(4)[:1] == b"\x20"
+            s.sendall(b"\xe0\x00")  # DISCONNECT
+    time.sleep(0.3)
+    held: list[socket.socket] = []
+    try:
+        for i in range(most):
+            s = socket.create_connection(("127.0.0.1", port), timeout=WAIT)
+            held.append(s)
+            s.settimeout(3)
+            s.sendall(mqtt_connect_packet(f"held-{i}", user, password))
+            with contextlib.suppress(OSError):
+                if s.recv(4)[:1] == b"\x20":
+                    continue
+            held.pop().close()
+        return len(held)
+    finally:
+        for s in held:
+            s.close()
+
+
+def test_connection_churn_cannot_take_the_broker_past_its_file_limit(tmp_path: Path, users: Any) -> None:
+    """mosquitto before 2.0.12 lets one more client in per disconnect (eclipse/mosquitto#1460);
+    the drop-in's LimitNOFILE bounds what churn can open, whatever the version."""
+    data, creds = users
+    churn, most = 300, 500
+    limit = broker_setup.open_files_limit(1)
+    counts = {}
+    for name, files in (("plain", None), ("limited", limit)):
+        (tmp_path / name).mkdir()
+        port = free_port()
+        conf = broker_setup.conf_text([f"127.0.0.1:{port}"], data_dir=data)
+        with mosquitto(tmp_path / name, conf, port, files=files) as proc:
+            first = churn_then_count(port, "display", creds["display"], churn, most)
+            again = churn_then_count(port, "display", creds["display"], 0, most)  # the held ones were churn too
+            assert proc.poll() is None
+        counts[name] = (first, again)
+    (unbounded, unbounded_again), (bounded, bounded_again) = counts["plain"], counts["limited"]
+    if mosquitto_version() < (2, 0, 12):
+        assert unbounded == 64 + churn and unbounded_again == most  # the bug, for real, and it compounds
+    else:
+        assert unbounded == unbounded_again == 64
+    assert 64 <= bounded == bounded_again < limit  # bounded, and still serving after the flood
 
 
 def test_a_listener_on_one_address_is_not_on_the_others(tmp_path: Path, users: Any) -> None:
