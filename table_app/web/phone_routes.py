@@ -34,6 +34,7 @@ from engine.public import PublicState
 from engine.records import WAIT_KINDS, WaitKind, Wind
 from engine.seats import SEATS
 from engine.table import accepts
+from table_app.bounded import UnsafeTextError, check_strings, json_line
 from table_app.present.names import NAME_ROOM, name_width
 from table_app.present.refusals import refusal
 from table_app.present.seat import SeatView
@@ -90,7 +91,7 @@ class JoinSeat(TypedDict):
 
 
 def _json(status: int, data: Mapping[str, object], *headers: tuple[str, str]) -> Reply:
-    return Reply(status, JSON, json.dumps(data, ensure_ascii=False).encode(), headers)
+    return Reply(status, JSON, json_line(data).encode(), headers)
 
 
 def _refused(status: int, key: str, code: str = "", **fields: object) -> Reply:
@@ -219,6 +220,8 @@ class PhoneRoutes:
             return _refused(429, "ph_too_many", "join.rate")
         if not self.phones.token_ok(token):
             return _refused(403, "phone_old_code", "join.token")
+        if (unsafe := _unsafe_text(body)) is not None:
+            return unsafe
         data = _body(body)
         if data is None or set(data) - {"seat", "name"}:
             return _refused(400, "ph_bad_join", "invalid")
@@ -258,6 +261,8 @@ class PhoneRoutes:
     def press(self, seat: int, body: bytes, cookie: str | None) -> Reply:
         if self.phones.seat_of(phone_secret(cookie)) != seat:
             return _refused(401, "ph_no_seat", "phone.unbound")
+        if (unsafe := _unsafe_text(body)) is not None:
+            return unsafe
         data = _body(body)
         if data is None:
             return _refused(400, "ph_not_press", "invalid")
@@ -284,6 +289,8 @@ class PhoneRoutes:
         """One of the table's own steps (:meth:`steps`) from a bound phone."""
         if self.phones.seat_of(phone_secret(cookie)) != seat:
             return _refused(401, "ph_no_seat", "phone.unbound")
+        if (unsafe := _unsafe_text(body)) is not None:
+            return unsafe
         data = _body(body)
         tap = ""
         if data is not None:
@@ -357,6 +364,18 @@ class PhoneRoutes:
 
 def _seat(text: str) -> int | None:
     return int(text) if text in ("0", "1", "2", "3") else None
+
+
+def _unsafe_text(body: bytes) -> Reply | None:
+    """The refusal of a JSON body with a control character or a lone surrogate in any string
+    (the rule of every command: :func:`table_app.bounded.check_strings`); None: none there."""
+    try:
+        check_strings(json.loads(body.decode("utf-8")) if len(body) <= MAX_BODY else None)
+    except UnsafeTextError as e:
+        return _refused(400, "ph_bad_text", "invalid.text", why=str(e))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        return None  # (not JSON: each route's own refusal)
+    return None
 
 
 def _body(body: bytes) -> dict[str, object] | None:

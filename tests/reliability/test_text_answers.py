@@ -16,7 +16,10 @@ from pathlib import Path
 from typing import Any
 
 from table_app.journal import Journal
+from table_app.service import TableService
+from table_app.web.server import SeatPages
 from tests.reliability.helpers import ROOT, SESSION, child_env, serve
+from tests.table_app.test_phones import Phone, table, token_of  # noqa: F401  (the fixture)
 
 # (a line as sent, what its answer must say): "ok" True / False, and a word of its error
 LINES: list[tuple[str, bool, str]] = [
@@ -89,3 +92,34 @@ def _run_db(tmp_path: Path, db: Path, data: bytes) -> tuple[list[dict[str, Any]]
     proc = serve(tmp_path, "--stdin", "--db", str(db), input=data)
     assert proc.returncode == 0, proc.stderr
     return [json.loads(line) for line in proc.stdout.decode().splitlines()], proc.stderr.decode()
+
+
+RAW_BODIES = [  # (path under the phone's seat, a raw JSON body): each must be refused, clearly
+    ("press", b'{"type": "pass", "x": "\\ud800"}'),
+    ("press", b'{"type": "pass", "\\udfff": 1}'),
+    ("press", b'{"type": "press", "button": "TURN\\u001b[2J"}'),
+    ("press", b'{"type": "kong", "kind": "\\u0000"}'),
+    ("press", b'{"type": "pass", "tap": "\\ud800\\ud800\\ud800\\ud800"}'),
+    ("table", b'{"type": "confirm_win", "wait": "\\u009b"}'),
+]
+
+
+def test_http_bodies_and_names_with_control_characters_or_surrogates_are_refused_clearly(
+        table: tuple[TableService, SeatPages]) -> None:  # noqa: F811
+    service, pages = table
+    token = token_of(pages)
+    seq = service.seq
+    phone = Phone(pages)
+    for name in ("\ud800", "A\x1b[2J", "b\x00", "\x9b31m", "a\u202eb"):
+        raw = json.dumps({"seat": 1, "name": name}).encode()  # (ASCII: the surrogate as its \\ud800 escape)
+        status, answer, _ = phone.request("POST", f"/join/{token}", raw=raw)
+        print("join", repr(name), status, answer)
+        code = "invalid.name" if name.isprintable() or name == "a\u202eb" else "invalid.text"
+        assert status == 400 and answer["code"] == code and answer["zh"] and answer["en"], answer
+    assert phone.join(token, 1)[1]["ok"]
+    for where, raw in RAW_BODIES:
+        status, answer, _ = phone.request("POST", f"/phone/1/{where}", raw=raw)
+        print(where, raw, status, answer)
+        assert status == 400 and answer["code"] == "invalid.text", (raw, answer)
+        assert "control character" in answer["en"] or "surrogate" in answer["en"], answer
+    assert service.seq == seq and service.public["players"] == ["A", "B", "C", "D"]
