@@ -18,6 +18,11 @@ class Event:
     def to_json(self) -> dict[str, object]:
         raise NotImplementedError
 
+    def check_new(self) -> None:
+        """What a new event must pass beyond what a journaled one did (:func:`engine.table.apply`
+        asks, a replay does not): rules added after journals already held events — an old
+        journal is read as it was written (issue 26: names with control characters)."""
+
     @property
     def seat_of(self) -> int | None:
         """The seat that acts, if the event has one."""

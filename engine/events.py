@@ -32,6 +32,7 @@ from engine.fields import (
     check_dice,
     check_name,
     check_seat,
+    check_text,
     check_tile,
     quoted_event,
 )
@@ -77,6 +78,11 @@ class NewSession(Event):
     @property
     def rule_set(self) -> Rules:
         return Rules.from_overrides(self.rules)
+
+    def check_new(self) -> None:
+        """Four names a screen can show (:func:`engine.fields.check_text`, the names' one rule)."""
+        for name in self.players:
+            check_text(name, "players", self.TYPE)
 
     def to_json(self) -> dict[str, object]:
         d: dict[str, object] = {"type": self.TYPE, "players": list(self.players), "base": self.base}

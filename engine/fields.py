@@ -87,9 +87,54 @@ def check_tile(value: object, name: str, etype: str, src: object = None) -> int:
 NAME_MAX: Final = 12
 
 
+def unsafe_char(text: str) -> str | None:
+    r"""The first character no command may carry in any string (None: none): a control
+    character (C0 with NUL, ESC and line breaks, DEL, C1) or a lone surrogate (a JSON ``\ud800``
+    escape decodes to one; it cannot be written as UTF-8, to a journal or a socket).
+
+    >>> unsafe_char("阿强 'A'"), unsafe_char("a\x1b[2J"), unsafe_char("\ud800"), unsafe_char("a\u202eb")
+    (None, '\x1b', '\ud800', None)
+    """
+    for c in text:
+        if c < " " or "\x7f" <= c <= "\x9f" or "\ud800" <= c <= "\udfff":
+            return c
+    return None
+
+
+def check_text(value: object, field: str, etype: str) -> str:
+    r"""Text a screen or a terminal shows (a player's name): a string, every character printable
+    (``str.isprintable``: no control, format, separator other than the space, surrogate,
+    private-use or unassigned character — so no terminal escape, no NUL, no bidi override).
+
+    >>> check_text("王 'A'", "players", "new_session")
+    "王 'A'"
+    >>> check_text("\x1b[2J", "players", "new_session")
+    Traceback (most recent call last):
+    ...
+    engine.errors.InvalidEventError: new_session: 'players' must be printable text ...
+    """
+    if not isinstance(value, str) or not value.isprintable():
+        shown = value if isinstance(value, str) and len(value) <= 40 else f"{str(value)[:40]}…"
+        raise InvalidEventError(f"{etype}: {field!r} must be printable text (no control characters), got {shown!r}",
+                                "invalid.name")
+    return value
+
+
+def printable(text: str) -> str:
+    r"""``text`` for a terminal: every unprintable character (a control character, an escape,
+    a lone surrogate) shown as its Python escape, so that stored text never acts on a terminal.
+
+    >>> printable("a\x1b[2Jb\x00\ud800 阿强")
+    'a\\x1b[2Jb\\x00\\ud800 阿强'
+    """
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
 def check_name(value: object, field: str = "name", etype: str = "name") -> str:
     """A player's name as a phone or the screen gives it: 1–12 characters once trimmed, every
-    one printable (no control, format or line characters); any script.
+    one printable (:func:`check_text`: no control, format or line characters); any script.
 
     >>> check_name("  阿强 ")
     '阿强'
@@ -103,4 +148,4 @@ def check_name(value: object, field: str = "name", etype: str = "name") -> str:
         shown = value if isinstance(value, str) and len(value) <= 40 else f"{str(value)[:40]}…"
         raise InvalidEventError(f"{etype}: {field!r} must be 1-{NAME_MAX} printable characters, got {shown!r}",
                                 "invalid.name")
-    return name
+    return check_text(name, field, etype)

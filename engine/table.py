@@ -70,9 +70,10 @@ def new_table() -> TableState:
 
 
 def apply(state: TableState, event: Event | Mapping[str, object]) -> tuple[TableState, list[Effect]]:
-    """Apply one event; the new state and the effects. Raises :class:`RuleError` if refused.
-    ``state`` itself is never changed."""
+    """Apply one new event; the new state and the effects. Raises :class:`RuleError` if refused
+    (a new event's own checks too: :meth:`Event.check_new`). ``state`` itself is never changed."""
     ev = parse_event(event)
+    ev.check_new()
     handler = _handler(state, ev)
     new = state.copy()
     return new, handler(new, ev)

@@ -10,7 +10,12 @@ message can take the memory, the recursion or the CPU the table needs:
 - the digits of its numbers (:data:`MAX_NUMBER_CHARS`), checked as json hands each number
   over (``parse_int``/``parse_float``), so the answer does not depend on
   ``sys.set_int_max_str_digits`` and no 5,000-digit integer ever reaches the engine;
-- ``NaN`` and ``Infinity``, which are not JSON, are refused.
+- ``NaN`` and ``Infinity``, which are not JSON, are refused;
+- no string, key or value at any depth, may hold a control character (C0 with NUL, ESC and
+  line breaks, DEL, C1) or a lone surrogate (``"\\ud800"`` is valid JSON, but cannot be written
+  as UTF-8: not to the journal, not in an answer): :func:`engine.fields.unsafe_char`, refused
+  as :class:`UnsafeTextError`. What reaches a screen (a name) is held to the engine's stricter
+  rule as well (every character printable: :func:`engine.fields.check_text`).
 
 Errors are :class:`BoundedInputError` (a ``ValueError``) with a short message that quotes
 at most :data:`EXCERPT` characters of the input, never the whole of it.
@@ -25,6 +30,10 @@ table_app.bounded.BoundedInputError: nested more than 32 levels deep
 Traceback (most recent call last):
 ...
 table_app.bounded.BoundedInputError: a number of 5,000 digits (at most 20): '99999999999999999999…'
+>>> parse_command(r'{"type": "name", "seat": 0, "name": "\\u001b[2J"}')
+Traceback (most recent call last):
+...
+table_app.bounded.UnsafeTextError: a control character (U+001B) in name: refused
 >>> clip("x" * 500, 10)
 'xxxxxxxxxx… (500 characters)'
 """
@@ -35,6 +44,8 @@ import json
 import re
 from typing import Any
 
+from engine.fields import unsafe_char
+
 MAX_COMMAND_BYTES = 16_384  # one command; the largest real one (new_session with rules) is under 1 KiB
 MAX_DEPTH = 32  # the deepest real command is 3 levels (new_session → rules → kong_reserve)
 MAX_NUMBER_CHARS = 20  # a 64-bit wall_seed has 20 digits; base, bets and seats far fewer
@@ -43,10 +54,32 @@ MAX_ERROR_CHARS = 400  # answers quote the refused event; never more than this o
 
 _STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)  # a JSON string, escapes and all
 _BRACKET = re.compile(r"[\[\]{}]")
+_RAW = re.compile("[\x7f-\x9f\ud800-\udfff]")  # what json.dumps(ensure_ascii=False) leaves raw
 
 
 class BoundedInputError(ValueError):
     """The input was too big, too deep, not UTF-8 or not JSON; the message is short."""
+
+
+class UnsafeTextError(BoundedInputError):
+    """A string of the input holds a control character or a lone surrogate."""
+
+
+def check_strings(value: object, where: str = "") -> None:
+    """Raise :class:`UnsafeTextError` if any string in ``value`` (keys too, at any depth) holds
+    a control character or a lone surrogate; the message names the character and where it is."""
+    if isinstance(value, str):
+        c = unsafe_char(value)
+        if c is not None:
+            what = "a lone surrogate" if "\ud800" <= c <= "\udfff" else "a control character"
+            raise UnsafeTextError(f"{what} (U+{ord(c):04X}) in {where or 'the command'}: refused")
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            check_strings(k, f"{where}.{excerpt(k, 20)} (a key)".lstrip("."))
+            check_strings(v, f"{where}.{k}".lstrip(".") if unsafe_char(k) is None else where)
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            check_strings(v, f"{where}[{i}]")
 
 
 def excerpt(text: str | bytes, limit: int = EXCERPT) -> str:
@@ -111,10 +144,26 @@ def parse_command(data: str | bytes, *, max_bytes: int = MAX_COMMAND_BYTES, max_
     if depth(text) > max_depth:
         raise BoundedInputError(f"nested more than {max_depth} levels deep")
     try:
-        return json.loads(text, parse_int=_PARSE_INT, parse_float=_PARSE_FLOAT, parse_constant=_constant)
+        value = json.loads(text, parse_int=_PARSE_INT, parse_float=_PARSE_FLOAT, parse_constant=_constant)
     except json.JSONDecodeError as e:
         start = max(0, e.pos - EXCERPT // 2)
         raise BoundedInputError(f"not JSON ({e.msg} at column {e.colno}): "
                                 f"{'…' if start else ''}{excerpt(text[start:])}") from None
     except RecursionError:  # cannot happen below MAX_DEPTH; a last guard for a deeper caller's stack
         raise BoundedInputError(f"nested more than {max_depth} levels deep") from None
+    check_strings(value)
+    return value
+
+
+def json_line(answer: object, separators: tuple[str, str] = (",", ":")) -> str:
+    """``answer`` as JSON text on one line, readable (UTF-8, not ``\\u`` escapes) where it can
+    be: it never fails on anything JSON can carry, and never holds a character that acts on a
+    terminal. json leaves DEL, the C1 controls and lone surrogates raw (only C0 must be
+    escaped); here they are written as their ``\\uXXXX`` escapes, the same JSON value.
+
+    >>> json_line({"ok": False, "error": "got '\\ud800' for 阿强 \\x9b"})
+    '{"ok":false,"error":"got \\'\\\\ud800\\' for 阿强 \\\\u009b"}'
+    """
+    text = json.dumps(answer, ensure_ascii=False, separators=separators)
+    # (such a character is only ever inside a JSON string, where its escape is the same value)
+    return _RAW.sub(lambda m: f"\\u{ord(m.group()):04x}", text)

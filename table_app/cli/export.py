@@ -1,5 +1,7 @@
 """``xian-table export``: every hand's transfers and totals, as CSV or JSON, for a spreadsheet.
 
+Names are written as they were journaled, but never a control character raw (an old journal
+may hold one: :func:`engine.fields.printable` escapes it; JSON escapes it as ``\\uXXXX``).
 The hands come from replaying the journal's events in effect (undone events are left out),
 session by session; a hand appears once it is settled (phase ``hand_over``).
 """
@@ -8,11 +10,11 @@ from __future__ import annotations
 
 import argparse
 import csv
-import json
 import sys
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TextIO
 
+from engine.fields import printable
 from engine.public import public_state
 from engine.records import TransferJSON
 
@@ -153,9 +155,10 @@ def write_csv(sessions: list[SessionLedger], out: TextIO) -> None:
         if not s.in_effect:
             continue
         for h in s.hands:
-            w.writerow([s.session, s.started_at, h.hand, h.round, "" if h.dealer is None else s.players[h.dealer],
-                        h.result or "", "" if h.winner is None else s.players[h.winner], h.kind or "",
-                        *s.players, *h.deltas, *h.totals, _transfers_text(h.transfers, s.players)])
+            row = [s.session, s.started_at, h.hand, h.round, "" if h.dealer is None else s.players[h.dealer],
+                   h.result or "", "" if h.winner is None else s.players[h.winner], h.kind or "",
+                   *s.players, *h.deltas, *h.totals, _transfers_text(h.transfers, s.players)]
+            w.writerow([printable(c) if isinstance(c, str) else c for c in row])  # (a name never acts on a terminal)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -169,7 +172,9 @@ def run(args: argparse.Namespace) -> int:
                   file=sys.stderr)
             return 2
     if args.format == "json":
-        json.dump({"sessions": [s.to_json() for s in sessions]}, sys.stdout, ensure_ascii=False)
+        from table_app.bounded import json_line
+
+        sys.stdout.write(json_line({"sessions": [s.to_json() for s in sessions]}, separators=(", ", ": ")))
         sys.stdout.write("\n")
     else:
         write_csv(sessions, sys.stdout)

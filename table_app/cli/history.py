@@ -1,9 +1,11 @@
-"""``xian-table history``: the journal's sessions and hands, one line each."""
+"""``xian-table history``: the journal's sessions and hands, one line each (a name an old journal
+holds with a control character is shown escaped, never acting on the terminal)."""
 
 from __future__ import annotations
 
 import argparse
 
+from engine.fields import printable
 from table_app.cli.export import SessionLedger, read_ledgers
 
 HELP = "list the journal's sessions and hands, one line each (results, deltas, running totals)"
@@ -45,5 +47,5 @@ def run(args: argparse.Namespace) -> int:
         print("no sessions in the journal yet")
         return 0
     for line in lines(sessions):
-        print(line)
+        print(printable(line))
     return 0

@@ -4,7 +4,9 @@ With ``--stdin`` every line of standard input is one JSON command (an event of t
 vocabulary, or ``{"type": "undo"}``, ``{"type": "undo", "to": n}``, ``{"type": "redo"}``,
 ``{"type": "state"}``) and gets exactly one JSON line on standard output:
 ``{"ok": true, "seq": n, "state": {...}}`` once the event is durable on disk, or
-``{"ok": false, "error": "..."}``. Blank lines and lines starting with ``#`` are skipped.
+``{"ok": false, "error": "..."}``. A blank line or one starting with ``#`` changes nothing
+and is answered ``{"ok": true, "skipped": "blank"}`` (or ``"comment"``): every line gets its
+answer line, so a client that sends ahead and counts answers stays in step.
 Without ``--stdin`` the service runs until SIGTERM or Ctrl-C; the other inputs (buttons,
 panel, MQTT) attach to it. Kivy is never imported here.
 """
@@ -12,7 +14,6 @@ panel, MQTT) attach to it. Kivy is never imported here.
 from __future__ import annotations
 
 import argparse
-import json
 import signal
 import sys
 import threading
@@ -89,20 +90,25 @@ def _say_link(name: str, state: str, detail: str, verb: str = "serve") -> None:
 
 
 def serve_lines(service: TableService, lines: TextIO, out: TextIO) -> int:
-    """One JSON answer per command line, each written and flushed after its durable commit.
+    """Exactly one JSON answer line per input line, each written and flushed after its
+    durable commit (a blank or ``#`` line: ``{"ok": true, "skipped": ...}``, nothing changed).
 
     Lines are read with a bound (``bounded.MAX_COMMAND_BYTES``): a longer line is skipped
     to its end without being held in memory and answered with a short error, as is a line
-    that is not UTF-8, not JSON, nested too deep or carrying a number too long.
+    that is not UTF-8, not JSON, nested too deep, carrying a number too long, or a string
+    with a control character or a lone surrogate. The answer is written by
+    :func:`table_app.bounded.json_line`, which cannot fail on anything JSON can carry.
     """
-    from table_app.bounded import MAX_COMMAND_BYTES, BoundedInputError, clip, parse_command
+    from table_app.bounded import MAX_COMMAND_BYTES, BoundedInputError, clip, json_line, parse_command
 
     for n, line in _bounded_lines(lines, MAX_COMMAND_BYTES):
         if line is None:
             answer: dict[str, object] = {"ok": False, "error": f"line {n}: longer than {MAX_COMMAND_BYTES:,} bytes; "
                                                             f"skipped"}
-        elif not line.strip() or line.lstrip().startswith(b"#"):
-            continue
+        elif not line.strip():
+            answer = {"ok": True, "skipped": "blank"}
+        elif line.lstrip().startswith(b"#"):
+            answer = {"ok": True, "skipped": "comment"}
         else:
             try:
                 command = parse_command(line.strip())
@@ -112,7 +118,7 @@ def serve_lines(service: TableService, lines: TextIO, out: TextIO) -> int:
                 answer = service.call(command, source="stdin").to_json()
                 if not answer["ok"]:
                     answer["error"] = clip(str(answer["error"]))
-        out.write(json.dumps(answer, ensure_ascii=False, separators=(",", ":")) + "\n")
+        out.write(json_line(answer) + "\n")
         out.flush()
     return 0
 

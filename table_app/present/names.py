@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
+from engine.errors import InvalidEventError
+from engine.fields import check_text
 from table_app.present.table import PLACES
 from table_app.present.words import tr
 
@@ -25,6 +27,10 @@ def names_problem(names: Sequence[str], lang: str) -> str:
     for place, name in zip(PLACES, names, strict=True):
         if not name.strip():
             return tr("name_missing", lang, place=tr(f"place_{place}", lang))
+        try:
+            check_text(name, "players", "new_session")  # (the engine's one rule for names)
+        except InvalidEventError:
+            return tr("name_unprintable", lang, place=tr(f"place_{place}", lang))
         if name_width(name) > NAME_ROOM:
             return tr("name_too_long", lang, name=name)
     for i, name in enumerate(names):

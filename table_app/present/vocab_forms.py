@@ -23,6 +23,7 @@ FORMS: Final[dict[str, tuple[str, str]]] = {
     "score_only_mode": ("只记分（不按按钮，每局只输入结果）", "score only (no buttons: enter each hand's result)"),
     "start": ("开始", "Start"),
     "name_missing": ("请给{place}的玩家起个名字", "Give the player at the {place} a name"),
+    "name_unprintable": ("{place}的名字里有控制字符", "The name at the {place} has a control character"),
     "name_too_long": ("名字最多 8 个汉字或 12 个字母：{name}",
                       "A name has at most 8 Chinese characters or 12 letters: {name}"),
     "base_bad": ("基数要是 1 或更大的整数", "The base is a whole number, 1 or more"),

@@ -165,5 +165,9 @@ TABLE: Final[dict[str, tuple[str, str]]] = {
     "ph_session_on": ("牌局还在进行", "A session is on"),
     "ph_mid_hand": ("一局打完再结束", "End the session between hands"),
     "ph_not_step": ("看不懂这个请求", "Not a step of the table"),
+    "ph_saving": ("正在保存", "still saving"),
+    "ph_bad_text": ("请求里有控制字符或无效字符：{why}", "Not taken: {why}"),
+    "ph_bad_tap": ("看不懂这个请求", "A tap's id is 8-64 letters, digits, - or _"),
+    "ph_tap_reused": ("这次按键的编号已用过", "This tap's id was used for another request"),
     "phone_old_code": ("这个二维码已过期：请扫桌上的新码", "This code is old: scan the one on the table again"),
 }

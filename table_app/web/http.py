@@ -166,6 +166,7 @@ class Server(ThreadingHTTPServer):
         self.active = 0
         self.refused = 0
         self.accept_failures = 0
+        self.failures: dict[str, int] = {}  # a request that failed (a bug): how many, by kind
         self._count = threading.Lock()
 
     def service_actions(self) -> None:
@@ -212,11 +213,25 @@ class Server(ThreadingHTTPServer):
             self.active -= 1
 
     def handle_error(self, request: object, client_address: object) -> None:
-        """A phone that went away mid-answer is normal: one debug line, not a traceback on stderr."""
-        if isinstance(sys.exc_info()[1], OSError):
-            log.debug("web: %s went away: %s", client_address, sys.exc_info()[1])
-        else:
-            log.exception("web: a request from %s failed", client_address)
+        """A phone that went away mid-answer is normal: one debug line, not a traceback on stderr.
+        A request that failed otherwise logs its traceback once per kind (the exception and
+        where it was raised), then only a count at 10, 100, 1000…: a flood of bad requests
+        never becomes a flood of writes on the SD card. (A local stand-in for issue 26's
+        ``table_app/fault_log.py``.)"""
+        error = sys.exc_info()[1]
+        if isinstance(error, OSError):
+            log.debug("web: %s went away: %s", client_address, error)
+            return
+        tb = error.__traceback__ if error is not None else None
+        while tb is not None and tb.tb_next is not None:
+            tb = tb.tb_next
+        kind = f"{type(error).__name__} at {tb.tb_frame.f_code.co_filename}:{tb.tb_lineno}" if tb else repr(error)
+        with self._count:
+            n = self.failures[kind] = self.failures.get(kind, 0) + 1
+        if n == 1:
+            log.exception("web: a request from %s failed (more of this kind are counted, not logged)", client_address)
+        elif str(n).strip("0") == "1":
+            log.error("web: %d requests failed with %s (the first one's traceback is logged above)", n, kind)
 
 
 def turn_away(sock: socket.socket) -> None:

@@ -21,6 +21,7 @@ import json
 import logging
 import threading
 from collections.abc import Callable, Mapping
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from http.cookies import CookieError, SimpleCookie
 from typing import TYPE_CHECKING, TypedDict
@@ -33,12 +34,14 @@ from engine.public import PublicState
 from engine.records import WAIT_KINDS, WaitKind, Wind
 from engine.seats import SEATS
 from engine.table import accepts
+from table_app.bounded import UnsafeTextError, check_strings, json_line
 from table_app.present.names import NAME_ROOM, name_width
 from table_app.present.refusals import refusal
 from table_app.present.seat import SeatView
 from table_app.present.words import WIND_EN, WIND_ZH, Both, both, tr
 from table_app.web.http import MAX_BODY, Reply
 from table_app.web.phones import Phones
+from table_app.web.taps import PHONE_WAIT_S, Taps
 
 if TYPE_CHECKING:
     from table_app.service import Answer, Notice, TableService
@@ -88,7 +91,7 @@ class JoinSeat(TypedDict):
 
 
 def _json(status: int, data: Mapping[str, object], *headers: tuple[str, str]) -> Reply:
-    return Reply(status, JSON, json.dumps(data, ensure_ascii=False).encode(), headers)
+    return Reply(status, JSON, json_line(data).encode(), headers)
 
 
 def _refused(status: int, key: str, code: str = "", **fields: object) -> Reply:
@@ -116,6 +119,8 @@ class PhoneRoutes:
     page: Callable[[str], str]  # the text of a page file (join.html, phone.html), {{TABLE}} filled in
     phones: Phones = field(default_factory=Phones)
     on_new_token: Callable[[], None] | None = None  # a new session made a new join token (its QR code)
+    taps: Taps = field(default_factory=Taps)  # each tap sent once, answered as often as asked
+    wait_s: float = PHONE_WAIT_S  # a request's wait for the durable answer, then "still saving"
     _pending_names: dict[int, str] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -215,7 +220,7 @@ class PhoneRoutes:
             return _refused(429, "ph_too_many", "join.rate")
         if not self.phones.token_ok(token):
             return _refused(403, "phone_old_code", "join.token")
-        data = _body(body)
+        data = _body(body)  # (its only text is the name: the names' own rule, check_name, below)
         if data is None or set(data) - {"seat", "name"}:
             return _refused(400, "ph_bad_join", "invalid")
         seat = data.get("seat")
@@ -233,21 +238,35 @@ class PhoneRoutes:
         secret, replaced = self.phones.bind(seat)
         pending = False
         if name is not None and self.service.public["players"][seat] != name:
-            answer = self.service.call({"type": "name", "seat": seat, "name": name}, "phone", timeout=10, remote=True)
-            if not answer.ok:
-                with self._lock:
-                    self._pending_names[seat] = name  # a hand is on: sent when the table takes names again
+            future = self.service.submit({"type": "name", "seat": seat, "name": name}, "phone", remote=True)
+            try:
+                answer = future.result(self.wait_s)
+            except TimeoutError:  # a slow disk: the join is answered now, the name kept if refused later
+                future.add_done_callback(lambda f: self._keep_if_refused(seat, name, f.result()))
                 pending = True
+            else:
+                self._keep_if_refused(seat, name, answer)
+                pending = not answer.ok
         cookie = f"{COOKIE}={secret}; Path=/phone/{seat}; HttpOnly; SameSite=Strict; Max-Age=86400"
         return _json(200, {"ok": True, "seat": seat, "page": f"/phone/{seat}", "replaced": replaced,
                            "name_pending": pending}, ("Set-Cookie", cookie))
 
+    def _keep_if_refused(self, seat: int, name: str, answer: Answer) -> None:
+        if not answer.ok:
+            with self._lock:
+                self._pending_names[seat] = name  # a hand is on: sent when the table takes names again
+
     def press(self, seat: int, body: bytes, cookie: str | None) -> Reply:
         if self.phones.seat_of(phone_secret(cookie)) != seat:
             return _refused(401, "ph_no_seat", "phone.unbound")
+        if (unsafe := _unsafe_text(body)) is not None:
+            return unsafe
         data = _body(body)
         if data is None:
             return _refused(400, "ph_not_press", "invalid")
+        tap, known = self._known_tap(seat, data)
+        if known is not None:
+            return known
         kind = data.get("type")
         if kind == "press" and set(data) <= {"type", "button", "held"} and data.get("button") in BUTTONS:
             if data["button"] == "DICE":  # the dice are the seat's only when it is due to roll
@@ -262,14 +281,20 @@ class PhoneRoutes:
             command = {"type": "kong", "seat": seat, "kind": data["kind"]}
         else:
             return _refused(400, "ph_bad_button", "invalid")
-        answer = self.service.call(command, "phone", timeout=10, remote=True)
-        return self._answer(answer)
+        return self._send(seat, tap, data, command, "phone")
 
     def step(self, seat: int, body: bytes, cookie: str | None) -> Reply:
         """One of the table's own steps (:meth:`steps`) from a bound phone."""
         if self.phones.seat_of(phone_secret(cookie)) != seat:
             return _refused(401, "ph_no_seat", "phone.unbound")
+        if (unsafe := _unsafe_text(body)) is not None:
+            return unsafe
         data = _body(body)
+        tap = ""
+        if data is not None:
+            tap, known = self._known_tap(seat, data)
+            if known is not None:
+                return known
         kind = None if data is None else data.get("type")
         public = self.service.public
         command: dict[str, object]
@@ -289,19 +314,66 @@ class PhoneRoutes:
             command = {"type": kind}
         else:
             return _refused(400, "ph_not_step", "invalid")
-        return self._answer(self.service.call(command, STEP_SOURCE, timeout=10, remote=True))
+        return self._send(seat, tap, data or {}, command, STEP_SOURCE)
 
-    def _answer(self, answer: Answer) -> Reply:
+    # -- a tap: sent once, answered when durable or told "still saving" ---------------------------
+
+    def _known_tap(self, seat: int, data: dict[str, object]) -> tuple[str, Reply | None]:
+        """The request's tap id (taken out of ``data``; a new one if it carries none) and, for
+        a tap this seat sent before, its answer: the first request's, never a second command."""
+        tap = data.pop("tap", None)
+        if tap is None:
+            return Taps.new_id(), None
+        if not Taps.valid(tap):
+            return "", _refused(400, "ph_bad_tap", "invalid.tap")
+        assert isinstance(tap, str)
+        known = self.taps.find(seat, tap)
+        if known is None:
+            return tap, None
+        if known[0] != data:
+            return tap, _refused(409, "ph_tap_reused", "phone.tap_reused")
+        return tap, self._wait(tap, known[1])
+
+    def _send(self, seat: int, tap: str, request: dict[str, object], command: dict[str, object],
+              source: str) -> Reply:
+        first, future = self.taps.submit(seat, tap, request,
+                                         lambda: self.service.submit(command, source, remote=True))
+        if first != request:  # (the same new id from two requests at once, with different bodies)
+            return _refused(409, "ph_tap_reused", "phone.tap_reused")
+        return self._wait(tap, future)
+
+    def _wait(self, tap: str, future: Future[Answer]) -> Reply:
+        """The durable answer, or after ``wait_s`` "still saving" with the tap's id (202)."""
+        try:
+            answer = future.result(self.wait_s)
+        except TimeoutError:
+            return _json(202, {"ok": None, "saving": True, "tap": tap, "code": "phone.saving",
+                               "zh": tr("ph_saving", "zh"), "en": tr("ph_saving", "en")})
+        return self._answer(answer, tap)
+
+    def _answer(self, answer: Answer, tap: str) -> Reply:
         if answer.ok:
-            return _json(200, {"ok": True, "seq": answer.seq})
+            return _json(200, {"ok": True, "seq": answer.seq, "tap": tap})
         players = self.service.public["players"]
         params = answer.params or {}
-        return _json(200, {"ok": False, "error": answer.error, "code": answer.code, "params": params,
+        return _json(200, {"ok": False, "tap": tap, "error": answer.error, "code": answer.code, "params": params,
                            "zh": refusal(answer.code, params, answer.error or "", players, "zh"),
                            "en": refusal(answer.code, params, answer.error or "", players, "en")})
 
 def _seat(text: str) -> int | None:
     return int(text) if text in ("0", "1", "2", "3") else None
+
+
+def _unsafe_text(body: bytes) -> Reply | None:
+    """The refusal of a JSON body with a control character or a lone surrogate in any string
+    (the rule of every command: :func:`table_app.bounded.check_strings`); None: none there."""
+    try:
+        check_strings(json.loads(body.decode("utf-8")) if len(body) <= MAX_BODY else None)
+    except UnsafeTextError as e:
+        return _refused(400, "ph_bad_text", "invalid.text", why=str(e))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        return None  # (not JSON: each route's own refusal)
+    return None
 
 
 def _body(body: bytes) -> dict[str, object] | None:

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
 
+from table_app.bounded import json_line
 from table_app.present.buttons import phone_words
 from table_app.present.qr import qr_svg
 from table_app.web.http import Reply, Request, Route, Stream
@@ -51,7 +52,7 @@ def page_text(name: str, table: str) -> str:
 
 
 def _json(data: object, status: int = 200) -> Reply:
-    return Reply(status, JSON, json.dumps(data, ensure_ascii=False).encode())
+    return Reply(status, JSON, json_line(data, separators=(", ", ": ")).encode())
 
 
 def _loopback(address: str) -> bool:

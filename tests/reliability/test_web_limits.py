@@ -276,3 +276,47 @@ def test_1016_half_sent_requests_neither_spin_nor_stop_the_table(tmp_path: Path)
         proc.stdin.close()
         proc.wait(60)
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+def test_a_failing_request_logs_its_traceback_once_per_kind_then_counts(caplog: pytest.LogCaptureFixture) -> None:
+    """A bug met by every request of a flood: one traceback, then a count at 10, 100, … (issue 26)."""
+    import logging
+    import threading
+
+    from table_app.web.http import Route, Router, Server
+
+    def broken(site: object, request: object) -> object:
+        raise RuntimeError("a bug in a route")
+
+    class NoStreams:
+        def open_stream(self) -> bool:
+            return False
+
+        def close_stream(self) -> None:
+            pass
+
+        def wait_tick(self, seen: int, timeout: float) -> tuple[bool, int]:
+            return True, seen
+
+    router = Router([Route("GET", "/broken", broken, "a route with a bug")], None)  # type: ignore[arg-type]
+    server = Server(("127.0.0.1", 0), router, NoStreams(), max_connections=8, header_timeout_s=5, write_timeout_s=5)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        with caplog.at_level(logging.DEBUG, logger="table_app.web.http"):
+            for _ in range(12):
+                conn = http.client.HTTPConnection("127.0.0.1", server.server_address[1], timeout=5)
+                conn.request("GET", "/broken")
+                with contextlib.suppress(http.client.HTTPException, OSError):
+                    conn.getresponse().read()  # (no reply: the connection ends)
+                conn.close()
+            deadline = time.monotonic() + 5
+            while sum(server.failures.values()) < 12 and time.monotonic() < deadline:
+                time.sleep(0.01)
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert list(server.failures.values()) == [12]
+    tracebacks = [r for r in caplog.records if r.exc_info]
+    counts = [r.getMessage() for r in caplog.records if "requests failed with RuntimeError" in r.getMessage()]
+    assert len(tracebacks) == 1 and len(counts) == 1 and counts[0].startswith("web: 10 requests failed"), counts

@@ -166,4 +166,6 @@ def test_names_are_checked_before_a_session() -> None:
     assert names.names_problem(["欧阳司马诸葛上官", "Maximilianus", "阿强", "Bo"], "en") == ""
     assert names.names_problem(["欧阳司马诸葛上官甲", "B", "C", "D"], "en").startswith("A name has at most")
     assert names.names_problem(["A", "", "C", "D"], "zh") == "请给右方的玩家起个名字"
+    assert names.names_problem(["A", "B\x1b[2J", "C", "D"], "en") == "The name at the right has a control character"
+    assert names.names_problem(["A", "B", "C\ud800", "D"], "zh").endswith("的名字里有控制字符")
     assert names.names_problem(["A", "B", "A", "D"], "en") == "Two players have the same name: A"

@@ -1,0 +1,82 @@
+"""A phone's taps, each submitted once and answered as often as the phone asks (issue 26).
+
+A phone's request waits for the durable commit of its command; on a slow disk (an SD card's
+fsync can take seconds) that can take longer than a phone, a browser or a player waits. So
+every tap has an id (the phone page makes one per tap, or the server makes one when a request
+carries none), and :class:`Taps` remembers, per seat, the last :data:`KEPT` taps: their command
+and the service's future. A request with a known tap id is never submitted again: it waits for
+the first request's future. The request waits at most ``wait_s``; past that it is answered
+"still saving" with the tap's id and the phone asks again with the same id.
+
+Bounded: at most :data:`KEPT` taps a seat (the oldest forgotten first). The service takes at
+most ``REMOTE_LIMIT`` remote commands waiting, so a tap still waiting is never among the
+forgotten ones unless a seat sent more than :data:`KEPT` taps since.
+
+>>> taps = Taps()
+>>> taps.valid("3f9a0c12b7e4d5a6"), taps.valid("x"), taps.valid("a b c d e f g h")
+(True, False, False)
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Mapping
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from table_app.notices import Answer
+
+KEPT = 64  # taps remembered per seat
+PHONE_WAIT_S = 5.0  # a request waits this long for the durable answer, then is told "still saving"
+_TAP = re.compile(r"[A-Za-z0-9_-]{8,64}")
+
+
+@dataclass
+class _Tap:
+    command: Mapping[str, object]  # what the phone asked (its request, without the tap id)
+    future: Future[Answer]
+
+
+@dataclass
+class Taps:
+    """Per seat, the recent taps: id → (request, the service's future)."""
+
+    kept: int = KEPT
+    _seats: dict[int, OrderedDict[str, _Tap]] = field(default_factory=dict)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    @staticmethod
+    def valid(tap: object) -> bool:
+        """A tap id: 8-64 letters, digits, ``-`` or ``_`` (the page's are 24 hex digits)."""
+        return isinstance(tap, str) and _TAP.fullmatch(tap) is not None
+
+    @staticmethod
+    def new_id() -> str:
+        return secrets.token_hex(12)
+
+    def find(self, seat: int, tap: str) -> tuple[Mapping[str, object], Future[Answer]] | None:
+        """The request and future of a tap this seat sent before (None: a new tap)."""
+        with self._lock:
+            known = self._seats.get(seat, OrderedDict()).get(tap)
+        return None if known is None else (known.command, known.future)
+
+    def submit(self, seat: int, tap: str, request: Mapping[str, object],
+               send: Callable[[], Future[Answer]]) -> tuple[Mapping[str, object], Future[Answer]]:
+        """The tap's request and future: the one already sent, or ``send()``'s (called once a tap)."""
+        with self._lock:  # (send() only queues: the service answers on its own thread)
+            taps = self._seats.setdefault(seat, OrderedDict())
+            known = taps.get(tap)
+            if known is None:
+                known = taps[tap] = _Tap(dict(request), send())
+                while len(taps) > self.kept:
+                    taps.popitem(last=False)
+            return known.command, known.future
+
+    def __len__(self) -> int:
+        with self._lock:
+            return sum(len(t) for t in self._seats.values())
