@@ -1,16 +1,19 @@
 """The table on MQTT: an observer of :class:`~table_app.service.TableService` that publishes
 the retained ``state``, the four retained seat views, the ``event`` stream and ``status``;
-and the ``cmd`` topic, whose commands go to the service and are answered on ``cmd/result``.
+and the ``cmd`` topic, whose commands go to the service and are each answered once, on
+``cmd/result`` or the command's own reply topic (:mod:`table_app.mqtt.answers`).
 
 The table never waits on the broker. The observer only records the notice under a lock and
 returns: the retained topics keep just their latest value (a new state replaces one not yet
-sent), the event stream and command answers wait in a bounded queue (the oldest is dropped
-and counted when it is full). One thread of the bridge owns the connection and publishes;
-while the broker is away the table plays on. On every (re)connect the bridge publishes
-``online``, the discovery configs and the latest retained views again, then the queued
-events. A message counts as delivered only when paho's ``on_publish`` reports the broker's
-acknowledgement; events not acknowledged when a connection drops are queued again (the
-stream is at least once; each event carries its journal ``seq``).
+sent), the event stream waits in a bounded queue (the oldest is dropped and counted when it
+is full); the answers wait in a queue of their own, sent before the events and never
+dropped (bounded at intake: a command beyond it is answered busy). One thread of the bridge
+owns the connection and publishes; while the broker is away the table plays on. On every
+(re)connect the bridge publishes ``online``, the discovery configs and the latest retained
+views again, then the queued answers and events. A message counts as delivered only when
+paho's ``on_publish`` reports the broker's acknowledgement; events and answers not
+acknowledged when a connection drops are queued again (at least once; each event carries its
+journal ``seq``, each answer its command's ``transaction``).
 
 Each connection is a fresh paho client (MQTT 5, clean start): nothing a lost connection
 left in paho's own queue can be resent after the newer retained views.
@@ -26,34 +29,27 @@ import time
 import uuid
 from collections import deque
 from collections.abc import Callable
-from concurrent.futures import Future
 from typing import TYPE_CHECKING
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
+from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 from paho.mqtt.reasoncodes import ReasonCode
 from paho.mqtt.subscribeoptions import SubscribeOptions
 
 from engine.public import PublicState
 from table_app.clock import seconds_left
+from table_app.fault_log import FAULTS, FaultLog
+from table_app.mqtt.answers import ANSWER_LIMIT, AnswerQueue, CommandDesk
 from table_app.mqtt.discovery import discovery_messages
 from table_app.mqtt.link import link_state, network_alive
-from table_app.mqtt.messages import (
-    Outgoing,
-    Transaction,
-    answer_message,
-    event_message,
-    parse_command,
-    result_message,
-    status_message,
-    table_messages,
-)
+from table_app.mqtt.messages import Outgoing, event_message, status_message, table_messages
 from table_app.mqtt.names import NameBitmaps
 from table_app.mqtt.topics import HA_ONLINE, HA_PREFIX, HA_STATUS, QOS, BrokerURL, Topics
 
 if TYPE_CHECKING:
-    from table_app.notices import Answer, Notice
+    from table_app.notices import Notice
     from table_app.service import TableService
 
 log = logging.getLogger(__name__)
@@ -70,12 +66,16 @@ class MqttBridge:
 
     ``service`` needs ``subscribe``, ``submit``, ``seq`` and ``public``. ``ha_prefix`` None
     turns Home Assistant discovery off; ``commands`` False leaves ``cmd`` unsubscribed.
+    ``queue_size``: events queued (then the oldest is dropped); ``answer_limit``: answers owed
+    at once (then a command is answered busy); ``faults``: where handler failures are logged
+    (the process's :data:`~table_app.fault_log.FAULTS`: a traceback once per kind).
     """
 
     def __init__(self, service: TableService, url: BrokerURL, topics: Topics, *, ha_prefix: str | None = HA_PREFIX,
                  commands: bool = True, client_id: str | None = None, queue_size: int = 1000,
                  max_inflight: int = 100, keepalive: int = 30, min_backoff: float = 0.2,
-                 max_backoff: float = 5.0, heartbeat: Callable[[], None] | None = None) -> None:
+                 max_backoff: float = 5.0, heartbeat: Callable[[], None] | None = None,
+                 answer_limit: int = ANSWER_LIMIT, faults: FaultLog | None = None) -> None:
         if queue_size < 1 or max_inflight < 1:
             raise ValueError("queue_size and max_inflight must be at least 1")
         self.service = service
@@ -96,7 +96,10 @@ class MqttBridge:
         self._table_dirty = False
         self._discovery_dirty = False
         self._republish = False
-        self._queue: deque[Notice | Outgoing] = deque(maxlen=queue_size)
+        self._queue: deque[Notice | Outgoing] = deque(maxlen=queue_size)  # the event stream
+        self._answers = AnswerQueue(answer_limit)
+        self._faults = FAULTS if faults is None else faults
+        self._desk = CommandDesk(topics, service, self._cond, self._answers, self._faults, COMMAND_SOURCE)
         self._inflight: dict[int, Outgoing] = {}
         self._names = NameBitmaps()  # the players' names as bitmaps for the seat displays
         self._early: set[int] = set()  # acks that came before publish() returned their mid
@@ -142,6 +145,7 @@ class MqttBridge:
             self._cond.notify_all()
         self._thread.join(timeout + 2)
         self._thread = None
+        self._faults.flush()
 
     def __enter__(self) -> MqttBridge:
         return self.start()
@@ -294,13 +298,16 @@ class MqttBridge:
             self._down_logged = True
 
     def _connection_ended(self) -> None:
-        """Events the broker did not acknowledge go back to the front of the queue."""
+        """Events and answers the broker did not acknowledge go back to the front of their queues
+        (the answers all of them)."""
         with self._cond:
             again = [m for m in self._inflight.values() if not m.retain]
             self._inflight.clear()
             self._early.clear()
             for m in reversed(again):
-                if len(self._queue) < (self._queue.maxlen or 0):
+                if m.answer:
+                    self._answers.queue.appendleft(m)
+                elif len(self._queue) < (self._queue.maxlen or 0):
                     self._queue.appendleft(m)
             if self._link != "refused":
                 self._set_link("down")
@@ -308,7 +315,7 @@ class MqttBridge:
             self._cond.notify_all()
 
     def _has_work(self) -> bool:
-        return bool(self._republish or self._table_dirty or self._discovery_dirty or self._queue)
+        return bool(self._republish or self._table_dirty or self._discovery_dirty or self._answers or self._queue)
 
     def _serve(self, client: mqtt.Client) -> None:
         """Publish while the connection lasts (and, when closing, until all is acknowledged)."""
@@ -354,6 +361,8 @@ class MqttBridge:
             except Exception:  # the names' bitmaps are extra: never let them stop the table's own topics
                 log.exception("mqtt: rendering the players' names failed")
             self._table_dirty = False
+        while self._answers.queue and len(out) < room:  # answers before the event stream
+            out.append(self._answers.queue.popleft())
         while self._queue and len(out) < room:
             item = self._queue.popleft()
             if not isinstance(item, Outgoing):
@@ -365,9 +374,13 @@ class MqttBridge:
 
     def _publish(self, client: mqtt.Client, msg: Outgoing) -> None:
         try:
-            info = client.publish(msg.topic, msg.payload, qos=msg.qos, retain=msg.retain)
+            props = None
+            if msg.correlation is not None:
+                props = Properties(PacketTypes.PUBLISH)  # type: ignore[no-untyped-call]
+                props.CorrelationData = msg.correlation
+            info = client.publish(msg.topic, msg.payload, qos=msg.qos, retain=msg.retain, properties=props)
         except Exception as e:  # paho raises on a payload it cannot send; never kill the thread
-            log.error("mqtt: cannot publish to %s: %s", msg.topic, e)
+            self._faults.log(log, f"mqtt publish to {msg.topic}", e)
             with self._cond:
                 self._sending -= 1
                 self._cond.notify_all()
@@ -460,41 +473,20 @@ class MqttBridge:
             topic = "?"
             with contextlib.suppress(Exception):  # (the topic itself may be what fails to decode)
                 topic = message.topic
-            log.exception("mqtt: a message on %s could not be handled", topic)
-            if topic == self.topics.cmd:
-                with contextlib.suppress(Exception):
-                    self._answer(result_message(self.topics, transaction=None, error=f"internal error: {e}"))
+            self._faults.log(log, "mqtt message", e)
+            if topic == self.topics.cmd:  # nothing was queued for it (CommandDesk.take): answer here
+                with self._cond:
+                    self._answers.put(self._desk.internal_error(None, None, e), admitted=False)
+                    self._cond.notify_all()
 
     def _on_message_unguarded(self, message: mqtt.MQTTMessage) -> None:
         if message.topic == self.topics.cmd:
             if message.retain:  # a retained command is stale by definition: never apply it again
                 log.warning("mqtt: ignored a retained command on %s (publish commands without retain)", message.topic)
                 return
-            self._command(bytes(message.payload))
+            self._desk.take(bytes(message.payload), message.properties)
         elif (self.ha_prefix is not None and message.topic == f"{self.ha_prefix}/{HA_STATUS}"
               and message.payload.strip().lower() == HA_ONLINE.encode()):
             with self._cond:
                 self._discovery_dirty = True
                 self._cond.notify_all()
-
-    # -- commands --------------------------------------------------------------------------
-
-    def _command(self, payload: bytes) -> None:
-        cmd = parse_command(payload)
-        if cmd.error is not None or cmd.event is None:
-            self._answer(result_message(self.topics, transaction=cmd.transaction, error=cmd.error))
-            return
-        fut = self.service.submit(cmd.event, source=COMMAND_SOURCE, remote=True)  # behind the table's own buttons
-        transaction = cmd.transaction
-        fut.add_done_callback(lambda f: self._answered(f, transaction))
-
-    def _answered(self, fut: Future[Answer], transaction: Transaction) -> None:
-        try:
-            self._answer(answer_message(self.topics, transaction, fut.result()))
-        except Exception as e:
-            self._answer(result_message(self.topics, transaction=transaction, error=f"internal error: {e}"))
-
-    def _answer(self, msg: Outgoing) -> None:
-        with self._cond:
-            self._enqueue(msg)
-            self._cond.notify_all()

@@ -7,9 +7,11 @@ Building a message does no I/O: the bridge only hands these to paho.
 >>> m.topic, m.payload, m.retain, m.qos
 ('xian/t1/status', b'online', True, 1)
 >>> parse_command(b'{"type": "pass", "seat": 2, "transaction": "a7"}')
-Command(event={'type': 'pass', 'seat': 2}, transaction='a7', error=None)
+Command(event={'type': 'pass', 'seat': 2}, transaction='a7', error=None, reply_to=None)
 >>> parse_command(b'[1]').error
 'a command must be a JSON object, got [1]'
+>>> dumps({"t": "\\ud800 中"})  # a lone surrogate (JSON carries one, UTF-8 cannot) is escaped
+b'{"t":"\\\\ud800 \\\\u4e2d"}'
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from table_app.present.seat import seat_view
 
 MAX_COMMAND_BYTES = bounded.MAX_COMMAND_BYTES
 _TRANSACTION = "transaction"
+REPLY_TO = "reply_to"
 
 
 Transaction = str | int | None
@@ -35,7 +38,13 @@ Transaction = str | int | None
 
 
 def dumps(obj: object) -> bytes:
-    return json.dumps(obj, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    """``obj`` as compact JSON in UTF-8; anything JSON can carry, a lone surrogate too (then
+    the whole text is written with ``\\u`` escapes, which every JSON reader takes back)."""
+    text = json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        return json.dumps(obj, ensure_ascii=True, separators=(",", ":")).encode("ascii")
 
 
 @dataclass(frozen=True)
@@ -47,6 +56,16 @@ class Outgoing:
     retain: bool
     qos: int = QOS
     seq: int | None = None
+    correlation: bytes | None = None  # an answer's MQTT 5 CorrelationData
+    answer: bool = False  # an answer to a command (its own queue: never dropped)
+
+
+@dataclass(frozen=True)
+class Route:
+    """Where one command's answer goes, and the correlation data it carries back (MQTT 5)."""
+
+    topic: str
+    correlation: bytes | None = None
 
 
 def status_message(topics: Topics, online: bool) -> Outgoing:
@@ -91,11 +110,13 @@ class Command:
     event: dict[str, object] | None
     transaction: Transaction = None
     error: str | None = None
+    reply_to: object = None  # the command's "reply_to", unchecked (table_app/mqtt/answers.py checks it)
 
 
 def parse_command(payload: bytes) -> Command:
     """A JSON object in the event vocabulary, with an optional ``transaction`` (a string or
-    integer echoed in the answer); everything else about the event the service checks.
+    integer echoed in the answer) and an optional ``reply_to`` (where the answer goes);
+    everything else about the event the service checks.
 
     The payload is read with :mod:`table_app.bounded`'s limits (size, nesting, digits), so
     no message can raise anything but a short refusal here.
@@ -108,17 +129,19 @@ def parse_command(payload: bytes) -> Command:
         shown = bounded.clip(json.dumps(data), bounded.EXCERPT)
         return Command(None, None, f"a command must be a JSON object, got {shown}")
     transaction = data.pop(_TRANSACTION, None)
+    reply_to = data.pop(REPLY_TO, None)
     if transaction is not None and (type(transaction) not in (str, int) or len(str(transaction)) > 128):
         return Command(None, None, f"'transaction' must be a string or an integer of at most 128 characters, "
-                                   f"got {bounded.clip(json.dumps(transaction, ensure_ascii=False), bounded.EXCERPT)}")
-    return Command(data, transaction)
+                                   f"got {bounded.clip(json.dumps(transaction, ensure_ascii=False), bounded.EXCERPT)}",
+                       reply_to)
+    return Command(data, transaction, None, reply_to)
 
 
 def result_message(topics: Topics, *, transaction: Transaction, data: object = None, error: str | None = None,
-                   code: str = "", params: Mapping[str, object] | None = None) -> Outgoing:
-    """The answer on ``cmd/result``: ``{status, data|error, transaction}`` (zigbee2mqtt's shape);
-    a refusal with the engine's ``code`` and ``params`` also carries them (for a display that
-    words it in its own language)."""
+                   code: str = "", params: Mapping[str, object] | None = None, to: Route | None = None) -> Outgoing:
+    """The answer on ``cmd/result`` (or where ``to`` says): ``{status, data|error, transaction}``
+    (zigbee2mqtt's shape); a refusal with the engine's ``code`` and ``params`` also carries
+    them (for a display that words it in its own language)."""
     body: dict[str, object] = {"status": "error" if error is not None else "ok"}
     if error is not None:
         body["error"] = bounded.clip(error)  # an engine error quotes the event: never a whole big one
@@ -127,12 +150,14 @@ def result_message(topics: Topics, *, transaction: Transaction, data: object = N
     else:
         body["data"] = data
     body["transaction"] = transaction
-    return Outgoing(topics.cmd_result, dumps(body), retain=False)
+    to = to or Route(topics.cmd_result)
+    return Outgoing(to.topic, dumps(body), retain=False, correlation=to.correlation, answer=True)
 
 
-def answer_message(topics: Topics, transaction: Transaction, answer: Answer) -> Outgoing:
-    """The service's answer to a ``cmd`` message, on ``cmd/result``."""
+def answer_message(topics: Topics, transaction: Transaction, answer: Answer, to: Route | None = None) -> Outgoing:
+    """The service's answer to a ``cmd`` message, on ``cmd/result`` (or where ``to`` says)."""
     if answer.ok:
-        return result_message(topics, transaction=transaction, data={"seq": answer.seq, "state": answer.state})
+        return result_message(topics, transaction=transaction, data={"seq": answer.seq, "state": answer.state},
+                              to=to)
     return result_message(topics, transaction=transaction, error=answer.error, code=answer.code,
-                          params=answer.params)
+                          params=answer.params, to=to)
