@@ -129,8 +129,12 @@ _PARSE_INT = _number(int)
 _PARSE_FLOAT = _number(float)
 
 
-def parse_command(data: str | bytes, *, max_bytes: int = MAX_COMMAND_BYTES, max_depth: int = MAX_DEPTH) -> Any:
-    """The JSON value in ``data`` (bytes must be UTF-8), or :class:`BoundedInputError`."""
+def parse_command(data: str | bytes, *, max_bytes: int = MAX_COMMAND_BYTES, max_depth: int = MAX_DEPTH,
+                  strings: bool = True) -> Any:
+    """The JSON value in ``data`` (bytes must be UTF-8), or :class:`BoundedInputError`.
+
+    ``strings``: also :func:`check_strings` (else the caller does, once it took out what its
+    refusal must echo, such as MQTT's ``transaction``)."""
     size = len(data) if isinstance(data, bytes) else len(data.encode("utf-8", "surrogatepass"))
     if size > max_bytes:
         raise BoundedInputError(f"a command is at most {max_bytes:,} bytes; this one has {size:,}")
@@ -151,7 +155,8 @@ def parse_command(data: str | bytes, *, max_bytes: int = MAX_COMMAND_BYTES, max_
                                 f"{'…' if start else ''}{excerpt(text[start:])}") from None
     except RecursionError:  # cannot happen below MAX_DEPTH; a last guard for a deeper caller's stack
         raise BoundedInputError(f"nested more than {max_depth} levels deep") from None
-    check_strings(value)
+    if strings:
+        check_strings(value)
     return value
 
 

@@ -20,7 +20,15 @@ topic read homeassistant/status
 <BLANKLINE>
 # a seat display or dashboard: reads only
 user display
-topic read xian/#
+topic read xian/+/status
+topic read xian/+/state
+topic read xian/+/seat/#
+topic read xian/+/event
+topic read xian/+/cmd
+topic read xian/+/cmd/result
+<BLANKLINE>
+# every client: its own answers (a command's reply_to or MQTT 5 response topic, named by its client id)
+pattern read xian/+/cmd/result/%c
 <BLANKLINE>
 """
 
@@ -46,14 +54,20 @@ SHIPPED_ACL = ROOT / "systemd" / "mosquitto" / "xian-table.acl"
 DATA_DIR = Path("/etc/mosquitto/xian-table")
 CONF_D = Path("/etc/mosquitto/conf.d")
 
+# What every reading role reads of a table: all of it except other clients' answers, which
+# only the client whose id ends the topic reads (REPLY_PATTERN; docs/mqtt.md, "Your own answers").
+# ("read {p}/#" would override the pattern: mosquitto grants a read if any line grants it.)
+TABLE_READS = [f"read {{p}}/+/{topic}" for topic in ("status", "state", "seat/#", "event", "cmd", "cmd/result")]
+REPLY_PATTERN = "pattern read {p}/+/cmd/result/%c"
+
 ROLES = {
     "service": ("the table service: writes its own topics, reads commands and Home Assistant's status",
                 ["write {p}/#", "write {ha}/sensor/#", "read {p}/+/cmd", "read {ha}/" + HA_STATUS]),
-    "display": ("a seat display or dashboard: reads only", ["read {p}/#"]),
+    "display": ("a seat display or dashboard: reads only", TABLE_READS),
     "homeassistant": ("Home Assistant: reads the tables and discovery, announces itself",
-                      ["read {p}/#", "read {ha}/#", "write {ha}/" + HA_STATUS]),
+                      [*TABLE_READS, "read {ha}/#", "write {ha}/" + HA_STATUS]),
     "remote": ("remote entry (a phone at the table): writes only commands, reads the table and the answers",
-               ["read {p}/#", "write {p}/+/cmd"]),
+               [*TABLE_READS, "write {p}/+/cmd"]),
 }
 DEFAULT_USERS: tuple[tuple[str, str], ...] = (
     ("service", "xian-table"), ("display", "display"), ("homeassistant", "homeassistant"), ("remote", "remote"),
@@ -133,6 +147,8 @@ def acl_text(prefix: str = DEFAULT_PREFIX, ha_prefix: str = HA_PREFIX,
         lines += [f"# {doc}", f"user {name}"]
         lines += [f"topic {g.format(p=prefix, ha=ha_prefix)}" for g in grants]
         lines.append("")
+    lines += ["# every client: its own answers (a command's reply_to or MQTT 5 response topic, named by its client id)",
+              REPLY_PATTERN.format(p=prefix), ""]
     return "\n".join(lines)
 
 

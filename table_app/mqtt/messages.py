@@ -122,7 +122,7 @@ def parse_command(payload: bytes) -> Command:
     no message can raise anything but a short refusal here.
     """
     try:
-        data = bounded.parse_command(payload, max_bytes=MAX_COMMAND_BYTES)
+        data = bounded.parse_command(payload, max_bytes=MAX_COMMAND_BYTES, strings=False)
     except bounded.BoundedInputError as e:
         return Command(None, None, str(e))
     if not isinstance(data, dict):
@@ -134,6 +134,11 @@ def parse_command(payload: bytes) -> Command:
         return Command(None, None, f"'transaction' must be a string or an integer of at most 128 characters, "
                                    f"got {bounded.clip(json.dumps(transaction, ensure_ascii=False), bounded.EXCERPT)}",
                        reply_to)
+    try:  # (after taking out the transaction, so that the refusal echoes it — escaped if need be)
+        bounded.check_strings(transaction, "'transaction'")
+        bounded.check_strings(data)
+    except bounded.BoundedInputError as e:
+        return Command(None, transaction, str(e), reply_to)
     return Command(data, transaction, None, reply_to)
 
 

@@ -101,10 +101,14 @@ def test_the_shipped_acl_is_the_generated_one_and_denies_by_default() -> None:
     assert shipped == broker_setup.acl_text()
     sections = {s.split("\n")[1]: s for s in shipped.split("\n\n")[1:] if s.strip()}
     display = sections["user display"]
-    assert "topic read xian/#" in display and "write" not in display.replace("writes", "")
+    assert "topic read xian/+/state" in display and "write" not in display.replace("writes", "")
+    assert "xian/#" not in display  # (it would let every client read every other client's answers)
+    assert shipped.rstrip().endswith("pattern read xian/+/cmd/result/%c")
     remote = sections["user remote"]
     assert [line for line in remote.splitlines() if " write " in line] == ["topic write xian/+/cmd"]
-    assert "pattern" not in shipped  # no grant to every user
+    # the one grant to every user: reading the answers to its own client id
+    assert [line for line in shipped.splitlines() if "pattern" in line and not line.startswith("#")] == \
+        ["pattern read xian/+/cmd/result/%c"]
 
 
 def test_the_shipped_config_has_no_anonymous_access_and_no_password() -> None:
@@ -136,7 +140,8 @@ def test_setup_command_prints_the_credentials_once(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     assert "table-1" in proc.stdout and "hall" in proc.stdout and 'url = "mqtt://table-1:' in proc.stdout
     acl = (tmp_path / "d" / "acl").read_text()
-    assert "user hall\ntopic read home/xian/#" in acl and "user remote" not in acl
+    assert "user hall\ntopic read home/xian/+/status" in acl and "user remote" not in acl
+    assert "pattern read home/xian/+/cmd/result/%c" in acl
     again = subprocess.run([sys.executable, "-m", "table_app.mqtt.broker_setup", "--dir", str(tmp_path / "d")],
                            capture_output=True, text=True, timeout=60)
     assert again.returncode == 1 and "--force" in again.stderr
