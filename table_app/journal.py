@@ -170,6 +170,7 @@ class Journal:
         if readonly:
             if not journal_file.inspect(p, writer=False):
                 raise JournalError(f"journal {str(p)!r} does not exist")
+            journal_file.check_wal(p)
             conn = journal_file.connect(p, "ro")
             try:
                 facts = journal_file.check(conn, p)

@@ -27,7 +27,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from table_app import chain
+from table_app import chain, wal
 from table_app.bounded import clip
 
 log = logging.getLogger(__name__)
@@ -66,6 +66,16 @@ def damaged(p: Path, detail: str) -> JournalError:
         f"journal {str(p)!r} is damaged ({detail}); refusing to start. The file is kept exactly as it "
         f"is: restore a backup, or move it aside to start a new journal", detail
     )
+
+
+def damaged_wal(p: Path, found: wal.Damage) -> JournalError:
+    w = sidecar(p, "-wal")
+    detail = found.describe(w.name)
+    return JournalError(
+        f"journal {str(p)!r} is damaged ({detail}); refusing to start. The file and {w.name} are kept exactly "
+        f"as they are: restore the newest backup (`xian-table backup` keeps them in {str(p.parent / 'backups')!r}; "
+        f"docs/raspberry-pi.md, 'Restoring a backup'), or move the file and {w.name} aside together to start a "
+        f"new journal", detail)
 
 
 def sidecar(p: Path, suffix: str) -> Path:
@@ -223,8 +233,29 @@ def check(conn: sqlite3.Connection, p: Path, *, integrity: bool = False) -> Fact
     return Facts(version, report.records, report.last_hash, report.stale_blocks)
 
 
+def check_wal(p: Path) -> None:
+    """Refuse a ``-wal`` that SQLite would cut short at a damaged frame, dropping committed
+    writes after it (``table_app/wal.py``); an unfinished write at its end is not damage.
+    Only reads the ``-wal``; run before SQLite opens the journal."""
+    w = sidecar(p, "-wal")
+    try:
+        data = w.read_bytes()
+    except FileNotFoundError:
+        return
+    except OSError as e:
+        raise JournalError(f"cannot read {str(w)!r}: {e.strerror}") from None
+    found = wal.verify(data)
+    if found is not None:
+        raise damaged_wal(p, found)
+
+
 def check_read_only(p: Path, *, integrity: bool = False) -> Facts:
     """The checks over a read-only connection to the file itself (never a checkpoint)."""
+    check_wal(p)
+    return _check_in_place(p, integrity)
+
+
+def _check_in_place(p: Path, integrity: bool) -> Facts:
     conn = connect(p, "ro")
     try:
         return check(conn, p, integrity=integrity)
@@ -238,6 +269,7 @@ def check_private_copy(p: Path, *, integrity: bool = False) -> Facts:
     Only for the service, which holds the lock (nothing else writes the file meanwhile).
     Without room for a copy it falls back to :func:`check_read_only`.
     """
+    check_wal(p)
     try:
         with _scratch_copy(p) as copy:
             conn = connect(copy, "ro")
@@ -247,7 +279,7 @@ def check_private_copy(p: Path, *, integrity: bool = False) -> Facts:
                 conn.close()
     except _NoRoom as e:
         log.warning("journal: no room for a private copy to check (%s); checking %s read-only in place", e, p)
-        return check_read_only(p, integrity=integrity)
+        return _check_in_place(p, integrity)
 
 
 def connect(p: Path, mode: str) -> sqlite3.Connection:
