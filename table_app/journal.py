@@ -460,7 +460,8 @@ class Journal:
                     "SELECT s.state, s.hash, r.hash FROM snapshots s JOIN records r ON r.seq = s.seq WHERE s.seq = ?",
                     (seq,)).fetchone()
                 try:
-                    if row is not None and row[1] == chain.snapshot_seal(bytes(row[2]), row[0]):
+                    if row is not None and isinstance(row[0], str) and \
+                            row[1] == chain.snapshot_seal(bytes(row[2]), row[0]):
                         return seq, json.loads(row[0])
                 except (TypeError, ValueError):
                     pass

@@ -109,7 +109,7 @@ def test_record_500_has_a_type_to_flip_in_every_column(journal: Path) -> None:
 @pytest.mark.parametrize("column", COLUMNS[1:])
 def test_a_value_whose_type_flipped_in_a_sealed_block_is_refused_and_named(journal: Path, tmp_path: Path,
                                                                           column: str) -> None:
-    (name, change, at, serial), = [f for f in flips(journal) if f[0] == column]
+    (_, change, at, serial), = [f for f in flips(journal) if f[0] == column]
     db = tmp_path / journal.name
     shutil.copyfile(journal, db)
     data = bytearray(db.read_bytes())
