@@ -183,6 +183,7 @@ class Journal:
         exists = journal_file.inspect(p, writer=True)
         if not exists and not create:
             raise JournalError(f"journal {str(p)!r} does not exist")
+        journal_file.check_room(p)
         try:
             p.parent.mkdir(parents=True, exist_ok=True)
         except OSError as e:

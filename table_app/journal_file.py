@@ -38,6 +38,12 @@ KNOWN_VERSIONS = (1, 2)  # 1 is read as it is, and upgraded in place by the serv
 SQLITE_HEADER = b"SQLite format 3\x00"
 SIDECARS = ("-wal", "-shm")
 SCRATCH_DIRS = ("/dev/shm", tempfile.gettempdir())
+# Below this much free space on the journal's disk the service does not start (issue 26): the
+# -wal grows to about 1,000 pages (4 MiB) before SQLite's automatic checkpoint starts it over,
+# and the checkpoint then grows the file by what was added (a hand: ~200 records, ~15 KiB;
+# a snapshot: a few KiB). Twice a full -wal leaves room for both; with less, the table would
+# soon — or at once — refuse every event ("journal write failed") after starting "ready".
+MIN_FREE_BYTES = 8 * 2**20
 
 
 class JournalError(RuntimeError):
@@ -125,6 +131,24 @@ def inspect(p: Path, *, writer: bool) -> bool:
                 f"the table could record nothing. Refusing to start; the file is kept as it is: give it back to "
                 f"the table's user (sudo chown -R xian-table: {str(p.parent)!r}) or mount its disk read-write")
     return True
+
+
+def check_room(p: Path) -> None:
+    """Refuse to start the service on a disk too full to record events (:data:`MIN_FREE_BYTES`)."""
+    where = p.parent
+    while not where.exists() and where != where.parent:
+        where = where.parent
+    try:
+        st = os.statvfs(where)
+    except OSError:
+        return  # cannot tell: a commit that fails will say so
+    free = st.f_bavail * st.f_frsize
+    if free < MIN_FREE_BYTES:
+        raise JournalError(
+            f"the disk of journal {str(p)!r} is full ({free // 1024:,} KiB free in {str(where)!r}; the table needs "
+            f"{MIN_FREE_BYTES // 2**20} MiB to record events): it could record nothing. Refusing to start; the file is "
+            f"kept as it is: free space (sudo apt clean; sudo journalctl --vacuum-size=50M; move old backups away) "
+            f"and start again")
 
 
 def lock(p: Path) -> int:

@@ -22,13 +22,14 @@ import pytest
 from tests.reliability.helpers import ROOT, SESSION, answers, fingerprint, folder_listing, lines, serve
 
 
-def as_root_in_a_namespace(request: pytest.FixtureRequest) -> bool:
+def as_root_in_a_namespace(request: pytest.FixtureRequest, tmp_path: Path) -> bool:
     """Not root: run this test again as root of a new user and mount namespace (``unshare``),
     where a tmpfs may be mounted; True once that run passed."""
     if os.geteuid() == 0:
         return False
     proc = subprocess.run(["unshare", "--user", "--map-root-user", "--mount", sys.executable, "-m", "pytest", "-q",
-                           "-p", "no:cacheprovider", f"{__file__}::{request.node.name}"],
+                           "-p", "no:cacheprovider", "--basetemp", str(tmp_path / "in-namespace"),
+                           f"{__file__}::{request.node.name}"],
                           capture_output=True, text=True, cwd=ROOT, timeout=300)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
     return True
@@ -55,7 +56,7 @@ def fill(folder: Path, leave: int) -> Path:
 
 
 def test_a_full_disk_is_refused_at_start_and_the_journal_kept(tmp_path: Path, request: pytest.FixtureRequest) -> None:
-    if as_root_in_a_namespace(request):
+    if as_root_in_a_namespace(request, tmp_path):
         return
     with small_disk(tmp_path / "disk", "24m") as disk:
         db = disk / "table.sqlite3"
@@ -76,7 +77,7 @@ def test_a_full_disk_is_refused_at_start_and_the_journal_kept(tmp_path: Path, re
 
 
 def test_no_new_journal_is_made_on_a_full_disk(tmp_path: Path, request: pytest.FixtureRequest) -> None:
-    if as_root_in_a_namespace(request):
+    if as_root_in_a_namespace(request, tmp_path):
         return
     with small_disk(tmp_path / "disk", "24m") as disk:
         fill(disk, 256 * 1024)
