@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from table_app import chain, journal_file
+from table_app import chain, journal_file, synced_mark
 from table_app.journal_file import APPLICATION_ID, SCHEMA_VERSION, SQLITE_HEADER, JournalError
 
 __all__ = ["APPLICATION_ID", "SCHEMA_VERSION", "SQLITE_HEADER", "Journal", "JournalError", "Record", "Timeline",
@@ -273,8 +273,12 @@ class Journal:
                         "match the hash chain; they were made again", self.path, ", ".join(map(str, stale)))
 
     def close(self) -> None:
-        with contextlib.suppress(sqlite3.Error):
-            self._conn.close()
+        mark = synced_mark.take(self._conn) if self._lock_fd is not None else None  # the service's journal
+        try:
+            self._conn.close()  # (the last checkpoint)
+        except sqlite3.Error:
+            mark = None
+        synced_mark.write(self.path, mark)  # after every write of the journal: for doctor's read-back
         if self._lock_fd is not None:
             os.close(self._lock_fd)
             self._lock_fd = None
@@ -368,6 +372,7 @@ class Journal:
             record_hash = c.execute("SELECT hash FROM records WHERE seq = ?", (seq,)).fetchone()[0]
             c.execute("INSERT OR REPLACE INTO snapshots (seq, state, hash) VALUES (?, ?, ?)",
                       (seq, text, chain.snapshot_seal(bytes(record_hash), text)))
+        synced_mark.write(self.path, synced_mark.take(self._conn))
 
     # -- reading -------------------------------------------------------------------------
 
