@@ -122,6 +122,7 @@ def test_fifty_flipped_bits_in_the_wal_never_open_a_shorter_journal(killed: tupl
 
 
 @pytest.mark.soak
+@pytest.mark.timeout(1800)  # about 4 minutes here (a serve start per flip), not the 300 s of a CI test
 def test_a_thousand_flipped_bits_in_the_wal(killed: tuple[Path, int], tmp_path: Path) -> None:
     tally = tally_flips(killed, tmp_path / "try", 1000, seed=2602)
     assert tally["shorter"] == 0, dict(tally)
