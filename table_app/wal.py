@@ -162,19 +162,27 @@ class _Walk:
             if salts == self.h.salts and computed == stored:
                 seed = stored
             else:
-                fixed = _one_bit_repair(self.coeffs, words, salts, self.h.salts, computed, stored, self.order) \
-                    if repair else None
-                if fixed is None:
+                fixes = _one_bit_repairs(self.coeffs, words, salts, self.h.salts, computed, stored, self.order) \
+                    if repair else []
+                if not fixes:
                     self.stop = i
                     return
                 if self.first_repaired is None:
                     self.first_repaired = i + 1
-                seed, commit = fixed
+                seed, commit = next((f for f in fixes if self.runs_on(i + 1, f[0])), fixes[0])
             if commit:
                 self.commit_frames.append(i + 1)
                 self.repaired_end = i + 1
                 if self.first_repaired is None:
                     self.end = i + 1
+
+    def runs_on(self, i: int, seed: tuple[int, int]) -> bool:
+        """Whether frame ``i`` is sound after a frame whose running checksum is ``seed``
+        (which of two repairs of a frame is the true one: its stored checksum or its page)."""
+        if i >= self.count:
+            return False
+        words, _, salts, stored = self.frame(i)
+        return salts == self.h.salts and _sum(self.coeffs, words, seed) == stored
 
     def commits_after(self, end: int) -> int:
         return sum(1 for c in self.commit_frames if c > end)
@@ -257,23 +265,24 @@ def _single_bit(x: int) -> bool:
 Fix = tuple[tuple[int, int], int]  # a repaired frame's running checksum and commit field
 
 
-def _one_bit_repair(k: _Coefficients, words: tuple[int, ...], salts: bytes, want_salts: bytes,
-                    computed: tuple[int, int], stored: tuple[int, int], order: str) -> Fix | None:
-    """The frame's running checksum and commit field once one flipped bit is undone, or None
-    if no single bit makes it sound."""
+def _one_bit_repairs(k: _Coefficients, words: tuple[int, ...], salts: bytes, want_salts: bytes,
+                     computed: tuple[int, int], stored: tuple[int, int], order: str) -> list[Fix]:
+    """The frame's running checksum and commit field once one flipped bit is undone: every
+    way one bit could have done it (a bit of the page may change the checksum in one bit
+    only, so a page bit and a bit of the stored checksum can both explain a frame)."""
     commit = struct.unpack(">I", struct.pack(f"{order}I", words[1]))[0]
     if salts != want_salts:  # a salt bit, the checksum sound
         diff = int.from_bytes(salts, "big") ^ int.from_bytes(want_salts, "big")
-        return (stored, commit) if _single_bit(diff) and computed == stored else None
-    if _single_bit(((computed[0] ^ stored[0]) << 32) | (computed[1] ^ stored[1])):
-        return computed, commit  # a bit of the stored checksum
+        return [(stored, commit)] if _single_bit(diff) and computed == stored else []
+    out: list[Fix] = []
     d0, d1 = (stored[0] - computed[0]) & MASK, (stored[1] - computed[1]) & MASK
     for i, w in enumerate(words):  # a bit of word i: undoing it adds ±2^bit to the word
         k0, k1 = k.c0[i], k.c1[i]
         for bit in range(32):
             delta = -(1 << bit) if w >> bit & 1 else 1 << bit
             if (delta * k0 - d0) & MASK == 0 and (delta * k1 - d1) & MASK == 0:
-                if i == 1:
-                    commit = struct.unpack(">I", struct.pack(f"{order}I", w ^ (1 << bit)))[0]
-                return stored, commit
-    return None
+                fixed_commit = struct.unpack(">I", struct.pack(f"{order}I", w ^ (1 << bit)))[0] if i == 1 else commit
+                out.append((stored, fixed_commit))
+    if _single_bit(((computed[0] ^ stored[0]) << 32) | (computed[1] ^ stored[1])):
+        out.append((computed, commit))  # a bit of the stored checksum
+    return out

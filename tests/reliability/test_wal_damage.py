@@ -164,3 +164,19 @@ def test_an_unfinished_write_at_the_end_of_the_wal_is_a_torn_tail_not_damage(kil
     proc = serve(work, "--stdin", "--db", str(db), input=lines({"type": "state"}))
     assert proc.returncode == 0, proc.stderr.decode()
     assert answers(proc.stdout)[0]["seq"] == acknowledged
+
+
+def test_readers_refuse_a_flipped_wal_too_and_write_neither_file(killed: tuple[Path, int], tmp_path: Path) -> None:
+    """``history`` and ``export`` check the -wal before SQLite reads it, over no connection at all."""
+    src, _ = killed
+    wal = src.with_name(src.name + "-wal").read_bytes()
+    offset = live_frames(wal)[len(live_frames(wal)) // 2] + FRAME_HEADER + 1000
+    status, _, err, _ = start_on_flip(src, tmp_path / "try", offset, 3)
+    assert status == 4 and "one flipped bit" in err and "Restoring a backup" in err, err
+    db = tmp_path / "try" / src.name
+    before = fingerprint(db)
+    for verb in (["history"], ["export", "--format", "json"]):
+        proc = subprocess.run([sys.executable, "-m", "table_app.cli", *verb, "--db", str(db)], capture_output=True,
+                              text=True, cwd=ROOT, env=child_env(tmp_path), timeout=120)
+        assert proc.returncode == 4 and "-wal frame" in proc.stderr and "Traceback" not in proc.stderr, proc.stderr
+        assert fingerprint(db) == before
