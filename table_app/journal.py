@@ -23,7 +23,9 @@ long sessions; a snapshot is valid while its event is in effect (see ``docs/jour
 Opening checks the file first (``table_app/journal_file.py``): it must exist (a new journal
 is made only where no file is), be readable — and writable for the service —, be SQLite,
 pass ``PRAGMA quick_check``, be a xian-table journal of a known schema, and have its records
-numbered without a gap and matching the hash chain. The service's checks run on a private
+numbered without a gap and matching the hash chain, each value of its column's type; its
+``-wal`` must not hide a damaged frame (``table_app/wal.py``), and the service's disk must
+have room. The service's checks run on a private
 copy, so a file it refuses is left byte for byte as it was, its ``-wal`` and ``-shm`` too;
 readers check over a read-only connection, which never writes the file or its ``-wal``.
 """

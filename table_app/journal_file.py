@@ -3,7 +3,10 @@
 The rules (issue 16): a new journal is made only where no file exists, atomically; a file
 that is empty (0 bytes), not SQLite, not ours, of an unknown schema, unreadable, read-only
 for the service, damaged, or whose records do not match their hash chain is refused and
-left exactly as it was — the file, its ``-wal`` and its ``-shm``, byte for byte.
+left exactly as it was — the file, its ``-wal`` and its ``-shm``, byte for byte. So is one
+whose ``-wal`` SQLite would cut short at a damaged frame (issue 26, ``table_app/wal.py``:
+checked on the ``-wal``'s bytes before SQLite opens anything), and the service does not
+start on a disk too full to record events (:func:`check_room`).
 
 Why a private copy: SQLite rewrites the ``-shm`` index (or creates ``-wal``/``-shm``) even
 for a read-only connection, and a read-write one checkpoints the ``-wal`` into the file when
