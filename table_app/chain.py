@@ -68,9 +68,18 @@ def snapshot_seal(record_hash: bytes, state: str) -> bytes:
 # records: about 0.2 s against 1.1 s here). A block that does not match is walked record
 # by record, which names the record; a block row that is itself damaged while its records
 # all match is only an index: it is reported as stale and made again by the service.
+# group_concat writes a BLOB with the bytes of the TEXT it was, and one bit turns a text's
+# serial type into a blob's on disk (issue 26), so the same pass also counts the records with
+# a value not of its column's type — by comparisons, which SQLite orders NULL < numbers <
+# TEXT < BLOB (``x < x''``: not a BLOB; ``x >= x''``: a BLOB; ``x < ''``: a number), about a
+# third of what a typeof() of every value costs. A block with any is walked, and the walk,
+# whose quote() writes a blob as X'…', names the record. Not in the digest: old digests stay
+# valid.
 BLOCK = 1024
-_BLOCK_SQL = """
-SELECT count(*), min(seq), max(seq), CAST(group_concat(seq, ',') AS BLOB),
+_MISTYPED_SQL = ("sum(NOT (at < x'' AND kind < x'' AND source < x'' AND ifnull(event < x'', 1) AND hash >= x'' "
+                 "AND ifnull(session < '', 1) AND ifnull(target < '', 1)))")
+_BLOCK_SQL = f"""
+SELECT count(*), min(seq), max(seq), {_MISTYPED_SQL}, CAST(group_concat(seq, ',') AS BLOB),
        CAST(group_concat(ifnull(at, 'N'), x'1e') AS BLOB), CAST(group_concat(ifnull(kind, 'N'), ',') AS BLOB),
        CAST(group_concat(ifnull(session, 'N'), ',') AS BLOB), CAST(group_concat(ifnull(source, 'N'), x'1e') AS BLOB),
        CAST(group_concat(ifnull(event, 'N'), x'1e') AS BLOB), CAST(group_concat(ifnull(target, 'N'), ',') AS BLOB),
@@ -81,15 +90,15 @@ FROM (SELECT * FROM records WHERE seq BETWEEN ? AND ? ORDER BY seq)
 
 def block_digest(conn: sqlite3.Connection, last: int) -> tuple[bytes, bool]:
     """The digest of the block of records ending at ``last``, and whether it holds exactly
-    the records ``last - BLOCK + 1`` … ``last``."""
+    the records ``last - BLOCK + 1`` … ``last``, each value of its column's type."""
     first = last - BLOCK + 1
-    count, low, high, *columns = conn.execute(_BLOCK_SQL, (first, last)).fetchone()
+    count, low, high, mistyped, *columns = conn.execute(_BLOCK_SQL, (first, last)).fetchone()
     h = hashlib.blake2b(digest_size=HASH_BYTES)
     for value in columns:
         data = value if isinstance(value, bytes) else str(value).encode("utf-8", "surrogateescape")
         h.update(len(data).to_bytes(8, "big"))
         h.update(data)
-    return h.digest(), (count, low, high) == (BLOCK, first, last)
+    return h.digest(), (count, low, high, mistyped) == (BLOCK, first, last, 0)
 
 
 def seal_blocks(conn: sqlite3.Connection) -> int:
@@ -146,7 +155,9 @@ def _walk(conn: sqlite3.Connection, first: int, last: int | None, prev: bytes, *
     """Records ``first`` … ``last`` (or the end) one by one, linked from ``prev``."""
     expected = first
     upto = "" if last is None else f" AND seq <= {int(last)}"
-    cur = conn.execute(f"SELECT seq, {'hash' if chained else 'NULL'}, {CANONICAL_SQL if chained else 'NULL'} "
+    # (a hash stored as TEXT would not decode: read as an empty BLOB, which matches nothing)
+    stored_hash = "CASE typeof(hash) WHEN 'text' THEN x'' ELSE hash END"
+    cur = conn.execute(f"SELECT seq, {stored_hash if chained else 'NULL'}, {CANONICAL_SQL if chained else 'NULL'} "
                        f"FROM records WHERE seq >= ?{upto} ORDER BY seq", (first,))
     blake = hashlib.blake2b
     for seq, stored, data in cur:  # a hot loop at start: kept to the bone

@@ -23,7 +23,9 @@ long sessions; a snapshot is valid while its event is in effect (see ``docs/jour
 Opening checks the file first (``table_app/journal_file.py``): it must exist (a new journal
 is made only where no file is), be readable — and writable for the service —, be SQLite,
 pass ``PRAGMA quick_check``, be a xian-table journal of a known schema, and have its records
-numbered without a gap and matching the hash chain. The service's checks run on a private
+numbered without a gap and matching the hash chain, each value of its column's type; its
+``-wal`` must not hide a damaged frame (``table_app/wal.py``), and the service's disk must
+have room. The service's checks run on a private
 copy, so a file it refuses is left byte for byte as it was, its ``-wal`` and ``-shm`` too;
 readers check over a read-only connection, which never writes the file or its ``-wal``.
 """
@@ -42,7 +44,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from table_app import chain, journal_file
+from table_app import chain, journal_file, synced_mark
 from table_app.journal_file import APPLICATION_ID, SCHEMA_VERSION, SQLITE_HEADER, JournalError
 
 __all__ = ["APPLICATION_ID", "SCHEMA_VERSION", "SQLITE_HEADER", "Journal", "JournalError", "Record", "Timeline",
@@ -170,6 +172,7 @@ class Journal:
         if readonly:
             if not journal_file.inspect(p, writer=False):
                 raise JournalError(f"journal {str(p)!r} does not exist")
+            journal_file.check_wal(p)
             conn = journal_file.connect(p, "ro")
             try:
                 facts = journal_file.check(conn, p)
@@ -182,6 +185,7 @@ class Journal:
         exists = journal_file.inspect(p, writer=True)
         if not exists and not create:
             raise JournalError(f"journal {str(p)!r} does not exist")
+        journal_file.check_room(p)
         try:
             p.parent.mkdir(parents=True, exist_ok=True)
         except OSError as e:
@@ -271,8 +275,12 @@ class Journal:
                         "match the hash chain; they were made again", self.path, ", ".join(map(str, stale)))
 
     def close(self) -> None:
-        with contextlib.suppress(sqlite3.Error):
-            self._conn.close()
+        mark = synced_mark.take(self._conn) if self._lock_fd is not None else None  # the service's journal
+        try:
+            self._conn.close()  # (the last checkpoint)
+        except sqlite3.Error:
+            mark = None
+        synced_mark.write(self.path, mark)  # after every write of the journal: for doctor's read-back
         if self._lock_fd is not None:
             os.close(self._lock_fd)
             self._lock_fd = None
@@ -366,6 +374,7 @@ class Journal:
             record_hash = c.execute("SELECT hash FROM records WHERE seq = ?", (seq,)).fetchone()[0]
             c.execute("INSERT OR REPLACE INTO snapshots (seq, state, hash) VALUES (?, ?, ?)",
                       (seq, text, chain.snapshot_seal(bytes(record_hash), text)))
+        synced_mark.write(self.path, synced_mark.take(self._conn))
 
     # -- reading -------------------------------------------------------------------------
 
@@ -459,7 +468,8 @@ class Journal:
                     "SELECT s.state, s.hash, r.hash FROM snapshots s JOIN records r ON r.seq = s.seq WHERE s.seq = ?",
                     (seq,)).fetchone()
                 try:
-                    if row is not None and row[1] == chain.snapshot_seal(bytes(row[2]), row[0]):
+                    if row is not None and isinstance(row[0], str) and \
+                            row[1] == chain.snapshot_seal(bytes(row[2]), row[0]):
                         return seq, json.loads(row[0])
                 except (TypeError, ValueError):
                     pass

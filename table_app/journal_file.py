@@ -3,7 +3,10 @@
 The rules (issue 16): a new journal is made only where no file exists, atomically; a file
 that is empty (0 bytes), not SQLite, not ours, of an unknown schema, unreadable, read-only
 for the service, damaged, or whose records do not match their hash chain is refused and
-left exactly as it was — the file, its ``-wal`` and its ``-shm``, byte for byte.
+left exactly as it was — the file, its ``-wal`` and its ``-shm``, byte for byte. So is one
+whose ``-wal`` SQLite would cut short at a damaged frame (issue 26, ``table_app/wal.py``:
+checked on the ``-wal``'s bytes before SQLite opens anything), and the service does not
+start on a disk too full to record events (:func:`check_room`).
 
 Why a private copy: SQLite rewrites the ``-shm`` index (or creates ``-wal``/``-shm``) even
 for a read-only connection, and a read-write one checkpoints the ``-wal`` into the file when
@@ -27,7 +30,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from table_app import chain
+from table_app import chain, wal
 from table_app.bounded import clip
 
 log = logging.getLogger(__name__)
@@ -38,6 +41,12 @@ KNOWN_VERSIONS = (1, 2)  # 1 is read as it is, and upgraded in place by the serv
 SQLITE_HEADER = b"SQLite format 3\x00"
 SIDECARS = ("-wal", "-shm")
 SCRATCH_DIRS = ("/dev/shm", tempfile.gettempdir())
+# Below this much free space on the journal's disk the service does not start (issue 26): the
+# -wal grows to about 1,000 pages (4 MiB) before SQLite's automatic checkpoint starts it over,
+# and the checkpoint then grows the file by what was added (a hand: ~200 records, ~15 KiB;
+# a snapshot: a few KiB). Twice a full -wal leaves room for both; with less, the table would
+# soon — or at once — refuse every event ("journal write failed") after starting "ready".
+MIN_FREE_BYTES = 8 * 2**20
 
 
 class JournalError(RuntimeError):
@@ -66,6 +75,16 @@ def damaged(p: Path, detail: str) -> JournalError:
         f"journal {str(p)!r} is damaged ({detail}); refusing to start. The file is kept exactly as it "
         f"is: restore a backup, or move it aside to start a new journal", detail
     )
+
+
+def damaged_wal(p: Path, found: wal.Damage) -> JournalError:
+    w = sidecar(p, "-wal")
+    detail = found.describe(w.name)
+    return JournalError(
+        f"journal {str(p)!r} is damaged ({detail}); refusing to start. The file and {w.name} are kept exactly "
+        f"as they are: restore the newest backup (`xian-table backup` keeps them in {str(p.parent / 'backups')!r}; "
+        f"docs/raspberry-pi.md, 'Restoring a backup'), or move the file and {w.name} aside together to start a "
+        f"new journal", detail)
 
 
 def sidecar(p: Path, suffix: str) -> Path:
@@ -115,6 +134,24 @@ def inspect(p: Path, *, writer: bool) -> bool:
                 f"the table could record nothing. Refusing to start; the file is kept as it is: give it back to "
                 f"the table's user (sudo chown -R xian-table: {str(p.parent)!r}) or mount its disk read-write")
     return True
+
+
+def check_room(p: Path) -> None:
+    """Refuse to start the service on a disk too full to record events (:data:`MIN_FREE_BYTES`)."""
+    where = p.parent
+    while not where.exists() and where != where.parent:
+        where = where.parent
+    try:
+        st = os.statvfs(where)
+    except OSError:
+        return  # cannot tell: a commit that fails will say so
+    free = st.f_bavail * st.f_frsize
+    if free < MIN_FREE_BYTES:
+        raise JournalError(
+            f"the disk of journal {str(p)!r} is full ({free // 1024:,} KiB free in {str(where)!r}; the table needs "
+            f"{MIN_FREE_BYTES // 2**20} MiB to record events): it could record nothing. Refusing to start; the file is "
+            f"kept as it is: free space (sudo apt clean; sudo journalctl --vacuum-size=50M; move old backups away) "
+            f"and start again")
 
 
 def lock(p: Path) -> int:
@@ -223,8 +260,29 @@ def check(conn: sqlite3.Connection, p: Path, *, integrity: bool = False) -> Fact
     return Facts(version, report.records, report.last_hash, report.stale_blocks)
 
 
+def check_wal(p: Path) -> None:
+    """Refuse a ``-wal`` that SQLite would cut short at a damaged frame, dropping committed
+    writes after it (``table_app/wal.py``); an unfinished write at its end is not damage.
+    Only reads the ``-wal``; run before SQLite opens the journal."""
+    w = sidecar(p, "-wal")
+    try:
+        data = w.read_bytes()
+    except FileNotFoundError:
+        return
+    except OSError as e:
+        raise JournalError(f"cannot read {str(w)!r}: {e.strerror}") from None
+    found = wal.verify(data)
+    if found is not None:
+        raise damaged_wal(p, found)
+
+
 def check_read_only(p: Path, *, integrity: bool = False) -> Facts:
     """The checks over a read-only connection to the file itself (never a checkpoint)."""
+    check_wal(p)
+    return _check_in_place(p, integrity)
+
+
+def _check_in_place(p: Path, integrity: bool) -> Facts:
     conn = connect(p, "ro")
     try:
         return check(conn, p, integrity=integrity)
@@ -238,6 +296,7 @@ def check_private_copy(p: Path, *, integrity: bool = False) -> Facts:
     Only for the service, which holds the lock (nothing else writes the file meanwhile).
     Without room for a copy it falls back to :func:`check_read_only`.
     """
+    check_wal(p)
     try:
         with _scratch_copy(p) as copy:
             conn = connect(copy, "ro")
@@ -247,7 +306,7 @@ def check_private_copy(p: Path, *, integrity: bool = False) -> Facts:
                 conn.close()
     except _NoRoom as e:
         log.warning("journal: no room for a private copy to check (%s); checking %s read-only in place", e, p)
-        return check_read_only(p, integrity=integrity)
+        return _check_in_place(p, integrity)
 
 
 def connect(p: Path, mode: str) -> sqlite3.Connection:

@@ -7,6 +7,7 @@ import sqlite3
 import time
 from pathlib import Path
 
+from table_app import synced_mark
 from table_app.doctor.check import ERROR, OK, WARNING, Check
 
 DISK_ERROR_BYTES = 100 * 2**20  # below this the journal may fail to commit: the table stops taking events
@@ -41,10 +42,34 @@ def check_journal(journal: Path) -> Check:
     except OSError as e:
         return Check("journal", ERROR, f"cannot read {journal}: {e.strerror}", "check the SD card (dmesg)")
     when = f", last at {at[:19].replace('T', ' ')} UTC" if at else ""
+    mark, lost = _read_back(journal) if last else (None, None)
+    if lost:
+        return Check("journal", ERROR, f"{journal}: {lost} — the SD card lost writes it had confirmed, or an older "
+                                       f"copy of the journal was put in its place",
+                     "if no backup was restored: this card does not keep what it confirms; copy the newest backup "
+                     "and the journal off it, and replace it with a high-endurance card (docs/journal.md, 'SD cards "
+                     "that do not flush'); the mark is renewed at the table's next clean stop")
+    if mark:
+        when += f", read-back of record {mark.seq:,} (on disk at {mark.at[:16].replace('T', ' ')} UTC) ok"
     if version < 2:
         return Check("journal", OK, f"{journal}: {last} records{when}, quick_check ok (schema {version}: the "
                                     f"service adds the hash chain at its next start)")
     return Check("journal", OK, f"{journal}: {last} records{when}, quick_check ok, hash chain ok")
+
+
+def _read_back(journal: Path) -> tuple[synced_mark.Mark | None, str | None]:
+    """The mark the service left at its last clean stop or snapshot, and what reading its
+    record back found wrong (None: it is there, with its hash)."""
+    mark = synced_mark.read(journal)
+    if mark is None:
+        return None, None
+    conn = sqlite3.connect(f"{journal.resolve().as_uri()}?mode=ro", uri=True)
+    try:
+        if not synced_mark.same_journal(conn, mark):
+            return None, None  # the mark of a journal since moved aside
+        return mark, synced_mark.read_back(conn, mark)
+    finally:
+        conn.close()
 
 
 def _last_record_time(journal: Path) -> str | None:

@@ -124,7 +124,7 @@ def test_a_journal_creation_cut_short_is_started_again_cleanly(tmp_path: Path) -
     (tmp_path / ".table.sqlite3.new").write_bytes(b"SQLite format 3\x00" + bytes(100))
     proc = serve(tmp_path, "--stdin", "--db", str(db), input=lines(SESSION))
     assert proc.returncode == 0 and answers(proc.stdout)[0]["seq"] == 1
-    assert folder_listing(tmp_path) - {"home"} == {"table.sqlite3", "table.sqlite3.lock"}
+    assert folder_listing(tmp_path) - {"home"} == {"table.sqlite3", "table.sqlite3.lock", "table.sqlite3.synced"}
 
 
 def as_another_user() -> list[str]:
