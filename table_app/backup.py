@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
-from table_app.journal_file import APPLICATION_ID, SQLITE_HEADER, JournalError, check
+from table_app.journal_file import APPLICATION_ID, SQLITE_HEADER, JournalError, check, check_wal
 
 DEFAULT_KEEP = 14
 BACKUP_GLOB = "journal-*.sqlite3"
@@ -183,6 +183,11 @@ def _check_source(src: Path) -> None:
 
 
 def _copy(src: Path, tmp: Path) -> int:
+    try:  # a -wal SQLite would cut short: the copy would be a shorter journal that looks sound
+        check_wal(src)
+    except JournalError as e:
+        raise BackupError(f"journal {str(src)!r} did not pass its checks ({e.detail}): no backup was made and no "
+                          f"older one removed; the journal is left as it is (xian-table doctor tells more)") from None
     with keep_sidecar_owner(src):
         try:
             source = sqlite3.connect(f"{src.resolve().as_uri()}?mode=ro", uri=True)

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from table_app.config import Config
 
+from engine.fields import printable
 from table_app.doctor.broker import check_broker, check_mosquitto
 from table_app.doctor.check import ERROR, LEVELS, Check, Probe
 from table_app.doctor.machine import check_display, check_font, check_power, check_service
@@ -46,12 +47,13 @@ def run_checks(cfg: Config, probe: Probe | None = None) -> list[Check]:
 
 
 def render(checks: Sequence[Check], header: str = "") -> str:
+    """The checks for a terminal; what they quote (a path, a journal's text) never acts on it."""
     width = max(len(c.name) for c in checks)
     lines = [header] if header else []
     for c in checks:
-        lines.append(f"{c.level:<7}  {c.name:<{width}}  {c.message}")
+        lines.append(f"{c.level:<7}  {c.name:<{width}}  {printable(c.message)}")
         if c.fix:
-            lines.append(f"{'':<7}  {'':<{width}}  → {c.fix}")
+            lines.append(f"{'':<7}  {'':<{width}}  → {printable(c.fix)}")
     return "\n".join(lines) + "\n"
 
 

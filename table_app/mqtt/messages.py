@@ -11,7 +11,7 @@ Command(event={'type': 'pass', 'seat': 2}, transaction='a7', error=None, reply_t
 >>> parse_command(b'[1]').error
 'a command must be a JSON object, got [1]'
 >>> dumps({"t": "\\ud800 中"})  # a lone surrogate (JSON carries one, UTF-8 cannot) is escaped
-b'{"t":"\\\\ud800 \\\\u4e2d"}'
+b'{"t":"\\\\ud800 \\xe4\\xb8\\xad"}'
 """
 
 from __future__ import annotations
@@ -38,13 +38,9 @@ Transaction = str | int | None
 
 
 def dumps(obj: object) -> bytes:
-    """``obj`` as compact JSON in UTF-8; anything JSON can carry, a lone surrogate too (then
-    the whole text is written with ``\\u`` escapes, which every JSON reader takes back)."""
-    text = json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
-    try:
-        return text.encode("utf-8")
-    except UnicodeEncodeError:
-        return json.dumps(obj, ensure_ascii=True, separators=(",", ":")).encode("ascii")
+    """``obj`` as compact JSON in UTF-8; anything JSON can carry, a lone surrogate too
+    (:func:`table_app.bounded.json_line` writes it, and a C1 or DEL, as its ``\\u`` escape)."""
+    return bounded.json_line(obj).encode("utf-8")
 
 
 @dataclass(frozen=True)

@@ -40,6 +40,8 @@ from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Generic, Literal, Protocol, TypeVar
 
+from table_app.fault_log import FaultLog
+
 log = logging.getLogger(__name__)
 
 HEADER_BYTES = 16_384  # the request line and headers, in all (a phone sends well under 2 KiB)
@@ -166,7 +168,7 @@ class Server(ThreadingHTTPServer):
         self.active = 0
         self.refused = 0
         self.accept_failures = 0
-        self.failures: dict[str, int] = {}  # a request that failed (a bug): how many, by kind
+        self.faults = FaultLog()  # requests that failed (a bug), by kind: a traceback once, then counts
         self._count = threading.Lock()
 
     def service_actions(self) -> None:
@@ -214,24 +216,19 @@ class Server(ThreadingHTTPServer):
 
     def handle_error(self, request: object, client_address: object) -> None:
         """A phone that went away mid-answer is normal: one debug line, not a traceback on stderr.
-        A request that failed otherwise logs its traceback once per kind (the exception and
-        where it was raised), then only a count at 10, 100, 1000…: a flood of bad requests
-        never becomes a flood of writes on the SD card. (A local stand-in for issue 26's
-        ``table_app/fault_log.py``.)"""
+        A request that failed otherwise is logged in :attr:`faults`: its traceback once per kind
+        (the exception and where it was raised), then a count at most once a minute — a flood of
+        bad requests never becomes a flood of writes on the SD card (``table_app/fault_log.py``)."""
         error = sys.exc_info()[1]
         if isinstance(error, OSError):
             log.debug("web: %s went away: %s", client_address, error)
             return
-        tb = error.__traceback__ if error is not None else None
-        while tb is not None and tb.tb_next is not None:
-            tb = tb.tb_next
-        kind = f"{type(error).__name__} at {tb.tb_frame.f_code.co_filename}:{tb.tb_lineno}" if tb else repr(error)
-        with self._count:
-            n = self.failures[kind] = self.failures.get(kind, 0) + 1
-        if n == 1:
-            log.exception("web: a request from %s failed (more of this kind are counted, not logged)", client_address)
-        elif str(n).strip("0") == "1":
-            log.error("web: %d requests failed with %s (the first one's traceback is logged above)", n, kind)
+        if error is not None:
+            self.faults.log(log, "web: a request failed", error)
+
+    def server_close(self) -> None:
+        super().server_close()
+        self.faults.flush()
 
 
 def turn_away(sock: socket.socket) -> None:

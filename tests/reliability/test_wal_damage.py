@@ -167,7 +167,7 @@ def test_an_unfinished_write_at_the_end_of_the_wal_is_a_torn_tail_not_damage(kil
 
 
 def test_readers_refuse_a_flipped_wal_too_and_write_neither_file(killed: tuple[Path, int], tmp_path: Path) -> None:
-    """``history`` and ``export`` check the -wal before SQLite reads it, over no connection at all."""
+    """``history``, ``export`` and ``backup`` check the -wal before SQLite reads it, over no connection at all."""
     src, _ = killed
     wal = src.with_name(src.name + "-wal").read_bytes()
     offset = live_frames(wal)[len(live_frames(wal)) // 2] + FRAME_HEADER + 1000
@@ -180,3 +180,10 @@ def test_readers_refuse_a_flipped_wal_too_and_write_neither_file(killed: tuple[P
                               text=True, cwd=ROOT, env=child_env(tmp_path), timeout=120)
         assert proc.returncode == 4 and "-wal frame" in proc.stderr and "Traceback" not in proc.stderr, proc.stderr
         assert fingerprint(db) == before
+    # a backup would copy the shortened journal SQLite reads: refused, nothing made
+    backups = tmp_path / "backups"
+    proc = subprocess.run([sys.executable, "-m", "table_app.cli", "backup", "--db", str(db), str(backups),
+                           "--keep", "3"], capture_output=True, text=True, cwd=ROOT, env=child_env(tmp_path),
+                          timeout=120)
+    assert proc.returncode != 0 and "-wal frame" in proc.stderr and "no backup was made" in proc.stderr, proc.stderr
+    assert fingerprint(db) == before and not [p for p in backups.glob("*") if not p.name.startswith(".")]

@@ -339,6 +339,15 @@ def test_render_one_line_per_check_and_a_fix_under_each_problem() -> None:
     assert to_json(checks)["status"] == ERROR
 
 
+def test_render_never_lets_quoted_text_act_on_the_terminal() -> None:
+    """A path or a journal's text with an escape sequence, NUL or a lone surrogate (issue 26)."""
+    checks = [Check("journal", ERROR, "cannot read '/srv/\x1b[2Jx\x00.sqlite3'", "move '\ud800\x9b' away")]
+    text = render(checks)
+    assert "\x1b" not in text and "\x00" not in text and "\x9b" not in text and "\ud800" not in text
+    assert "\\x1b[2Jx\\x00" in text and "\\ud800\\x9b" in text
+    text.encode("utf-8")  # (a lone surrogate would not even print)
+
+
 def test_cli_doctor_json(cli: Any, tmp_path: Path) -> None:
     journal = tmp_path / "data" / "journal.sqlite3"
     with Journal.open(journal) as j:
