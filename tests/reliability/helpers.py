@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -50,3 +51,15 @@ def fingerprint(db: Path) -> dict[str, str | None]:
 
 def folder_listing(folder: Path) -> set[str]:
     return {p.name for p in folder.iterdir()}
+
+
+def records_leaf_pages(path: Path) -> tuple[bytes, int, list[tuple[int, int]]]:
+    """The journal file's bytes, its page size and, for each leaf page of its records table,
+    ``(base, header)``: where the page starts and where its b-tree header is (SQLite's ``dbstat``)."""
+    conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro&immutable=1", uri=True)
+    try:
+        size = conn.execute("PRAGMA page_size").fetchone()[0]
+        pages = [p for (p,) in conn.execute("SELECT pageno FROM dbstat WHERE name = 'records' AND pagetype = 'leaf'")]
+    finally:
+        conn.close()
+    return path.read_bytes(), size, [((p - 1) * size, (p - 1) * size + (100 if p == 1 else 0)) for p in pages]

@@ -32,7 +32,7 @@ from table_app.doctor.check import ERROR
 from table_app.doctor.storage import check_journal
 from table_app.journal import Journal, JournalError
 from table_app.service import TableService
-from tests.reliability.helpers import ROOT, child_env
+from tests.reliability.helpers import ROOT, child_env, records_leaf_pages
 
 EVENTS = scripted_session(8, seed=10)  # 1,281 events: one sealed block of 1,024 records, and a tail
 Row = tuple[Any, ...]
@@ -69,17 +69,9 @@ def rows(path: Path) -> list[Row] | None:
 def record_spans(path: Path) -> list[tuple[int, int]]:
     """The byte ranges of the file that hold the records table's cells (its leaf pages'
     cell content areas), found with SQLite's ``dbstat`` and the b-tree page header."""
-    conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro&immutable=1", uri=True)
-    try:
-        size = conn.execute("PRAGMA page_size").fetchone()[0]
-        pages = [p for (p,) in conn.execute("SELECT pageno FROM dbstat WHERE name = 'records' AND pagetype = 'leaf'")]
-    finally:
-        conn.close()
-    data = path.read_bytes()
+    data, size, pages = records_leaf_pages(path)
     spans = []
-    for page in pages:
-        base = (page - 1) * size
-        header = base + (100 if page == 1 else 0)
+    for base, header in pages:
         assert data[header] == 0x0D  # a table b-tree leaf
         start = struct.unpack(">H", data[header + 5:header + 7])[0] or 65536
         spans.append((base + start, base + size))

@@ -22,7 +22,7 @@ import pytest
 from table_app.bench.service import scripted_session
 from table_app.journal import Journal
 from table_app.service import TableService
-from tests.reliability.helpers import fingerprint, lines, serve
+from tests.reliability.helpers import fingerprint, lines, records_leaf_pages, serve
 
 # 1,281 events, then a second session: record 500 lies in the first sealed block, in a session
 # that a start does not replay (only the last one is)
@@ -59,16 +59,8 @@ def varint(data: bytes, at: int) -> tuple[int, int]:
 def serial_types(path: Path, seq: int) -> dict[str, tuple[int, int]]:
     """Where each column's serial type of record ``seq`` is in the file: ``{column: (offset, type)}``
     (each a one-byte varint here), found on the records table's leaf pages."""
-    conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro&immutable=1", uri=True)
-    try:
-        size = conn.execute("PRAGMA page_size").fetchone()[0]
-        pages = [p for (p,) in conn.execute("SELECT pageno FROM dbstat WHERE name = 'records' AND pagetype = 'leaf'")]
-    finally:
-        conn.close()
-    data = path.read_bytes()
-    for page in pages:
-        base = (page - 1) * size
-        header = base + (100 if page == 1 else 0)
+    data, _, pages = records_leaf_pages(path)
+    for base, header in pages:
         cells = struct.unpack(">H", data[header + 3:header + 5])[0]
         for n in range(cells):
             cell = base + struct.unpack(">H", data[header + 8 + 2 * n:header + 10 + 2 * n])[0]
