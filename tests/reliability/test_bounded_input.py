@@ -18,7 +18,7 @@ from engine import InvalidEventError, parse_event, replay
 from engine.public import public_state
 from table_app import bounded
 from table_app.journal import Journal
-from table_app.mqtt import bridge as bridge_module
+from table_app.mqtt import answers as answers_module
 from table_app.mqtt.bridge import MqttBridge
 from table_app.mqtt.topics import Topics, parse_url
 from table_app.service import TableService
@@ -172,7 +172,7 @@ def test_an_unexpected_error_in_a_message_never_ends_pahos_thread(broker, servic
         remote = watchers(broker.url("remote"), [t.cmd_result])
         remote.wait_subscribed()
         assert bridge.wait_idle(WAIT)
-        real = bridge_module.parse_command
+        real = answers_module.parse_command
         faults = iter([MemoryError("injected"), RuntimeError("injected")])
 
         def faulty(payload: bytes) -> Any:
@@ -181,7 +181,7 @@ def test_an_unexpected_error_in_a_message_never_ends_pahos_thread(broker, servic
                 raise fault
             return real(payload)
 
-        monkeypatch.setattr(bridge_module, "parse_command", faulty)
+        monkeypatch.setattr(answers_module, "parse_command", faulty)
         remote.publish(t.cmd, json.dumps(HAND[0]))  # each answered "internal error: injected"
         remote.publish(t.cmd, json.dumps(HAND[0]))
         remote.publish(t.cmd, json.dumps({**HAND[0], "transaction": 3}))
