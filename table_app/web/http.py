@@ -158,7 +158,8 @@ class Server(ThreadingHTTPServer):
     def __init__(self, address: tuple[str, int], router: Router, pacer: Pacer, *, max_connections: int,
                  header_timeout_s: float, write_timeout_s: float,
                  heartbeat: Callable[[], None] | None = None) -> None:
-        super().__init__(address, Handler)
+        self.faults = FaultLog()  # requests that failed (a bug), by kind: a traceback once, then counts
+        super().__init__(address, Handler)  # (which calls server_close() if it cannot bind)
         self.router = router
         self.pacer = pacer
         self.header_timeout_s = header_timeout_s
@@ -168,7 +169,6 @@ class Server(ThreadingHTTPServer):
         self.active = 0
         self.refused = 0
         self.accept_failures = 0
-        self.faults = FaultLog()  # requests that failed (a bug), by kind: a traceback once, then counts
         self._count = threading.Lock()
 
     def service_actions(self) -> None:

@@ -182,6 +182,16 @@ class FloodResult:
     answered: int  # probes answered (distinct transactions)
     repeated: int  # probes answered more than once
     final: Any  # the flood's last command's answer, or None
+    dropped_for_table: bool = False  # the broker said it dropped messages on their way to the table
+
+    def final_answered_or_dropped_by_the_broker(self) -> bool:
+        """A's last command was answered (ok, or busy at the table's intake) — or it never reached
+        the table: a client flooding faster than the table reads fills the broker's queue for the
+        table's client (max_queued_messages, 1,000) and mosquitto drops what comes beyond, saying
+        so in its log. What the table never received it cannot answer (docs/mqtt.md)."""
+        if self.final is not None:
+            return bool(self.final["status"] == "ok" or self.final.get("code") == "service.busy")
+        return self.dropped_for_table
 
 
 def flood(broker: LocalBroker, t: Topics, clients: Callable[..., Client], *, commands: int, probes: int,
@@ -228,7 +238,10 @@ def flood(broker: LocalBroker, t: Topics, clients: Callable[..., Client], *, com
     got = [x.get("transaction") for x in b.answers(b_topic) if str(x.get("transaction", "")).startswith("B-")]
     a.close()  # (the next round's clients take the same ids)
     b.close()
-    return FloodResult(commands, sent_probes, len(set(got)), len(got) - len(set(got)), final())
+    dropped = [line for line in broker.log_file.read_text(errors="replace").splitlines()
+               if "Outgoing messages are being dropped for client" in line]
+    to_table = any(not line.rstrip(".").endswith((" flood-a", " probe-b")) for line in dropped)
+    return FloodResult(commands, sent_probes, len(set(got)), len(got) - len(set(got)), final(), to_table)
 
 
 @pytest.mark.parametrize("mode", ["reply_to", "v5"])
@@ -241,7 +254,7 @@ def test_a_bursty_flood_never_loses_another_clients_answers(broker, service, cli
         r = flood(broker, t, clients, commands=2000, probes=40, mode=mode)
         print(f"flood {mode}: {r}")
         assert r.probes == 40 and r.answered == r.probes and r.repeated == 0, r
-        assert r.final is not None and (r.final["status"] == "ok" or r.final.get("code") == "service.busy"), r
+        assert r.final_answered_or_dropped_by_the_broker(), r
     finally:
         bridge.stop()
 
@@ -258,7 +271,7 @@ def test_a_long_bursty_flood_never_loses_another_clients_answers(broker, service
             r = flood(broker, t, clients, commands=20_000, probes=200, mode=mode)
             print(f"soak {mode}: {r}")
             assert r.answered == r.probes and r.repeated == 0, r
-            assert r.final is not None and (r.final["status"] == "ok" or r.final.get("code") == "service.busy"), r
+            assert r.final_answered_or_dropped_by_the_broker(), r
     finally:
         bridge.stop()
 
