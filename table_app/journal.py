@@ -427,6 +427,19 @@ class Journal:
         rows = self._conn.execute("SELECT seq, source FROM records WHERE seq BETWEEN ? AND ?", (min(seqs), max(seqs)))
         return {seq: source for seq, source in rows if seq in wanted}
 
+    @contextlib.contextmanager
+    def read_snapshot(self) -> Iterator[None]:
+        """One read transaction around several reads (the timeline, then its events), so that a
+        record the service commits meanwhile is seen by all of them or by none (WAL: the
+        service never waits for it). For a read-only connection; the writer has no need."""
+        c = self._conn
+        c.execute("BEGIN")
+        try:
+            yield
+        finally:
+            with contextlib.suppress(sqlite3.Error):
+                c.execute("COMMIT")
+
     def reader(self) -> Journal:
         """A read-only connection of its own to this (already checked) journal, for another
         thread to read while the service writes (WAL: readers and the writer never wait)."""

@@ -26,7 +26,8 @@ import os
 import shutil
 import sqlite3
 import tempfile
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -260,20 +261,58 @@ def check(conn: sqlite3.Connection, p: Path, *, integrity: bool = False) -> Fact
     return Facts(version, report.records, report.last_hash, report.stale_blocks)
 
 
+WAL_READS = 3  # reads of a -wal judged damaged before it is refused (or called unsettled)
+WAL_SETTLE_S = 0.05  # the pause between them
+
+
 def check_wal(p: Path) -> None:
     """Refuse a ``-wal`` that SQLite would cut short at a damaged frame, dropping committed
     writes after it (``table_app/wal.py``); an unfinished write at its end is not damage.
     Only reads the ``-wal``; run before SQLite opens the journal."""
     w = sidecar(p, "-wal")
-    try:
-        data = w.read_bytes()
-    except FileNotFoundError:
-        return
-    except OSError as e:
-        raise JournalError(f"cannot read {str(w)!r}: {e.strerror}") from None
-    found = wal.verify(data)
+
+    def read() -> bytes | None:
+        try:
+            return w.read_bytes()
+        except FileNotFoundError:
+            return None
+        except OSError as e:
+            raise JournalError(f"cannot read {str(w)!r}: {e.strerror}") from None
+
+    found = settled_damage(read, p)
     if found is not None:
         raise damaged_wal(p, found)
+
+
+def settled_damage(read: Callable[[], bytes | None], p: Path, reads: int = WAL_READS,
+                   settle_s: float = WAL_SETTLE_S) -> wal.Damage | None:
+    """The damage in the ``-wal`` that ``read()`` returns (None: sound, or no ``-wal``), judged
+    only on a read that stays the same.
+
+    A reader that does not hold the service's lock (``backup``, ``history``, ``doctor``) reads
+    the log while the service may write it: one ``read()`` is not a snapshot, and after a
+    checkpoint SQLite writes new frames over the older log's in place, so a read can hold a
+    frame half old and half new and then frames finished after it — damage in a file at rest
+    (tests/reliability/test_wal_live_read.py). So a read judged damaged is read again after a
+    pause: damage on disk reads the same twice and is returned; a torn read does not repeat,
+    and the new read is judged instead. A log that changed at every one of ``reads`` reads
+    raises :class:`JournalError` (try again), never a verdict of damage. The service, which
+    holds the lock while nothing else writes, pays one extra read only for real damage."""
+    data = read()
+    found = None if data is None else wal.verify(data)
+    for _ in range(reads - 1):
+        if found is None:
+            return None
+        time.sleep(settle_s)
+        again = read()
+        if again == data:
+            return found
+        data = again
+        found = None if data is None else wal.verify(data)
+    if found is None:
+        return None
+    raise JournalError(f"the -wal of journal {str(p)!r} changed at each of {reads} reads while the table wrote it, "
+                       f"each read looking damaged; nothing was judged or changed — try again in a moment")
 
 
 def check_read_only(p: Path, *, integrity: bool = False) -> Facts:

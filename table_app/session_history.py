@@ -52,6 +52,10 @@ class SessionHistory:
         self.kept = kept
 
     def read(self) -> History:
+        with self._journal.read_snapshot():  # (the service writes meanwhile: one consistent view)
+            return self._read()
+
+    def _read(self) -> History:
         j = self._journal
         timeline = j.timeline()
         starts = {first for _, first, _, _ in j.sessions()}

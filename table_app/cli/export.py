@@ -117,7 +117,7 @@ def read_ledgers(args: argparse.Namespace, verb: str) -> list[SessionLedger] | i
     if isinstance(journal, int):
         return journal
     try:
-        with journal:
+        with journal, journal.read_snapshot():  # (the service may be writing: one consistent view)
             return ledgers(journal)
     except (sqlite3.DatabaseError, JournalError, RuleError, ValueError) as e:
         print(f"xian-table {verb}: journal {str(journal.path)!r} cannot be read to the end ({e}); it is left as it "

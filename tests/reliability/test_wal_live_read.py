@@ -25,12 +25,13 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from table_app import wal
-from table_app.journal_file import JournalError, check_wal
+from table_app.journal_file import JournalError, check_wal, settled_damage
 from tests.reliability.helpers import ROOT, child_env
 from tests.table_app.test_cli_serve_crash import build_script
 
@@ -136,7 +137,7 @@ def test_soak_check_wal_never_refuses_the_live_journal(tmp_path: Path) -> None:
     assert tally["refused"] == 0, tally
 
 
-def test_a_read_torn_by_the_writer_is_refused_so_one_read_of_a_live_wal_cannot_be_judged(tmp_path: Path) -> None:
+def test_a_read_torn_by_the_writer_looks_damaged_so_check_wal_judges_only_a_read_that_stays(tmp_path: Path) -> None:
     """The cause, deterministically: real SQLite starts its log over after a checkpoint and
     overwrites the older frames in place; a read that copied the file's first pages after
     commit 1 and the rest after commit 3 (a read() is not atomic against a writer) holds the
@@ -169,3 +170,22 @@ def test_a_read_torn_by_the_writer_is_refused_so_one_read_of_a_live_wal_cannot_b
     torn = first[:cut] + third[cut:]
     found = wal.verify(torn)
     assert found is not None and found.frame == frames_1 + 1 and not found.one_bit
+    # check_wal judges only a read that stays the same: the torn read, then the log at rest
+    # (sound); real damage reads the same twice; a log that changes at every read is no verdict
+    def reads(*seq: bytes | None) -> Callable[[], bytes | None]:
+        it = iter(seq)
+        return lambda: next(it)
+
+    assert settled_damage(reads(torn, third), db, settle_s=0) is None
+    assert settled_damage(reads(torn, None), db, settle_s=0) is None  # (checkpointed and gone meanwhile)
+    assert settled_damage(reads(torn, torn), db, settle_s=0) == found
+    other = first[:cut + PAGE] + third[cut + PAGE:]
+    assert wal.verify(other) is not None and other != torn
+    with pytest.raises(JournalError, match="changed at each of 3 reads"):
+        settled_damage(reads(torn, other, torn), db, settle_s=0)
+    # and the real file: a torn -wal at rest is refused (it reads the same), a sound one passes
+    wal_file.write_bytes(torn)
+    with pytest.raises(JournalError, match="damaged"):
+        check_wal(db)
+    wal_file.write_bytes(third)
+    check_wal(db)

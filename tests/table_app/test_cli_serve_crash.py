@@ -207,6 +207,7 @@ def test_sigkill_at_random_moments_loses_nothing_acknowledged(tmp_path: Path) ->
 
 
 @pytest.mark.soak
+@pytest.mark.timeout(1800)  # (about 370 s here: longer than the suite's 300 s per test)
 def test_soak_a_thousand_kills(tmp_path: Path) -> None:
     stats = run_kills(tmp_path, kills=1000, seed=6)
     assert stats["kills"] == 1000

@@ -223,3 +223,25 @@ def test_the_module_examples_run() -> None:
 
     result = doctest.testmod(table_app.journal)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_a_read_snapshot_sees_a_record_the_service_commits_meanwhile_in_all_its_reads_or_none(tmp_path: Path) -> None:
+    """``history`` and ``export`` read the timeline, then its events, while the service writes:
+    an undo committed between the two made ``history`` refuse "record N is not an event" (exit 4)
+    on a healthy journal (issue 26's review: 13 of 62 runs). In one read snapshot, all or none."""
+    with Journal.open(tmp_path / "j.sqlite3") as j:
+        _, session = j.append_event(SESSION, None, new_session=True)
+        first = j.append_event({"type": "bets", "bets": [1, 0, 0, 0]}, session)[0]
+        reader = j.reader()
+        try:
+            t = reader.timeline()
+            j.append_undo(first - 1, session)  # committed between the two reads, outside a snapshot
+            assert reader.last_seq() == first + 1 and t.last_seq == first  # (the race, as it was)
+            with reader.read_snapshot():
+                t = reader.timeline()
+                mark = j.append_event({"type": "bets", "bets": [2, 0, 0, 0]}, session)[0]
+                assert reader.last_seq() == t.last_seq == first + 1  # not seen inside the snapshot
+                assert reader.events(t.active) and mark not in t.active
+            assert reader.last_seq() == mark  # seen after it
+        finally:
+            reader.close()
