@@ -79,13 +79,14 @@ class Stream:
 @dataclass(frozen=True)
 class Request:
     """What a route's answer reads of a request: its path's groups, the query string, the
-    ``Cookie`` header, the client's address and the (POST's) body."""
+    ``Cookie`` header, the client's address, the (POST's) body and the ``Host`` header."""
 
     args: tuple[str, ...]
     query: str = ""
     cookie: str | None = None
     client: str = ""
     body: bytes = b""
+    host: str = ""
 
 
 Answer = Reply | Stream
@@ -340,7 +341,8 @@ class Handler(BaseHTTPRequestHandler):
             if read is None:
                 return
             body = read
-        request = Request(args, query, self.headers.get("Cookie"), str(self.client_address[0]), body)
+        request = Request(args, query, self.headers.get("Cookie"), str(self.client_address[0]), body,
+                          self.headers.get("Host") or "")
         reply = answer(request)
         if isinstance(reply, Stream):
             self._stream(reply, method != "HEAD")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
@@ -59,6 +60,20 @@ def _loopback(address: str) -> bool:
     return address.startswith("127.") or address in ("::1", "::ffff:127.0.0.1")
 
 
+_LOCAL_HOST = re.compile(r"(localhost|127\.\d{1,3}\.\d{1,3}\.\d{1,3}|\[::1\])(:\d{1,5})?", re.IGNORECASE)
+
+
+def _local_host(host: str) -> bool:
+    """Whether a ``Host`` header names this machine by a loopback name. A page of another site
+    whose name an attacker points at 127.0.0.1 (DNS rebinding) is asked for with that name, so
+    it is refused even though the request comes from this machine.
+
+    >>> [_local_host(h) for h in ("localhost:8081", "127.0.0.1", "[::1]:80", "evil.example:8081", "")]
+    [True, True, True, False, False]
+    """
+    return _LOCAL_HOST.fullmatch(host) is not None
+
+
 # -- the seats' pages (read-only) -------------------------------------------------------------------
 
 def index(site: Site, request: Request) -> Reply:
@@ -101,8 +116,8 @@ def table_events(site: Site, request: Request) -> Stream:
 
 def join_code(site: Site, request: Request) -> Reply:
     """The join link and its QR code: for a browser on this machine only, never for one
-    elsewhere on the network."""
-    if not _loopback(request.client):
+    elsewhere on the network, nor for another site's page this browser shows (its Host)."""
+    if not _loopback(request.client) or not _local_host(request.host):
         return Reply(403, JSON, b'{"error": "the join code is shown on the table only"}')
     url = site.join_url()
     return Reply(200, JSON, json.dumps({"url": url, "svg": qr_svg(url)}).encode())

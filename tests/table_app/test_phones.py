@@ -265,3 +265,25 @@ def test_a_table_without_a_screen_takes_its_own_steps_from_the_phones(table: tup
     assert service.public["dealer"] == 1
     sources = [r.source for r in service._journal.records()][-5:]
     assert sources == ["phone press 0:HU", "phone table", "phone table", "phone table", "phone table"]
+
+
+def test_the_join_code_is_for_this_machines_own_names_only(table: tuple[TableService, SeatPages]) -> None:
+    """DNS rebinding (issue 27 item 5): a page of evil.example, its name pointed at 127.0.0.1,
+    asks from this machine but with its own Host — refused; the table page's own names pass."""
+    _, pages = table
+    answers = {}
+    for host in ("localhost:8081", f"127.0.0.1:{pages.port}", "[::1]", "evil.example", f"evil.example:{pages.port}",
+                 "localhost.evil.example", ""):
+        conn = http.client.HTTPConnection("127.0.0.1", pages.port, timeout=10)
+        conn.putrequest("GET", "/table/join.json", skip_host=True)
+        if host:
+            conn.putheader("Host", host)
+        conn.endheaders()
+        r = conn.getresponse()
+        body = r.read()
+        conn.close()
+        answers[host] = r.status
+        if r.status == 200:
+            assert json.loads(body)["url"] == pages.join_url
+    assert answers == {"localhost:8081": 200, f"127.0.0.1:{pages.port}": 200, "[::1]": 200, "evil.example": 403,
+                       f"evil.example:{pages.port}": 403, "localhost.evil.example": 403, "": 403}
