@@ -219,6 +219,8 @@ class PhoneRoutes:
         if not self.phones.may_try(client):
             return _refused(429, "ph_too_many", "join.rate")
         if not self.phones.token_ok(token):
+            if not self.phones.wrong_token():
+                return _refused(429, "ph_too_many", "join.rate")
             return _refused(403, "phone_old_code", "join.token")
         data = _body(body)  # (its only text is the name: the names' own rule, check_name, below)
         if data is None or set(data) - {"seat", "name"}:

@@ -6,8 +6,8 @@ with its own **secret** (128 bits more, kept in an HttpOnly cookie): from then o
 presses count for that seat only. A second phone joining the same seat takes it over (the
 first is told it was replaced); leaving frees the seat. A new session forgets every binding.
 
-Join attempts are rate-limited per client address (and in all), so a stranger on the Wi-Fi
-cannot guess a token by trying. Nothing here does I/O; the web server asks it.
+Join attempts are rate-limited per client address (and wrong tokens in all), so a stranger on
+the Wi-Fi cannot guess a token by trying, nor lock the right one out. Nothing here does I/O; the web server asks it.
 
 >>> p = Phones(clock=lambda: 100.0)
 >>> secret, replaced = p.bind(2)
@@ -34,7 +34,7 @@ from engine.seats import SEATS
 
 TOKEN_BYTES = 16  # 128 bits
 JOINS_PER_CLIENT = 10  # join attempts per client address …
-JOINS_IN_ALL = 60  # … and from everyone together …
+JOINS_IN_ALL = 60  # … and wrong tokens from everyone together …
 JOIN_WINDOW_S = 60.0  # … within a minute
 MAX_CLIENTS_TRACKED = 1024
 
@@ -79,23 +79,38 @@ class Phones:
     # -- joining --------------------------------------------------------------------------
 
     def may_try(self, client: str) -> bool:
-        """Count a join attempt from ``client``; False when it (or everyone) tried too often lately."""
+        """Count a join attempt from ``client``; False when it tried too often lately (its
+        own attempts, the right token's too: an address that guessed is made to wait)."""
         now = self.clock()
         with self._lock:
-            for q in (self._all, *self._attempts.values()):
-                while q and now - q[0] > JOIN_WINDOW_S:
-                    q.popleft()
-            self._attempts = {c: q for c, q in self._attempts.items() if q}
+            self._forget_old(now)
             mine = self._attempts.get(client)
             if mine is None:
                 if len(self._attempts) >= MAX_CLIENTS_TRACKED:
                     return False
                 mine = self._attempts[client] = deque()
-            if len(mine) >= JOINS_PER_CLIENT or len(self._all) >= JOINS_IN_ALL:
+            if len(mine) >= JOINS_PER_CLIENT:
                 return False
             mine.append(now)
+            return True
+
+    def wrong_token(self) -> bool:
+        """Count a wrong token (from anyone); False once everyone together tried too many lately.
+        Only wrong tokens count here, so that strangers guessing from many addresses never lock
+        the right token out (issue 27: 60 wrong tries from 6 addresses did, for a minute)."""
+        now = self.clock()
+        with self._lock:
+            self._forget_old(now)
+            if len(self._all) >= JOINS_IN_ALL:
+                return False
             self._all.append(now)
             return True
+
+    def _forget_old(self, now: float) -> None:
+        for q in (self._all, *self._attempts.values()):
+            while q and now - q[0] > JOIN_WINDOW_S:
+                q.popleft()
+        self._attempts = {c: q for c, q in self._attempts.items() if q}
 
     def bind(self, seat: int) -> tuple[str, bool]:
         """Bind a new phone to ``seat``: its secret, and whether another phone was replaced."""

@@ -17,7 +17,7 @@ import pytest
 
 from table_app.journal import Journal
 from table_app.service import ManualClock, TableService
-from table_app.web.phones import JOINS_PER_CLIENT
+from table_app.web.phones import JOINS_IN_ALL, JOINS_PER_CLIENT
 from table_app.web.server import SeatPages
 
 START = [
@@ -177,6 +177,26 @@ def test_a_join_flood_is_turned_away(table: tuple[TableService, SeatPages]) -> N
     assert answers[:JOINS_PER_CLIENT] == [403] * JOINS_PER_CLIENT  # wrong tokens, counted…
     assert set(answers[JOINS_PER_CLIENT:]) == {429}  # …until the client must wait
     assert phone.join(token_of(pages), 0)[0] == 429  # even with the right token, for now
+
+
+def test_strangers_guessing_from_many_addresses_never_lock_the_right_token_out(
+        table: tuple[TableService, SeatPages]) -> None:
+    """Issue 27 item 4: 60 wrong tries from 6 addresses used to fill the limit shared by all, and
+    the right token was answered 429 for a minute. Wrong tokens still count in all (beyond, 429)."""
+    _, pages = table
+
+    def join(source: str, token: str) -> int:
+        conn = http.client.HTTPConnection("127.0.0.1", pages.port, timeout=10, source_address=(source, 0))
+        conn.request("POST", f"/join/{token}", body=json.dumps({"seat": 1}),
+                     headers={"Content-Type": "application/json"})
+        status = conn.getresponse().status
+        conn.close()
+        return status
+
+    wrong = [join(f"127.0.0.{2 + i // JOINS_PER_CLIENT}", f"wrong-token-{i}") for i in range(JOINS_IN_ALL)]
+    assert wrong == [403] * JOINS_IN_ALL
+    assert join("127.0.0.20", "wrong-token-x") == 429  # everyone's wrong tokens, together: wait
+    assert join("127.0.0.21", token_of(pages)) == 200  # the right token, from a phone that did not guess
 
 
 def test_a_second_phone_takes_the_seat_over_and_the_first_is_told(table: tuple[TableService, SeatPages]) -> None:
