@@ -76,7 +76,7 @@ def check_strings(value: object, where: str = "") -> None:
     elif isinstance(value, dict):
         for k, v in value.items():
             check_strings(k, f"{where}.{excerpt(k, 20)} (a key)".lstrip("."))
-            check_strings(v, f"{where}.{k}".lstrip(".") if unsafe_char(k) is None else where)
+            check_strings(v, f"{where}.{k}".lstrip("."))  # (k is safe: checked just above)
     elif isinstance(value, list):
         for i, v in enumerate(value):
             check_strings(v, f"{where}[{i}]")

@@ -261,9 +261,9 @@ class PhoneRoutes:
     def press(self, seat: int, body: bytes, cookie: str | None) -> Reply:
         if self.phones.seat_of(phone_secret(cookie)) != seat:
             return _refused(401, "ph_no_seat", "phone.unbound")
-        if (unsafe := _unsafe_text(body)) is not None:
-            return unsafe
-        data = _body(body)
+        data = _command_body(body)
+        if isinstance(data, Reply):
+            return data
         if data is None:
             return _refused(400, "ph_not_press", "invalid")
         tap, known = self._known_tap(seat, data)
@@ -289,9 +289,9 @@ class PhoneRoutes:
         """One of the table's own steps (:meth:`steps`) from a bound phone."""
         if self.phones.seat_of(phone_secret(cookie)) != seat:
             return _refused(401, "ph_no_seat", "phone.unbound")
-        if (unsafe := _unsafe_text(body)) is not None:
-            return unsafe
-        data = _body(body)
+        data = _command_body(body)
+        if isinstance(data, Reply):
+            return data
         tap = ""
         if data is not None:
             tap, known = self._known_tap(seat, data)
@@ -366,23 +366,28 @@ def _seat(text: str) -> int | None:
     return int(text) if text in ("0", "1", "2", "3") else None
 
 
-def _unsafe_text(body: bytes) -> Reply | None:
-    """The refusal of a JSON body with a control character or a lone surrogate in any string
-    (the rule of every command: :func:`table_app.bounded.check_strings`); None: none there."""
+def _command_body(body: bytes) -> dict[str, object] | Reply | None:
+    """A press's or a step's JSON object (None: the body is not one), or the refusal of a body
+    with a control character or a lone surrogate in any string (the rule of every command:
+    :func:`table_app.bounded.check_strings`)."""
+    value = _json_value(body)
     try:
-        check_strings(json.loads(body.decode("utf-8")) if len(body) <= MAX_BODY else None)
+        check_strings(value)
     except UnsafeTextError as e:
         return _refused(400, "ph_bad_text", "invalid.text", why=str(e))
-    except (UnicodeDecodeError, ValueError, RecursionError):
-        return None  # (not JSON: each route's own refusal)
-    return None
+    return value if isinstance(value, dict) else None
 
 
 def _body(body: bytes) -> dict[str, object] | None:
+    value = _json_value(body)
+    return value if isinstance(value, dict) else None
+
+
+def _json_value(body: bytes) -> object:
+    """The JSON value of a POST's body (None: too long, not UTF-8 or not JSON)."""
     if len(body) > MAX_BODY:
         return None
     try:
-        data = json.loads(body.decode("utf-8"))
+        return json.loads(body.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError):
         return None
-    return data if isinstance(data, dict) else None
