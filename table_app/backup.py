@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
-from table_app.journal_file import APPLICATION_ID, SQLITE_HEADER, JournalError, check, check_wal
+from table_app.journal_file import APPLICATION_ID, SQLITE_HEADER, JournalError, check, check_wal, fsync_path
 
 DEFAULT_KEEP = 14
 BACKUP_GLOB = "journal-*.sqlite3"
@@ -119,7 +119,7 @@ def backup_journal(source: str | os.PathLike[str], dest: str | os.PathLike[str],
     removed: list[Path] = []
     try:
         last_seq = _copy(src, tmp)
-        _fsync_file(tmp)
+        fsync_path(tmp)
         if not as_folder:
             os.replace(tmp, target)
             _fsync_dir(target.parent)
@@ -246,14 +246,6 @@ def _free_name(folder: Path, name: str) -> Path:
         target = folder / name.replace(".sqlite3", f"-{n}.sqlite3")
         n += 1
     return target
-
-
-def _fsync_file(p: Path) -> None:
-    fd = os.open(p, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
 
 
 def _fsync_dir(p: Path) -> None:

@@ -31,6 +31,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
+from table_app.journal_file import fsync_path
+
 log = logging.getLogger(__name__)
 
 SUFFIX = ".synced"
@@ -86,11 +88,7 @@ def write(journal: Path, mark: Mark | None) -> None:
         finally:
             os.close(fd)
         os.replace(tmp, target)
-        folder = os.open(target.parent, os.O_RDONLY)
-        try:
-            os.fsync(folder)
-        finally:
-            os.close(folder)
+        fsync_path(target.parent)
     except OSError as e:
         log.warning("journal %s: cannot write the synced mark %s (%s); doctor will read back an older one",
                     journal, target, e.strerror)
