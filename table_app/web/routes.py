@@ -48,8 +48,14 @@ class Site:
 def page_text(name: str, table: str) -> str:
     """A page file's text, the table's name filled in, and the page's own words (the word
     table's, as JSON for its script) where it asks for ``{{WORDS}}``."""
-    text = resources.files("table_app.web").joinpath(name).read_text(encoding="utf-8")
+    folder = resources.files("table_app.web")
+    text = folder.joinpath(name).read_text(encoding="utf-8")
+    # a page's script parts, each its own file (``{{INCLUDE:phone_score.js}}``), put in whole
+    text = _INCLUDE.sub(lambda m: folder.joinpath(m.group(1)).read_text(encoding="utf-8"), text)
     return text.replace("{{TABLE}}", html.escape(table)).replace("{{WORDS}}", PAGE_WORDS)
+
+
+_INCLUDE = re.compile(r"\{\{INCLUDE:([a-z_]+\.js)\}\}")
 
 
 def _json(data: object, status: int = 200) -> Reply:
