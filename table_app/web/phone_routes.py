@@ -41,7 +41,7 @@ from table_app.present.seat import SeatView
 from table_app.present.words import WIND_EN, WIND_ZH, Both, both, tr
 from table_app.web.http import MAX_BODY, Reply
 from table_app.web.phones import Phones
-from table_app.web.taps import PHONE_WAIT_S, Taps
+from table_app.web.taps import PHONE_WAIT_S, Taps, phone_source, source_seat
 
 if TYPE_CHECKING:
     from table_app.service import Answer, Notice, TableService
@@ -49,7 +49,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 COOKIE = "xian_phone"
-STEP_SOURCE = "phone table"  # the journal's source of a table's step taken on a phone
 BETWEEN_HANDS = ("betting", "hand_over")  # where a phone offers 结束牌局 (not in the middle of a hand)
 JSON = "application/json"
 HTML = "text/html; charset=utf-8"
@@ -133,7 +132,7 @@ class PhoneRoutes:
         if not notice.changed:
             return
         if notice.event is not None and notice.event.TYPE == "new_session" and notice.kind != "undo":
-            self.phones.new_session(keep_bindings=notice.source == STEP_SOURCE)
+            self.phones.new_session(keep_bindings=source_seat(notice.source) is not None)
             with self._lock:
                 self._pending_names.clear()
             if self.on_new_token is not None:
@@ -143,7 +142,7 @@ class PhoneRoutes:
                 waiting, self._pending_names = self._pending_names, {}
             for seat, name in waiting.items():
                 if notice.state["players"][seat] != name:
-                    self.service.submit({"type": "name", "seat": seat, "name": name}, "phone", remote=True)
+                    self.service.submit({"type": "name", "seat": seat, "name": name}, phone_source(seat), remote=True)
 
     def steps(self, public: PublicState, seat: int) -> Steps:
         """The table's own steps a bound phone offers now (a table without a screen is run from
@@ -240,7 +239,7 @@ class PhoneRoutes:
         secret, replaced = self.phones.bind(seat)
         pending = False
         if name is not None and self.service.public["players"][seat] != name:
-            future = self.service.submit({"type": "name", "seat": seat, "name": name}, "phone", remote=True)
+            future = self.service.submit({"type": "name", "seat": seat, "name": name}, phone_source(seat), remote=True)
             try:
                 answer = future.result(self.wait_s)
             except TimeoutError:  # a slow disk: the join is answered now, the name kept if refused later
@@ -283,7 +282,7 @@ class PhoneRoutes:
             command = {"type": "kong", "seat": seat, "kind": data["kind"]}
         else:
             return _refused(400, "ph_bad_button", "invalid")
-        return self._send(seat, tap, data, command, "phone")
+        return self._send(seat, tap, data, command)
 
     def step(self, seat: int, body: bytes, cookie: str | None) -> Reply:
         """One of the table's own steps (:meth:`steps`) from a bound phone."""
@@ -316,7 +315,7 @@ class PhoneRoutes:
             command = {"type": kind}
         else:
             return _refused(400, "ph_not_step", "invalid")
-        return self._send(seat, tap, data or {}, command, STEP_SOURCE)
+        return self._send(seat, tap, data or {}, command)
 
     # -- a tap: sent once, answered when durable or told "still saving" ---------------------------
 
@@ -336,10 +335,10 @@ class PhoneRoutes:
             return tap, _refused(409, "ph_tap_reused", "phone.tap_reused")
         return tap, self._wait(tap, known[1])
 
-    def _send(self, seat: int, tap: str, request: dict[str, object], command: dict[str, object],
-              source: str) -> Reply:
+    def _send(self, seat: int, tap: str, request: dict[str, object], command: dict[str, object]) -> Reply:
+        """Submit a tap once; the journal's source names the seat and the tap (``phone 2 tap …``)."""
         first, future = self.taps.submit(seat, tap, request,
-                                         lambda: self.service.submit(command, source, remote=True))
+                                         lambda: self.service.submit(command, phone_source(seat, tap), remote=True))
         if first != request:  # (the same new id from two requests at once, with different bodies)
             return _refused(409, "ph_tap_reused", "phone.tap_reused")
         return self._wait(tap, future)
