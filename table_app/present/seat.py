@@ -27,7 +27,7 @@ from typing import Final, Literal, TypedDict
 from engine.public import PublicState
 from engine.records import Action, Phase, Wind
 from table_app.present.buttons import PhoneKey, phone_buttons, roller
-from table_app.present.table import meld_text, ranks, status_line
+from table_app.present.table import PLACES, FinalView, final_view, hand_line, meld_text, ranks, status_line
 from table_app.present.words import WIND_EN, WIND_ZH, Both, both, tile_word, tr, wind_mark
 
 VIEW_SCHEMA: Final = 1
@@ -52,6 +52,8 @@ class SeatResult(TypedDict):
     hand: int
     delta: int
     won: bool
+    drawn: bool  # 荒牌: nobody won (kongs may still have paid)
+    line: Both  # the hand in words (present.table.hand_line)
 
 
 class SeatView(TypedDict):
@@ -61,6 +63,7 @@ class SeatView(TypedDict):
     schema: int
     seat: int
     name: str
+    label: Both  # the seat in words: its wind (东风 · East), or its place before the winds are known
     wind: Wind | None
     wind_zh: str | None
     wind_en: str | None
@@ -85,6 +88,7 @@ class SeatView(TypedDict):
     last_hand: list[Both]
     results: list[SeatResult]
     settle_up: list[Both]
+    final: FinalView | None  # the ended session's ranking and settle-up (to show first and to share)
     seq: int | None  # the journal record it reflects (None: not said)
 
 
@@ -152,6 +156,27 @@ def name_with_wind(pub: PublicState, seat: int) -> Both:
             "en": tr("name_wind", "en", name=name, wind=WIND_EN[w])}
 
 
+def seat_label(pub: PublicState, seat: int) -> Both:
+    """A seat in words, never a bare number: its wind once the winds are known, else its place
+    at the table as the screens draw it (seat 0 at the bottom).
+
+    >>> from engine.table import replay
+    >>> from engine.public import public_state
+    >>> seat_label(public_state(replay([])), 1)
+    {'zh': '右方的座位', 'en': 'the right seat'}
+    """
+    w = pub["winds"][seat]
+    if w is not None:
+        return {"zh": tr("pg_wind", "zh", wind=WIND_ZH[w]), "en": tr("pg_wind", "en", wind=WIND_EN[w])}
+    place = f"place_{PLACES[seat]}"
+    return {"zh": tr("pg_place", "zh", place=tr(place, "zh")), "en": tr("pg_place", "en", place=tr(place, "en"))}
+
+
+def seat_labels(pub: PublicState) -> list[Both]:
+    """Every seat in words (:func:`seat_label`): the index page's links."""
+    return [seat_label(pub, s) for s in range(len(pub["players"]))]
+
+
 def led_modes(pub: PublicState) -> list[LedMode]:
     """What each seat's light shows (the panel's LEDs, GPIO LEDs): ``on`` for the seat to move or
     to roll, ``blink`` for a seat that may still answer the open claims, else ``off``."""
@@ -201,6 +226,7 @@ def seat_view(pub: PublicState, seat: int, claim_left: float | None = None, seq:
         "schema": VIEW_SCHEMA,
         "seat": seat,
         "name": pub["players"][seat],
+        "label": seat_label(pub, seat),
         "wind": wind,
         "wind_zh": None if wind is None else WIND_ZH[wind],
         "wind_en": None if wind is None else WIND_EN[wind],
@@ -223,8 +249,11 @@ def seat_view(pub: PublicState, seat: int, claim_left: float | None = None, seq:
         "prompt": {"zh": own["zh"] or status["zh"], "en": own["en"] or status["en"]},
         "status": status,
         "last_hand": payments(pub, seat),
-        "results": [{"hand": r["hand"], "delta": r["deltas"][seat], "won": r["winner"] == seat}
+        "results": [{"hand": r["hand"], "delta": r["deltas"][seat], "won": r["winner"] == seat,
+                     "drawn": r["result"] == "draw" or r["winner"] is None,
+                     "line": {"zh": hand_line(r, seat, "zh"), "en": hand_line(r, seat, "en")}}
                     for r in pub["results"]],
         "settle_up": settle_up_lines(pub, seat),
+        "final": final_view(pub),
         "seq": seq,
     }

@@ -15,12 +15,12 @@ numbered counter-clockwise seen from above (:data:`PLACES`).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
+from typing import Final, TypedDict
 
 from engine.public import MeldPublic, PublicState
-from engine.records import Settlement
+from engine.records import HandResult, Settlement
 from table_app.present.buttons import roller
-from table_app.present.words import tile_word, tr
+from table_app.present.words import LANGS, Both, tile_word, tr
 
 PLACES: Final = ("bottom", "right", "top", "left")
 """Where each seat sits on a screen: seat 0 at the bottom, then counter-clockwise."""
@@ -185,3 +185,81 @@ def settle_lines(pub: PublicState, lang: str) -> list[str]:
     if not pays:
         return [tr("settle_none", lang)]
     return [tr("settle_pay", lang, frm=players[p["from"]], to=players[p["to"]], amount=p["amount"]) for p in pays]
+
+
+def hand_line(r: HandResult, seat: int, lang: str) -> str:
+    """One hand of the session as a seat lists it: a drawn hand says so (荒牌, its kongs may
+    still have paid), a won hand says the seat won it.
+
+    >>> drawn = {"hand": 2, "dealer": 0, "result": "draw", "winner": None, "kind": None, "from": None,
+    ...          "deltas": [0, 0, 0, 0]}
+    >>> hand_line(drawn, 1, "zh"), hand_line(drawn, 1, "en")
+    ('第2局 荒牌 0', 'hand 2: drawn 0')
+    >>> hand_line({**drawn, "result": "win", "winner": 1, "deltas": [-1, 3, -1, -1]}, 1, "en")
+    'hand 2: won +3'
+    """
+    delta = r["deltas"][seat]
+    key = "pg_hand_drawn" if r["result"] == "draw" or r["winner"] is None else \
+        "pg_hand_won" if r["winner"] == seat else "pg_hand_plain"
+    return tr(key, lang, hand=r["hand"], delta=f"{delta:+d}" if delta else "0")
+
+
+class RankLine(TypedDict):
+    rank: int
+    seat: int
+    name: str
+    score: int
+    line: Both
+
+
+class FinalView(TypedDict):
+    """The end of a session as a phone shows and shares it: the ranking and the settle-up, each
+    line in both languages, and the whole as text to share (one text per language)."""
+
+    title: Both
+    ranking: list[RankLine]
+    settle: list[Both]
+    text: Both
+
+
+def final_view(pub: PublicState) -> FinalView | None:
+    """The ended session's ranking and settle-up (None before the session has ended).
+
+    >>> from engine.table import replay
+    >>> from engine.public import public_state
+    >>> f = final_view(public_state(replay([{"type": "new_session", "players": ["A", "B", "C", "D"], "base": 1},
+    ...     {"type": "seating", "method": "C", "east": 0},
+    ...     {"type": "score_hand", "winner": 2, "how": "self_drawn"}, {"type": "end_session"}])))
+    >>> print(f["text"]["en"])
+    Session over · 1 hands
+    Ranking
+    #1 C +6
+    #2 A -2
+    #2 B -2
+    #2 D -2
+    Settle up
+    A pays C 2
+    B pays C 2
+    D pays C 2
+    """
+    if pub["phase"] != "ended":
+        return None
+    players, scores = pub["players"], pub["scores"]
+
+    def title(lang: str) -> str:
+        return tr("final", lang) + " · " + tr("hands_played", lang, n=len(pub["results"]))
+
+    def rank_line(rank: int, seat: int, lang: str) -> str:
+        score = scores[seat]
+        return tr("pg_rank_line", lang, rank=rank, name=players[seat], score=f"{score:+d}" if score else "0")
+
+    rows: list[RankLine] = [{"rank": rank, "seat": seat, "name": players[seat], "score": scores[seat],
+                             "line": {"zh": rank_line(rank, seat, "zh"), "en": rank_line(rank, seat, "en")}}
+                            for rank, seat in ranking(scores)]
+    settle = dict(zip(LANGS, (settle_lines(pub, lang) for lang in LANGS), strict=True))
+    text = {lang: "\n".join([title(lang), tr("pg_ranking", lang), *(r["line"][lang] for r in rows),
+                             tr("pg_pays", lang), *settle[lang]]) for lang in LANGS}
+    return {"title": {"zh": title("zh"), "en": title("en")}, "ranking": rows,
+            "settle": [{"zh": zh, "en": en} for zh, en in zip(settle["zh"], settle["en"], strict=True)],
+            "text": {"zh": text["zh"], "en": text["en"]}}
+

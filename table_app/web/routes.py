@@ -20,6 +20,7 @@ from importlib import resources
 from table_app.bounded import json_line
 from table_app.present.buttons import phone_words
 from table_app.present.qr import qr_svg
+from table_app.present.seat import seat_labels
 from table_app.web.http import Reply, Request, Route, Stream
 from table_app.web.live import KEEPALIVE_S, LiveTable, sse_view
 from table_app.web.phone_routes import PhoneRoutes, PhoneView
@@ -83,8 +84,10 @@ def _local_host(host: str) -> bool:
 # -- the seats' pages (read-only) -------------------------------------------------------------------
 
 def index(site: Site, request: Request) -> Reply:
-    rows = "".join(f'<li><a href="/seat/{s}">{s} · {html.escape(name or "—")}</a></li>'
-                   for s, name in enumerate(site.live.seat_names()))
+    public = site.live.snapshot()[2]  # (each seat by its wind, or its place before the winds: never a number)
+    rows = "".join(f'<li><a href="/seat/{s}"><span class="where">{html.escape(label["zh"])} · '
+                   f'{html.escape(label["en"])}</span> <span class="who">{html.escape(name or "—")}</span></a></li>'
+                   for s, (name, label) in enumerate(zip(public["players"], seat_labels(public), strict=True)))
     return Reply(200, HTML, site.page("index.html").replace("{{SEATS}}", rows).encode())
 
 
