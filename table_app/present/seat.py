@@ -163,7 +163,7 @@ def seat_label(pub: PublicState, seat: int) -> Both:
     >>> from engine.table import replay
     >>> from engine.public import public_state
     >>> seat_label(public_state(replay([])), 1)
-    {'zh': '右方的座位', 'en': 'the right seat'}
+    {'zh': '屏幕右方的座位', 'en': "the seat at the screen's right"}
     """
     w = pub["winds"][seat]
     if w is not None:

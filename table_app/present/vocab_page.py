@@ -13,8 +13,8 @@ PAGE: Final[dict[str, tuple[str, str]]] = {
     "pg_lang_zh": ("中文", "中文"),
     "pg_lang_en": ("English", "English"),
     "pg_lang_both": ("中文 + English", "中文 + English"),
-    # a seat before its wind is known: its place at the table (as the screens draw it)
-    "pg_place": ("{place}的座位", "the {place} seat"),
+    # a seat before its wind is known: its place at the table (as the touchscreen and the table page draw it)
+    "pg_place": ("屏幕{place}的座位", "the seat at the screen's {place}"),
     "pg_wind": ("{wind}风", "{wind}"),
     "pg_no_name": ("还没有名字", "no name yet"),
     # the session's hands, one line each (every screen that lists hands: present.table.hand_line)

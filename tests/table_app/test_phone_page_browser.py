@@ -19,8 +19,8 @@ from tests.table_app.test_phones_browser import Serve, free_port, lines, tap
 
 # the longest names the table takes (8 Chinese characters, 12 letters: present.names.NAME_ROOM)
 NAMES = ["欧阳司马诸葛上官", "Maximilianus", "王小明", "MMMMMMMMMMMM"]
-PLACES = ["下方的座位 · the bottom seat", "右方的座位 · the right seat", "上方的座位 · the top seat",
-          "左方的座位 · the left seat"]
+PLACES = [f"屏幕{zh}方的座位 · the seat at the screen's {en}"
+          for zh, en in (("下", "bottom"), ("右", "right"), ("上", "top"), ("左", "left"))]
 
 
 def join(browser: Chromium, url: str, seat: int, name: str, width: int = 390, height: int = 844,
@@ -91,13 +91,13 @@ def test_the_page_in_its_language_before_during_and_after_a_session(tmp_path: Pa
         assert text(phones[2], "[data-press=HU]") == "胡Win"
         choose(phones[0], "zh")
         choose(phones[1], "en")
-        assert text(phones[0], "#where") == "下方的座位" and text(phones[0], "#leave") == "离座"
+        assert text(phones[0], "#where") == "屏幕下方的座位" and text(phones[0], "#leave") == "离座"
         assert text(phones[0], "[data-press=HU]") == "胡"
-        assert text(phones[1], "#where") == "the right seat" and text(phones[1], "#leave") == "Leave"
+        assert text(phones[1], "#where") == "the seat at the screen's right" and text(phones[1], "#leave") == "Leave"
         assert text(phones[1], "[data-press=HU]") == "Win"
         phones[1].go(phones[1].js("location.href"))
         phones[1].wait("document.body.dataset.seq !== ''", "the page again")
-        assert phones[1].js("document.body.dataset.lang") == "en" and text(phones[1], "#where") == "the right seat"
+        assert phones[1].js("document.body.dataset.lang") == "en" and text(phones[1], "#where") == "the seat at the screen's right"
         assert phones[1].js("document.documentElement.lang") == "en"
         assert phones[1].js("document.querySelector('#langs [data-lang=en]').getAttribute('aria-pressed')") == "true"
         for page, lang in zip(phones, ("zh", "en", "both"), strict=False):
@@ -161,6 +161,7 @@ def test_the_page_in_its_language_before_during_and_after_a_session(tmp_path: Pa
         assert until(lambda: any(downloads.glob("xian-table-*.png"))), list(downloads.iterdir())
         png = next(downloads.glob("xian-table-*.png"))
         assert until(lambda: png.stat().st_size > 1000)
+        (docs / "settle-up.png").write_bytes(png.read_bytes())  # (the picture as shared)
         width, height = png_size(png.read_bytes())
         assert width == 1440 and height > 600
         phones[0].wait("!document.getElementById('share-img').hidden", "the picture on the page")

@@ -146,7 +146,7 @@ def test_four_phones_play_a_hand_and_the_journal_is_the_presses(tmp_path: Path) 
         assert lines(phones[3], "last") == ["你付 Ana 1 · 胡 · You pay Ana 1 · win"]
         phones[1].wait("document.querySelector('#results li').textContent.includes('+1')", "the results")
         assert lines(phones[1], "last") == ["Zoë 付你 1 · 胡 · Zoë pays you 1 · win"]
-        assert lines(phones[1], "results") == ["第1局 +1 · hand 1: +1 胡 won"]
+        assert lines(phones[1], "results") == ["第1局 胡 +1 · hand 1: won +1"]
         assert serve.call({"type": "end_session"})["ok"]
         phones[3].wait("!document.getElementById('settle').hidden", "the settle-up")
         assert lines(phones[3], "settle-lines") == ["你付 Ana 1 · You pay Ana 1"]
