@@ -48,7 +48,8 @@ def uncut(page: Page, selector: str) -> bool:
 def one_line(page: Page, selector: str) -> bool:
     return bool(page.js(f"(() => {{ const e = document.querySelector({json.dumps(selector)});"
                         " return e.getClientRects().length === 1"
-                        " && e.getBoundingClientRect().height < 1.5 * parseFloat(getComputedStyle(e).lineHeight); })()"))
+                        " && e.getBoundingClientRect().height < 1.5 * parseFloat(getComputedStyle(e).lineHeight);"
+                        " })()"))
 
 
 def choose(page: Page, lang: str) -> None:
@@ -97,7 +98,8 @@ def test_the_page_in_its_language_before_during_and_after_a_session(tmp_path: Pa
         assert text(phones[1], "[data-press=HU]") == "Win"
         phones[1].go(phones[1].js("location.href"))
         phones[1].wait("document.body.dataset.seq !== ''", "the page again")
-        assert phones[1].js("document.body.dataset.lang") == "en" and text(phones[1], "#where") == "the seat at the screen's right"
+        assert phones[1].js("document.body.dataset.lang") == "en"
+        assert text(phones[1], "#where") == "the seat at the screen's right"
         assert phones[1].js("document.documentElement.lang") == "en"
         assert phones[1].js("document.querySelector('#langs [data-lang=en]').getAttribute('aria-pressed')") == "true"
         for page, lang in zip(phones, ("zh", "en", "both"), strict=False):
@@ -173,7 +175,25 @@ def test_the_page_in_its_language_before_during_and_after_a_session(tmp_path: Pa
         assert shared.startswith("牌局结束 · 共 2 局\n排名\n第1名 Maximilianus +6\n")
         assert "\n\nSession over · 2 hands\nRanking\n#1 Maximilianus +6\n" in shared
         assert "王小明 pays Maximilianus 2" in shared
-        assert text(phones[2], "#share-msg") in ("已复制 · Copied", "长按下面的文字复制 · Press and hold the text below to copy it")
+        assert text(phones[2], "#share-msg") in ("已复制 · Copied",
+                                                 "长按下面的文字复制 · Press and hold the text below to copy it")
+
+        # where the browser has the Web Share API (a phone on https): the PNG and the text handed to it.
+        # Chromium on Linux has none; a recorder stands in for the phone's share sheet.
+        phones[1].js("navigator.canShare = (d) => d.files.length === 1;"
+                     " navigator.share = async (d) => { window.sharedWith = {type: d.files[0].type,"
+                     " name: d.files[0].name, head: [...new Uint8Array(await d.files[0].slice(0, 8).arrayBuffer())],"
+                     " text: d.text}; }")
+        choose(phones[1], "both")  # (drawn again: the share button is offered now)
+        choose(phones[1], "en")
+        phones[1].wait("!document.getElementById('share').hidden && !document.getElementById('share').disabled",
+                       "the share button")
+        phones[1].click("#share")
+        sent = phones[1].wait("window.sharedWith", "the share sheet given the picture")
+        assert sent["type"] == "image/png" and bytes(sent["head"]) == b"\x89PNG\r\n\x1a\n"
+        assert sent["name"].startswith("xian-table-") and sent["name"].endswith(".png")
+        assert sent["text"].startswith("Session over · 2 hands\nRanking\n#1 Maximilianus +6\n")
+        assert "牌局" not in sent["text"]
 
         # a new session: the last one's settle-up stays readable, folded at the bottom
         tap(serve, phones[2], "[data-step=new_session]")

@@ -124,6 +124,55 @@ def test_a_drawn_hand_says_so() -> None:
     assert public["last_settlement"]["result"] == "draw"
     assert seat_view(public, 1)["prompt"] == {"zh": "这局你 +0", "en": "this hand: you +0"}
     assert seat_view(public, 1)["status"] == {"zh": "荒牌", "en": "drawn hand"}
+    # the session's list of hands says it too (hand_line: every screen that lists hands)
+    assert seat_view(public, 1)["results"] == [{"hand": 1, "delta": 0, "won": False, "drawn": True,
+                                                "line": {"zh": "第1局 荒牌 0", "en": "hand 1: drawn 0"}}]
+
+
+def test_a_drawn_hand_with_a_kong_paid_says_drawn_with_its_delta() -> None:
+    start = [{"type": "new_session", "players": ["Ann", "Bo", "Cy", "Di"], "base": 1},
+             {"type": "seating", "method": "C", "east": 0}]
+    drawn = [*start, {"type": "score_hand", "kongs": [{"seat": 2, "kind": "concealed"}]}]
+    v = seat_view(public_state(replay(drawn)), 2)
+    [r] = v["results"]
+    assert r["drawn"] and not r["won"] and r["delta"] > 0
+    assert r["line"] == {"zh": f"第1局 荒牌 +{r['delta']}", "en": f"hand 1: drawn +{r['delta']}"}
+    won = [*start, {"type": "score_hand", "winner": 2, "how": "self_drawn"}]
+    assert [r["line"] for r in seat_view(public_state(replay(won)), 2)["results"]] == [
+        {"zh": "第1局 胡 +6", "en": "hand 1: won +6"}]
+    assert [r["line"] for r in seat_view(public_state(replay(won)), 0)["results"]] == [
+        {"zh": "第1局 -2", "en": "hand 1: -2"}]
+
+
+def test_a_seat_is_named_by_its_wind_or_its_place_never_a_number() -> None:
+    idle = public_state(replay([]))
+    assert [seat_view(idle, s)["label"]["en"] for s in range(4)] == [
+        "the seat at the screen's bottom", "the seat at the screen's right", "the seat at the screen's top",
+        "the seat at the screen's left"]
+    assert seat_view(idle, 0)["label"]["zh"] == "屏幕下方的座位"
+    seated = public_state(replay(HAND[:2]))
+    for s in range(4):
+        v = seat_view(seated, s)
+        assert v["label"] == {"zh": f"{v['wind_zh']}风", "en": v["wind_en"]}
+
+
+def test_the_end_of_a_session_is_in_every_seat_view_to_show_first_and_share() -> None:
+    start = [{"type": "new_session", "players": ["Ann", "Bo", "Cy", "Di"], "base": 1},
+             {"type": "seating", "method": "C", "east": 0},
+             {"type": "score_hand", "winner": 1, "how": "self_drawn"}]
+    assert seat_view(public_state(replay(start)), 0)["final"] is None  # (only once the session has ended)
+    public = public_state(replay([*start, {"type": "end_session"}]))
+    final = seat_view(public, 0)["final"]
+    assert final is not None and all(seat_view(public, s)["final"] == final for s in range(4))
+    assert final["title"] == {"zh": "牌局结束 · 共 1 局", "en": "Session over · 1 hands"}
+    assert [(r["rank"], r["name"], r["score"]) for r in final["ranking"]] == [
+        (1, "Bo", 6), (2, "Ann", -2), (2, "Cy", -2), (2, "Di", -2)]
+    assert final["ranking"][0]["line"] == {"zh": "第1名 Bo +6", "en": "#1 Bo +6"}
+    assert final["settle"][0] == {"zh": "Ann 给 Bo 2", "en": "Ann pays Bo 2"}
+    assert final["text"]["zh"].splitlines() == ["牌局结束 · 共 1 局", "排名", "第1名 Bo +6", "第2名 Ann -2",
+                                                "第2名 Cy -2", "第2名 Di -2", "结账", "Ann 给 Bo 2", "Cy 给 Bo 2",
+                                                "Di 给 Bo 2"]
+    assert json.loads(json.dumps(final, ensure_ascii=False)) == final  # (published as JSON: MQTT, phones)
 
 
 def test_views_agree_with_the_public_state_over_a_long_game() -> None:
