@@ -222,6 +222,11 @@ def test_the_page_whole_at_200_percent_zoom(tmp_path: Path) -> None:
         assert serve.call({"type": "seating", "method": "C", "east": 0})["ok"]
         assert until(lambda: serve.join_url() != first)  # (a session from the table: a new code)
         url = serve.join_url()
+        index = browser.page(url.split("/join/")[0] + "/", width=180, height=370)  # the seats' read-only pages
+        assert index.js("[...document.querySelectorAll('li a')].map(a => a.textContent)") == [
+            f"{zh}风 · {en} {name}" for zh, en, name in zip("东南西北", ("East", "South", "West", "North"), NAMES,
+                                                           strict=True)]
+        assert index.js("document.documentElement.scrollWidth <= innerWidth")
         for seat in (0, 3):
             page = join(browser, url, seat, NAMES[seat], width=180, height=370)
             page.wait(f"document.getElementById('name').textContent === {json.dumps(NAMES[seat])}", "its name")
