@@ -57,7 +57,8 @@ SCORE_STEPS: Final = ("new_session", "bet")  # the steps this module makes comma
 NEW_SESSION_PHASES: Final = ("idle", "ended")  # a phone never starts a running session over
 _FORM_KEYS: Final = frozenset({"type", "confirm", "players", "base", "rules"})
 _BET_KEYS: Final = frozenset({"type", "amount", "seat"})
-WORDS: Final = {key: {"zh": pair(key)[0], "en": pair(key)[1]} for key in (*SCORE, "hands_played")}
+WORDS: Final = {key: {"zh": pair(key)[0], "en": pair(key)[1]}
+                for key in (*SCORE, "hands_played", "rules_default", "rules_changed")}
 
 
 class RuleValueWords(TypedDict):
@@ -85,6 +86,7 @@ class SessionForm(TypedDict):
 
 
 class BetsView(TypedDict):
+    names: list[str]
     entered: list[int | None]  # each seat's bet as its phone entered it (None: not yet)
     held: list[int]  # the bets the table holds
     missing: list[str]  # the names of the seats whose bets are still to come
@@ -240,8 +242,10 @@ class PhoneScore:
             last = self._last
             if _bets_open(public):
                 entered = self._entered if self._hand == (self._gen, public["hand"]) else {}
-                bets = {"entered": [entered.get(s) for s in range(SEATS)], "held": list(public["bets"]),
-                        "missing": [public["players"][s] for s in range(SEATS) if s not in entered], "max": MAX_AMOUNT}
+                players = public["players"]
+                bets = {"names": list(players), "entered": [entered.get(s) for s in range(SEATS)],
+                        "held": list(public["bets"]), "missing": [players[s] for s in range(SEATS) if s not in entered],
+                        "max": MAX_AMOUNT}
         return {"form": form, "bets": bets, "last": last, "words": WORDS}
 
     # -- the steps -------------------------------------------------------------------------

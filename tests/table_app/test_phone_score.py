@@ -137,7 +137,7 @@ def test_each_seat_bets_from_its_phone_and_the_table_gets_the_bets_when_all_four
     table.call(SEATING)
     phones = table.join()
     bets = keeping(phones[3])["bets"]
-    assert bets == {"entered": [None] * 4, "held": [0] * 4, "missing": NAMES, "max": MAX_AMOUNT}
+    assert bets == {"names": NAMES, "entered": [None] * 4, "held": [0] * 4, "missing": NAMES, "max": MAX_AMOUNT}
     seq = table.service.seq
 
     status, answer = step(phones[0], type="bet", amount=2)
@@ -161,7 +161,7 @@ def test_each_seat_bets_from_its_phone_and_the_table_gets_the_bets_when_all_four
     assert phones[3].request("POST", "/phone/3/table", {"type": "bet", "amount": 1, "tap": "t" * 24})[1] == answer
     assert events(table)[seq:] == [({"type": "bets", "bets": [2, 0, 3, 1]}, "phone 3 tap")]  # once
     assert table.service.public["bets"] == [2, 0, 3, 1]
-    assert keeping(phones[0])["bets"] == {"entered": [2, 0, 3, 1], "held": [2, 0, 3, 1], "missing": [],
+    assert keeping(phones[0])["bets"] == {"names": NAMES, "entered": [2, 0, 3, 1], "held": [2, 0, 3, 1], "missing": [],
                                           "max": MAX_AMOUNT}
 
     assert step(phones[2], type="bet", amount=4)[1]["ok"]  # changed before the roll: the table follows
