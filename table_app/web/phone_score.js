@@ -57,7 +57,7 @@
       s.value = String(r.now);
       return s;
     });
-    const changed = () => selects.filter((s) => s.value !== "0").length;  // (each option's first value: the default)
+    const changed = () => selects.filter((s, i) => s.value !== String(f.rules[i].default)).length;
     const summary = el("summary");
     const sum = () => {
       summary.textContent = W("sc_rules") + ": " + (changed() ? W("rules_changed", {n: changed()}) : W("rules_default"));
@@ -78,7 +78,8 @@
       start.classList.remove("twice");
       start.textContent = W("sc_start");
       const n = Number(base.value);
-      const rules = Object.fromEntries(f.rules.map((r, i) => [r.option, r.values[Number(selects[i].value)].value]));
+      const rules = Object.fromEntries(f.rules.filter((r, i) => selects[i].value !== String(r.default))
+        .map((r) => [r.option, r.values[Number($("sc-rule-" + r.option).value)].value]));  // (only the changes)
       const ok = await sendStep({type: "new_session", confirm: true, players: names.map((x) => x.value.trim()),
                              base: base.value.trim() !== "" && Number.isInteger(n) ? n : base.value, rules});
       if (ok) { form.hidden = true; }

@@ -76,6 +76,7 @@ class RuleChoice(TypedDict):
     what: Both
     values: list[RuleValueWords]
     now: int
+    default: int  # (the xian preset's)
 
 
 class SessionForm(TypedDict):
@@ -129,7 +130,8 @@ def _same(a: object, b: object) -> bool:
 def rule_choices(current: Mapping[str, RuleValue]) -> list[RuleChoice]:
     """Every rule option with its values in words (the presentation's one table) and the one
     chosen now: ``current`` (a session's overrides) over the ``xian`` defaults."""
-    values = {**XIAN.to_json(), **current}
+    preset = XIAN.to_json()
+    values = {**preset, **current}
     out: list[RuleChoice] = []
     for option, ((name_zh, name_en), (what_zh, what_en), words) in RULE_WORDS.items():
         offered: list[RuleValueWords] = [{"value": _as_json(v), "zh": zh, "en": en} for v, (zh, en) in words.items()]
@@ -137,8 +139,10 @@ def rule_choices(current: Mapping[str, RuleValue]) -> list[RuleChoice]:
         if not any(_same(o["value"], now) for o in offered):  # (set otherwise, e.g. from a play file)
             offered.append({"value": now, "zh": rule_value_word(option, now, "zh"),
                             "en": rule_value_word(option, now, "en")})
+        index = {k: next(i for i, o in enumerate(offered) if _same(o["value"], v)) for k, v in
+                 (("now", now), ("default", preset[option]))}
         out.append({"option": option, "name": {"zh": name_zh, "en": name_en}, "what": {"zh": what_zh, "en": what_en},
-                    "values": offered, "now": next(i for i, o in enumerate(offered) if _same(o["value"], now))})
+                    "values": offered, "now": index["now"], "default": index["default"]})
     return out
 
 

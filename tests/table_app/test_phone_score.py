@@ -19,6 +19,7 @@ from engine.rules import XIAN
 from table_app.journal import Journal
 from table_app.present.table import settle_lines
 from table_app.service import ManualClock, TableService
+from table_app.web.http import MAX_BODY
 from table_app.web.server import SeatPages
 from tests.table_app.chromium import until
 from tests.table_app.test_phones import Phone, token_of
@@ -93,6 +94,7 @@ def test_a_session_started_from_a_phone_with_names_a_base_and_a_rule(table: Tabl
     seven = rules["seven_pairs"]
     assert seven["name"] == {"zh": "七对", "en": "Seven pairs"}
     assert [v["value"] for v in seven["values"]] == [False, True] and seven["values"][1]["zh"] == "算胡"
+    assert all(r["default"] == 0 for r in rules.values())  # (the presentation lists each default first)
     assert rules["kong_reserve"]["values"][0]["value"] == [13, 7, 8, 13]
 
     chosen = ["阿明", "Ana", "李雷", "Zoë"]
@@ -117,6 +119,21 @@ def test_a_session_started_from_a_phone_with_names_a_base_and_a_rule(table: Tabl
     assert step(phones[0], **start, confirm=True)[1]["code"] == "phone.session_on"  # never over a running one
     assert step(phones[1], type="seating")[1]["ok"]  # the phones kept their seats
     assert keeping(phones[0])["form"] is None
+
+
+def test_the_fullest_form_fits_a_phones_body(table: Table) -> None:
+    """Every rule changed, four names as wide as a screen takes, the largest base: the body a
+    page sends stays within the server's 1 KiB."""
+    phones = table.join()
+    form = keeping(phones[0])["form"]
+    rules = {r["option"]: r["values"][-1]["value"] for r in form["rules"]}
+    names = ["欧阳司马诸葛上官", "Maximilianus", "令狐东方皇甫慕容", "😀😀😀😀😀😀😀😀"]
+    body = {"type": "new_session", "confirm": True, "players": names, "base": MAX_AMOUNT, "rules": rules,
+            "tap": "f" * 24}
+    assert len(json.dumps(body, ensure_ascii=False).encode()) < MAX_BODY
+    status, answer, _ = phones[0].request("POST", "/phone/0/table", raw=json.dumps(body, ensure_ascii=False).encode())
+    assert status == 200 and answer["ok"], answer
+    assert table.service.public["rules"] == rules and table.service.public["players"] == names
 
 
 def test_a_form_left_as_it_came_starts_with_the_phones_names_and_the_last_rules(table: Table) -> None:
