@@ -72,8 +72,10 @@ def test_phones_start_a_session_bet_and_keep_the_last_session(tmp_path: Path) ->
         assert serve.call({"type": "next_hand"})["ok"]
 
         # bets: each phone its own; the table takes them when all four are in
+        seq = serve.call({"type": "state"})["seq"]
         for seat, amount in enumerate((2, 0, 3)):
             page = phones[seat]
+            page.wait(f"document.body.dataset.seq === '{seq}'", "the table as it is now")  # (hand 2's bets)
             page.wait("document.getElementById('sc-bets').offsetParent !== null", "the bets")
             fill(page, "#sc-bet", str(amount))
             page.click("#sc-bet-send")
