@@ -190,6 +190,11 @@ class TableService:
 
         return unsubscribe
 
+    def journal_reader(self) -> Journal:
+        """A read-only connection of its own to the journal (another thread's reads: WAL, so
+        the service never waits for them); the caller closes it."""
+        return self._journal.reader()
+
     @property
     def seq(self) -> int:
         """The last journal record applied."""

@@ -27,6 +27,7 @@ from engine.tiles import HONOURS, TileError, parse_tiles, tile_name
 from table_app.present.vocab_forms import FORMS
 from table_app.present.vocab_page import PAGE
 from table_app.present.vocab_refusals import REFUSALS, SENTENCES
+from table_app.present.vocab_score import SCORE
 from table_app.present.vocab_table import TABLE
 
 Lang = Literal["zh", "en"]
@@ -54,7 +55,7 @@ def _gather(*vocabularies: dict[str, tuple[str, str]]) -> dict[str, tuple[str, s
     return out
 
 
-_T: Final = _gather(TABLE, FORMS, SENTENCES, REFUSALS, PAGE)
+_T: Final = _gather(TABLE, FORMS, SENTENCES, REFUSALS, PAGE, SCORE)
 
 
 def tr(key: str, lang: str, **fields: object) -> str:

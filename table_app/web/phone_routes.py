@@ -40,6 +40,7 @@ from table_app.present.refusals import refusal
 from table_app.present.seat import SeatView
 from table_app.present.words import WIND_EN, WIND_ZH, Both, both, tr
 from table_app.web.http import MAX_BODY, Reply
+from table_app.web.phone_score import SCORE_STEPS, PhoneScore, ScoreView
 from table_app.web.phones import Phones
 from table_app.web.taps import PHONE_WAIT_S, Taps, phone_source, source_seat
 
@@ -78,6 +79,7 @@ class PhoneView(SeatView):
     name_pending: str | None
     steps: Steps
     words: dict[str, dict[str, str]]  # the page's own words (present.buttons.PHONE_WORDS)
+    keeping: ScoreView  # keeping score from phones: a new session's form, bets, the last session
 
 
 class JoinSeat(TypedDict):
@@ -122,6 +124,11 @@ class PhoneRoutes:
     wait_s: float = PHONE_WAIT_S  # a request's wait for the durable answer, then "still saving"
     _pending_names: dict[int, str] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
+    score: PhoneScore = field(init=False)  # a new session's form, bets, the last session (phone_score.py)
+
+    def __post_init__(self) -> None:
+        self.score = PhoneScore(self.service)
+        self.score.refresh()  # (the last session, from the journal)
 
     # -- following the table -------------------------------------------------------------
 
@@ -131,6 +138,7 @@ class PhoneRoutes:
         names kept for later are sent when the table takes names again."""
         if not notice.changed:
             return
+        self.score(notice)
         if notice.event is not None and notice.event.TYPE == "new_session" and notice.kind != "undo":
             self.phones.new_session(keep_bindings=source_seat(notice.source) is not None)
             with self._lock:
@@ -299,13 +307,10 @@ class PhoneRoutes:
         kind = None if data is None else data.get("type")
         public = self.service.public
         command: dict[str, object]
-        if kind == "new_session" and set(data or ()) == {"type"}:
-            if not self.steps(public, seat)["new_session"]:  # a phone never starts a running session over
-                return _refused(409, "ph_session_on", "phone.session_on")
-            players = public["players"]
-            names = [self.pending_name(s) or players[s] or tr("player_n", "zh", n=s + 1) for s in range(SEATS)]
-            command = {"type": "new_session", "players": names, "base": public["base"]}
-        elif kind == "seating" and set(data or ()) == {"type"}:
+        if kind in SCORE_STEPS:  # a new session's form, a seat's bet: table_app/web/phone_score.py
+            made = self.score.step(seat, data or {}, public, self.pending_name)
+            return made if isinstance(made, Reply) else self._send(seat, tap, data or {}, made)
+        if kind == "seating" and set(data or ()) == {"type"}:
             command = {"type": "seating", "method": "C", "east": seat}  # this phone's player drew East
         elif kind == "confirm_win" and set(data or ()) <= {"type", "wait"}:
             command = {"type": "confirm_win", **({"wait": data["wait"]} if data and "wait" in data else {})}
@@ -335,10 +340,12 @@ class PhoneRoutes:
             return tap, _refused(409, "ph_tap_reused", "phone.tap_reused")
         return tap, self._wait(tap, known[1])
 
-    def _send(self, seat: int, tap: str, request: dict[str, object], command: dict[str, object]) -> Reply:
-        """Submit a tap once; the journal's source names the seat and the tap (``phone 2 tap …``)."""
-        first, future = self.taps.submit(seat, tap, request,
-                                         lambda: self.service.submit(command, phone_source(seat, tap), remote=True))
+    def _send(self, seat: int, tap: str, request: dict[str, object],
+              command: dict[str, object] | Future[Answer]) -> Reply:
+        """Submit a tap once; the journal's source names the seat and the tap (``phone 2 tap …``).
+        A future for ``command``: a tap taken with nothing to submit (a bet kept for later)."""
+        first, future = self.taps.submit(seat, tap, request, lambda: command if isinstance(command, Future) else
+                                         self.service.submit(command, phone_source(seat, tap), remote=True))
         if first != request:  # (the same new id from two requests at once, with different bodies)
             return _refused(409, "ph_tap_reused", "phone.tap_reused")
         return self._wait(tap, future)

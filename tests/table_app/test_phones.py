@@ -280,7 +280,7 @@ def test_a_table_without_a_screen_takes_its_own_steps_from_the_phones(table: tup
         "new_session": False, "seating": False, "waits": None, "winner": None, "reject_win": False,
         "next_hand": True, "end_session": True}
     assert step(phones[2], type="end_session")[1]["ok"]
-    assert step(phones[3], type="new_session")[1]["ok"]  # the phones start the next session…
+    assert step(phones[3], type="new_session", confirm=True)[1]["ok"]  # the phones start the next session…
     assert service.public["players"] == ["P0", "P1", "P2", "P3"] and token_of(pages) != token
     assert step(phones[1], type="seating")[1]["ok"]  # …and stay at their seats: P1 drew East
     assert service.public["dealer"] == 1
