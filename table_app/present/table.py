@@ -19,6 +19,7 @@ from typing import Final, TypedDict
 
 from engine.public import MeldPublic, PublicState
 from engine.records import HandResult, Settlement
+from engine.scoring import settle_up
 from table_app.present.buttons import roller
 from table_app.present.words import LANGS, Both, tile_word, tr
 
@@ -220,6 +221,7 @@ class FinalView(TypedDict):
     ranking: list[RankLine]
     settle: list[Both]
     text: Both
+    ended: bool  # False: a session a new one was started over before it ended (the settle-up the engine's still)
 
 
 def final_view(pub: PublicState) -> FinalView | None:
@@ -242,12 +244,21 @@ def final_view(pub: PublicState) -> FinalView | None:
     B pays C 2
     D pays C 2
     """
-    if pub["phase"] != "ended":
-        return None
-    players, scores = pub["players"], pub["scores"]
+    return session_view(pub) if pub["phase"] == "ended" else None
+
+
+def session_view(pub: PublicState) -> FinalView:
+    """A session's ranking and settle-up, as :func:`final_view` words them — also for a session
+    a new one was started over before it was ended (the phones' last session): its settle-up is
+    the engine's fewest payments of its scores all the same."""
+    players, scores, ended = pub["players"], pub["scores"], pub["phase"] == "ended"
+    if not ended:
+        pub = pub.copy()
+        pub["settle_up"] = settle_up(scores)
 
     def title(lang: str) -> str:
-        return tr("final", lang) + " · " + tr("hands_played", lang, n=len(pub["results"]))
+        head = tr("final", lang) if ended else tr("pg_not_ended", lang)
+        return head + " · " + tr("hands_played", lang, n=len(pub["results"]))
 
     def rank_line(rank: int, seat: int, lang: str) -> str:
         score = scores[seat]
@@ -261,5 +272,5 @@ def final_view(pub: PublicState) -> FinalView | None:
                              tr("pg_pays", lang), *settle[lang]]) for lang in LANGS}
     return {"title": {"zh": title("zh"), "en": title("en")}, "ranking": rows,
             "settle": [{"zh": zh, "en": en} for zh, en in zip(settle["zh"], settle["en"], strict=True)],
-            "text": {"zh": text["zh"], "en": text["en"]}}
+            "text": {"zh": text["zh"], "en": text["en"]}, "ended": ended}
 

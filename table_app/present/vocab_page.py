@@ -32,5 +32,6 @@ PAGE: Final[dict[str, tuple[str, str]]] = {
     "pg_copied": ("已复制", "Copied"),
     "pg_copy_by_hand": ("长按下面的文字复制", "Press and hold the text below to copy it"),
     "pg_image_hint": ("长按图片可以保存或转发", "Press and hold the image to save or forward it"),
-    "pg_last_session": ("上一场的结算", "The last session's settle-up"),
+    "pg_last_session": ("上一牌局", "Last session"),
+    "pg_not_ended": ("上一牌局（没有结束就开了新牌局）", "Last session (a new one began before it ended)"),
 }

@@ -26,10 +26,6 @@ SCORE: Final[dict[str, tuple[str, str]]] = {
                         "Still to bet: {names} (the bets count when all four are in)"),
     "sc_bets_in": ("四家都下好了，庄家掷骰", "All four have bet: the dealer rolls"),
     # the last session
-    "sc_last": ("上一牌局", "Last session"),
-    "sc_last_open": ("上一牌局的排名和结账", "The last session's ranking and settle-up"),
-    "sc_not_ended": ("（没有结束就开了新牌局）", "(a new session started before it was ended)"),
-    "sc_rank_line": ("第{n}名 {name} {score}", "#{n} {name} {score}"),
     # refusals
     "sc_confirm_first": ("开新牌局要再点一下确认", "A new session needs its second tap"),
     "sc_bad_form": ("新牌局的表格不对", "The new session's form is not right"),

@@ -2,7 +2,8 @@
 // Put in whole into phone.html's second <script>: it reads the page's globals (VIEW_HOOKS, ask, W, both, $).
 // Its view is v.keeping (table_app/web/phone_score.py): the form while a phone may start a session
 // (开始 takes two taps: the session it replaces leaves every screen), this seat's bet while bets
-// are open (the table takes them when all four are in), the last session's ranking and settle-up.
+// are open (the table takes them when all four are in). (The last session is the page's own
+// settle-up, drawn from v.keeping.last.)
 {
   const el = (tag, props = {}, ...kids) => {
     const e = Object.assign(document.createElement(tag), props);
@@ -10,7 +11,6 @@
     return e;
   };
   const css = `
-    #steps [data-step=new_session] { display: none; }
     #sc button { font-size: 1.3rem; padding: .7rem .3rem; border: 0; border-radius: .6rem; font-weight: bold;
                  background: #c98a12; color: #12301f; touch-action: manipulation; }
     #sc button.plain { background: #2f5d9b; color: #fff; } #sc button.twice { background: #e0603a; color: #fff; }
@@ -21,8 +21,11 @@
     #sc .row { display: flex; gap: .5rem; margin: .5rem 0; } #sc .row > * { flex: 1; }
     #sc details { margin: .5rem 0; } #sc summary { font-size: 1.1rem; padding: .4rem 0; }
     #sc-new { width: 100%; margin: .4rem 0; }
-    #sc-bet-row button { flex: 0 0 3.2rem; } #sc-bet-row input { text-align: center; font-size: 1.6rem; }
-    #sc-bet-row #sc-bet-send { flex: 0 0 6rem; }
+    #sc li, #sc p, #sc label { overflow-wrap: anywhere; }  /* (a 12-letter name at 200 % zoom wraps, never widens the page) */
+    #sc-bet-row { flex-wrap: wrap; }  /* (at 200 % zoom the 下注 button goes to a line of its own) */
+    #sc-bet-row button { flex: 0 0 3.2rem; }
+    #sc-bet-row input { flex: 1 1 3rem; min-width: 3rem; text-align: center; font-size: 1.6rem; }
+    #sc-bet-row #sc-bet-send { flex: 1 0 6rem; }
     #sc ul { margin: .2rem 0; padding-left: 1.2rem; font-size: 1.05rem; }`;
   document.head.append(el("style", {textContent: css}));
   const box = el("div", {id: "sc"});
@@ -135,23 +138,6 @@
       b.entered[s] === null ? W("sc_bet_waiting") : W("sc_bet_n", {n: b.entered[s]}))})));
   }
 
-  // -- the last session: its ranking and settle-up ------------------------------------------------
-  const last = el("details", {id: "sc-last", hidden: true});
-  box.append(last);
-  let lastKey = "";
-  function drawLast(l) {
-    last.hidden = !l;
-    const key = JSON.stringify(l);
-    if (!l || key === lastKey) return;
-    lastKey = key;
-    last.replaceChildren(
-      el("summary", {textContent: W("sc_last")}),
-      lines(l.ranking.map(both)),
-      el("p", {textContent: W("hands_played", {n: l.hands}) + (l.ended ? "" : " " + W("sc_not_ended"))}),
-      el("h2", {textContent: W("settle_up")}),
-      lines(l.settle.map(both)));
-  }
-
   VIEW_HOOKS.push((v) => {
     const k = v.keeping;
     if (!k) return;
@@ -159,6 +145,5 @@
     openButton.textContent = W("sc_new");
     if (!k.form) { form.hidden = true; openButton.hidden = true; } else if (form.hidden) openButton.hidden = false;
     drawBets(k.bets, v);
-    drawLast(k.last);
   });
 }

@@ -7,9 +7,10 @@
 2. **Bets**: while bets are open, each phone enters its own seat's bet; the table gets one
    ``bets`` event when all four are in (again if one changes before the dealer's roll), and
    the view names whose bets are missing.
-3. **The last session**: its ranking and settle-up, read from the journal (a read-only
-   connection, on a thread of its own, at start and after a new session or an undo), replayed
-   as the service does (from the newest snapshot, so at most ``SNAPSHOT_EVERY`` events).
+3. **The last session**: its ranking and settle-up, worded as the end of a session is (the
+   phone page draws and shares both alike), read from the journal (a read-only connection, on
+   a thread of its own, at start and after a new session or an undo), replayed as the service
+   does (from the newest snapshot, so at most ``SNAPSHOT_EVERY`` events).
 
 :class:`PhoneScore` does no I/O of its own but that read; the phone routes ask it for the
 score part of a phone's view and for the command a step becomes.
@@ -33,7 +34,6 @@ from engine import InvalidEventError, parse_event
 from engine.fields import MAX_AMOUNT, check_bets
 from engine.public import PublicState, public_state
 from engine.rules import XIAN, Rules, RulesError, RuleValue
-from engine.scoring import settle_up
 from engine.seats import SEATS
 from engine.table import accepts
 from table_app.bounded import json_line
@@ -41,9 +41,10 @@ from table_app.journal_state import state_after
 from table_app.notices import Answer
 from table_app.present.names import names_problem
 from table_app.present.rules import RULE_WORDS, rule_value_word
-from table_app.present.table import ranking, settle_lines
+from table_app.present.seat import settle_up_lines
+from table_app.present.table import FinalView, session_view
 from table_app.present.vocab_score import SCORE
-from table_app.present.words import LANGS, Both, both, pair, tr
+from table_app.present.words import Both, pair, tr
 from table_app.web.http import Reply
 
 if TYPE_CHECKING:
@@ -95,10 +96,11 @@ class BetsView(TypedDict):
 
 
 class LastSession(TypedDict):
-    ranking: list[Both]
-    settle: list[Both]
-    hands: int
-    ended: bool  # False: a new session was started before this one was ended
+    """The session before this one as a phone shows it: the ranking and settle-up (worded as
+    the end of a session is: :func:`table_app.present.table.session_view`) and this seat's payments."""
+
+    final: FinalView
+    yours: list[Both]
 
 
 class ScoreView(TypedDict):
@@ -151,8 +153,9 @@ def form_names(public: PublicState, pending: Callable[[int], str | None]) -> lis
     return [pending(s) or public["players"][s] or tr("player_n", "zh", n=s + 1) for s in range(SEATS)]
 
 
-def last_session(journal: Journal) -> LastSession | None:
-    """The session before the one in effect (None: there is none), from the journal."""
+def last_session(journal: Journal) -> PublicState | None:
+    """The public state at the end of the session before the one in effect (None: there is
+    none), from the journal."""
     with journal.read_snapshot():
         active = journal.timeline().active
         begins = [i for first in sorted(first for _, first, _, _ in journal.sessions())
@@ -160,20 +163,7 @@ def last_session(journal: Journal) -> LastSession | None:
         if len(begins) < 2:
             return None
         state, _ = state_after(journal, active[:begins[-1]])
-    return summary(public_state(state))
-
-
-def summary(pub: PublicState) -> LastSession:
-    """A session's ranking and settle-up in words; the settle-up is the engine's (also for a
-    session that was never ended)."""
-    scores, players = pub["scores"], pub["players"]
-    settled = pub.copy()
-    settled["settle_up"] = settle_up(scores)
-    lines = {lang: settle_lines(settled, lang) for lang in LANGS}
-    return {"ranking": [both("sc_rank_line", n=rank, name=players[s], score=f"{scores[s]:+d}" if scores[s] else "0")
-                        for rank, s in ranking(scores)],
-            "settle": [{"zh": zh, "en": en} for zh, en in zip(lines["zh"], lines["en"], strict=True)],
-            "hands": len(pub["results"]), "ended": pub["phase"] == "ended"}
+    return public_state(state)
 
 
 def _done() -> Future[Answer]:
@@ -190,7 +180,7 @@ class PhoneScore:
     _hand: tuple[int, int] = (0, 0)  # (the sessions and undos seen, the hand): whose bets _entered holds
     _sent: tuple[int, ...] = ()  # the bets last sent for this hand
     _gen: int = 0
-    _last: LastSession | None = None
+    _last: tuple[PublicState, FinalView] | None = None  # the last session's state and its words
     _stale: bool = False
     _reading: bool = False
     _lock: threading.Lock = field(default_factory=threading.Lock)
@@ -232,11 +222,11 @@ class PhoneScore:
                 log.exception("reading the last session from the journal failed")
                 continue
             with self._lock:
-                self._last = last
+                self._last = None if last is None else (last, session_view(last))
 
     # -- the view --------------------------------------------------------------------------
 
-    def view(self, public: PublicState, pending: Callable[[int], str | None]) -> ScoreView:
+    def view(self, public: PublicState, pending: Callable[[int], str | None], seat: int) -> ScoreView:
         form: SessionForm | None = None
         if public["phase"] in NEW_SESSION_PHASES:
             form = {"names": form_names(public, pending), "base": public["base"], "base_max": MAX_AMOUNT,
@@ -250,7 +240,8 @@ class PhoneScore:
                 bets = {"names": list(players), "entered": [entered.get(s) for s in range(SEATS)],
                         "held": list(public["bets"]), "missing": [players[s] for s in range(SEATS) if s not in entered],
                         "max": MAX_AMOUNT}
-        return {"form": form, "bets": bets, "last": last, "words": WORDS}
+        return {"form": form, "bets": bets, "words": WORDS,
+                "last": None if last is None else {"final": last[1], "yours": settle_up_lines(last[0], seat)}}
 
     # -- the steps -------------------------------------------------------------------------
 

@@ -163,7 +163,7 @@ def phone_events(site: Site, request: Request) -> Stream:
         public = site.live.snapshot()[2]
         view: PhoneView = {**site.live.view(seat), "name_pending": phones.pending_name(seat),
                            "steps": phones.steps(public, seat), "words": WORDS,
-                           "keeping": phones.score.view(public, phones.pending_name)}
+                           "keeping": phones.score.view(public, phones.pending_name, seat)}
         return sse_view(view), False
 
     return Stream(frame, PHONE_WAKE_S, keepalive=False)

@@ -106,7 +106,10 @@ def test_the_page_in_its_language_before_during_and_after_a_session(tmp_path: Pa
             page.screenshot(docs / f"before-{lang}.png")
 
         # a session from a phone: the names kept; seating by the wind tiles; the winds on every phone
-        tap(serve, phones[2], "[data-step=new_session]")
+        phones[2].wait("document.getElementById('sc-new').offsetParent !== null", "开新牌局")
+        phones[2].click("#sc-new")
+        phones[2].click("#sc-start")  # (the first of two taps: the session it replaces leaves every screen)
+        tap(serve, phones[2], "#sc-start")
         assert serve.state()["players"] == NAMES
         tap(serve, phones[0], "[data-step=seating]")
         phones[1].wait("document.getElementById('wind-zh').textContent === 'S'", "the wind, in English")
@@ -168,7 +171,8 @@ def test_the_page_in_its_language_before_during_and_after_a_session(tmp_path: Pa
         assert width == 1440 and height > 600
         phones[0].wait("!document.getElementById('share-img').hidden", "the picture on the page")
         phones[2].click("#copy")
-        phones[2].wait("!document.getElementById('share-text').hidden", "the text")
+        phones[2].wait("!document.getElementById('share-text').hidden"
+                       " && document.getElementById('share-msg').textContent !== ''", "the text, copied or to copy")
         shared = phones[2].js("document.getElementById('share-text').value")
         final = serve.state()
         assert final["phase"] == "ended"
@@ -196,7 +200,10 @@ def test_the_page_in_its_language_before_during_and_after_a_session(tmp_path: Pa
         assert "牌局" not in sent["text"]
 
         # a new session: the last one's settle-up stays readable, folded at the bottom
-        tap(serve, phones[2], "[data-step=new_session]")
+        phones[2].wait("document.getElementById('sc-new').offsetParent !== null", "开新牌局")
+        phones[2].click("#sc-new")
+        phones[2].click("#sc-start")  # (the first of two taps: the session it replaces leaves every screen)
+        tap(serve, phones[2], "#sc-start")
         phones[2].wait("document.getElementById('settle').hidden === false"
                        " && document.getElementById('settle').parentElement.id === 'past'", "the last session")
         assert not phones[2].js("document.getElementById('past').hidden")

@@ -17,7 +17,8 @@ import pytest
 from engine.fields import MAX_AMOUNT
 from engine.rules import XIAN
 from table_app.journal import Journal
-from table_app.present.table import settle_lines
+from table_app.present.seat import settle_up_lines
+from table_app.present.table import final_view, settle_lines
 from table_app.service import ManualClock, TableService
 from table_app.web.http import MAX_BODY
 from table_app.web.server import SeatPages
@@ -218,11 +219,13 @@ def test_a_new_session_asks_first_and_the_last_session_stays_readable(tmp_path: 
         assert table.service.public["phase"] == "seating" and table.service.public["scores"] == [0] * 4
         assert until(lambda: keeping(phones[3])["last"] is not None)
         last = keeping(phones[3])["last"]
-        assert last["ranking"][0] == {"zh": "第1名 李雷 +12", "en": "#1 李雷 +12"}
-        assert [r["en"] for r in last["ranking"][1:]] == ["#2 王小明 -4", "#2 Ana -4", "#2 Zoë -4"]
-        assert last["settle"] == [{"zh": z, "en": e} for z, e in
-                                  zip(settle_lines(ended, "zh"), settle_lines(ended, "en"), strict=True)]
-        assert last["hands"] == 1 and last["ended"] is True
+        assert last["final"] == final_view(ended)  # worded as the end of a session is, on every screen
+        assert last["final"]["ranking"][0]["line"] == {"zh": "第1名 李雷 +12", "en": "#1 李雷 +12"}
+        assert [r["line"]["en"] for r in last["final"]["ranking"][1:]] == ["#2 王小明 -4", "#2 Ana -4", "#2 Zoë -4"]
+        assert last["final"]["settle"] == [{"zh": z, "en": e} for z, e in
+                                           zip(settle_lines(ended, "zh"), settle_lines(ended, "en"), strict=True)]
+        assert last["final"]["ended"] is True and last["yours"] == settle_up_lines(ended, 3)
+        assert keeping(phones[2])["last"]["yours"] == settle_up_lines(ended, 2)  # each seat its own payments
     finally:
         table.close()
     again = Table(tmp_path / "j.sqlite3")  # a restart: the last session is read from the journal

@@ -103,13 +103,13 @@ def test_phones_start_a_session_bet_and_keep_the_last_session(tmp_path: Path) ->
         tap(serve, phones[0], "#sc-start")
         assert serve.state()["phase"] == "seating" and serve.state()["base"] == 5  # (the form kept the last base)
         for page in phones:
-            page.wait("document.getElementById('sc-last').offsetParent !== null", "the last session")
-        phones[2].click("#sc-last summary")
-        ranking = lines(phones[2], "sc-last ul:first-of-type")
+            page.wait("!document.getElementById('past').hidden", "the last session")
+        phones[2].click("#past-head")
+        ranking = lines(phones[2], "final-rank")
         assert ranking[0].startswith("第1名 李雷 +") and len(ranking) == 4
-        settle = phones[2].js("[...document.querySelectorAll('#sc-last ul')[1].children].map(li => li.textContent)")
+        settle = lines(phones[2], "final-pays")
         assert settle and all(" 给 李雷 " in line for line in settle)
-        phones[2].js("document.getElementById('sc-last').scrollIntoView()")
+        phones[2].js("document.getElementById('past').scrollIntoView()")
         phones[2].screenshot(docs / "last-session.png")
     finally:
         browser.close()
