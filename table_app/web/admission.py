@@ -38,11 +38,11 @@ class Limits:
     write_timeout_s: float = 10.0  # a client that stops reading an answer is let go after this
     waiting: int = 512  # connections whose request is being read (no thread each), in all …
     waiting_per_client: int = 128  # … and from one address (beyond: its oldest is answered 503)
-    requests: int = 32  # requests being answered at once (a thread each), everyone's but bound phones' …
-    requests_per_client: int = 8  # … and one address's
+    requests: int = 48  # requests being answered at once (a thread each), everyone's but bound phones' …
+    requests_per_client: int = 4  # … and one address's (ten addresses together never take them all)
     trusted_requests: int = 16  # bound phones' own reserve
     streams: int = 64  # event streams (a thread each), everyone's but bound phones' …
-    streams_per_client: int = 8  # … and one address's
+    streams_per_client: int = 4  # … and one address's
     trusted_streams: int = 16  # bound phones' streams' own reserve
 
     def __post_init__(self) -> None:

@@ -100,7 +100,7 @@ def read_head(buffer: bytes | bytearray) -> _Head | None:
 
     >>> h = read_head(b"POST /phone/1/press HTTP/1.1\\r\\nCookie: a=b\\r\\nContent-Length: 2\\r\\n\\r\\n{}")
     >>> h.length, h.target, h.cookie, h.close_after
-    (70, '/phone/1/press', 'a=b', False)
+    (66, '/phone/1/press', 'a=b', False)
     """
     end = _END.search(buffer, 0, HEADER_BYTES + 4)
     if end is None:

@@ -360,6 +360,8 @@ class Handler(BaseHTTPRequestHandler):
         self.send_header("Cache-Control", "no-store")
         for k, v in reply.headers:
             self.send_header(k, v)
+        if self.close_connection:  # (a refusal that ends the connection says so: the client opens a new one)
+            self.send_header("Connection", "close")
         self.end_headers()
         if body:
             self.wfile.write(reply.body)
