@@ -91,18 +91,20 @@ class _Conn:
     buffer: bytearray = field(default_factory=bytearray)
     trusted: bool = False  # its last request was a bound phone's (pushed out last)
     head: _Head | None = None
+    scanned: int = 0  # where to look for the end of the headers next (a byte at a time costs no more)
     continued: bool = False
 
 
-def read_head(buffer: bytes | bytearray) -> _Head | None:
+def read_head(buffer: bytes | bytearray, start: int = 0) -> _Head | None:
     """The request's head once its headers are whole (None: not yet), parsed as http.server
     does (``http.client.parse_headers``); raises ``ValueError`` for headers over HEADER_BYTES.
+    The end of the headers is looked for from ``start`` on (what came before was looked at).
 
     >>> h = read_head(b"POST /phone/1/press HTTP/1.1\\r\\nCookie: a=b\\r\\nContent-Length: 2\\r\\n\\r\\n{}")
     >>> h.length, h.target, h.cookie, h.close_after
     (66, '/phone/1/press', 'a=b', False)
     """
-    end = _END.search(buffer, 0, HEADER_BYTES + 4)
+    end = _END.search(buffer, start, HEADER_BYTES + 4)
     if end is None:
         if len(buffer) > HEADER_BYTES:
             raise ValueError("request headers too long")
@@ -189,7 +191,7 @@ class Intake:
         accept = False
         for key, _ in events:  # the waiting connections first, then the newcomers
             if isinstance(key.data, _Conn):
-                self._read(key.data)
+                self._guarded(self._read, key.data)
             elif key.data == "listen":
                 accept = True
             else:
@@ -201,6 +203,15 @@ class Intake:
             self._paused_until = None
             self._selector.register(self._listener, selectors.EVENT_READ, "listen")
         self._expire(now)
+
+    def _guarded(self, read: Callable[[_Conn], None], conn: _Conn) -> None:
+        """A connection's trouble (a bug met by some request) ends that connection, never the intake."""
+        try:
+            read(conn)
+        except Exception as e:
+            self._faults.log(log, "web: reading a request failed", e)
+            self._forget(conn)
+            conn.sock.close()
 
     def stop(self) -> None:
         self._stopping.set()
@@ -221,6 +232,9 @@ class Intake:
     def give_back(self, pending: Pending) -> None:
         """A connection kept alive after its answer (from the answering thread): its next
         request is waited for here, with a new deadline."""
+        if self._stopping.is_set():
+            pending.sock.close()
+            return
         self._back.put(pending)
         self._wake()
 
@@ -265,6 +279,16 @@ class Intake:
             self._add(p.sock, p.client, p.key, p.leftover, p.trusted)
 
     def _add(self, sock: socket.socket, client: str, key: str, data: bytes, trusted: bool) -> None:
+        try:
+            self._wait_for_request(sock, client, key, data, trusted)
+        except Exception as e:  # (a bug met by some request: that connection ends, never the intake)
+            self._faults.log(log, "web: taking a connection in failed", e)
+            conn = self._conns.get(sock.fileno())
+            if conn is not None and conn.sock is sock:
+                self._forget(conn)
+            sock.close()
+
+    def _wait_for_request(self, sock: socket.socket, client: str, key: str, data: bytes, trusted: bool) -> None:
         with contextlib.suppress(OSError):
             sock.setblocking(False)
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # (an answer's head and body: no Nagle wait)
@@ -313,12 +337,13 @@ class Intake:
 
     def _frame(self, conn: _Conn) -> None:
         try:
-            head = conn.head or read_head(conn.buffer)
+            head = conn.head or read_head(conn.buffer, conn.scanned)
         except ValueError:
             self._forget(conn)
             send_now(conn.sock, _TOO_BIG)
             return
         if head is None:
+            conn.scanned = max(0, len(conn.buffer) - 3)
             return
         conn.head = head
         if len(conn.buffer) < head.length:
