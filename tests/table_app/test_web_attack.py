@@ -94,7 +94,8 @@ def test_strangers_never_stop_four_phones_playing_a_hand(table: tuple[TableServi
         met = attack.stop()
         for w in (*phones, screen):
             w.close()
-    assert met.slow_most_sent < 1000 and "slow 200" not in met.ended  # no slow body ever finished
+    slow = {how for how in met.ended if how.startswith("slow ")}
+    assert slow <= {"slow 408", "slow 503"}, met  # no slow body was ever answered (it never finished)
     if len(sources) > 1:
         assert met.ended.get("slow 408", 0) > 0, met  # slow bodies cut, told why, at their deadline, not sooner
         assert met.slow_soonest_cut_s is not None and met.slow_soonest_cut_s >= LIMITS.request_timeout_s - 0.01
