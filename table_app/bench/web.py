@@ -127,7 +127,7 @@ def run(runs: int, progress: Callable[[str], None]) -> list[Result]:
         result(NAME, f"… with {STREAMS} streams, share of none", share, "%", target=TARGET_SHARE,
                note="per run: streams / the mean of the runs without phones around it, then the median"),
         result(NAME, f"commit rate, {HALF_SENT:,} half-sent requests", half, "events/CPU-s",
-               note="128 held until the header timeout, the rest answered 503"),
+               note="one address: at most 128 wait (no thread each) until the deadline; the oldest beyond get 503"),
         result(NAME, f"… with {HALF_SENT:,} half-sent, share of none", share_half, "%",
                note="per run: half-sent / the mean of the runs without phones around it, then the median"),
     ]

@@ -7,16 +7,22 @@ A path outside the table is read-only like the rest: GET and HEAD get 404, OPTIO
 HEAD and OPTIONS, anything else 405. A route's answer is a :class:`Reply` or an event
 :class:`Stream`; a POST's body is a JSON body of at most ``MAX_BODY`` bytes (413, 415).
 
-What a phone (or anything else on the network) can take is bounded, so that the table never
-pays for it (issue 16):
+What a phone — or a stranger on the Wi-Fi — can take is bounded, so that the table never pays
+for it and no one without a phone's secret can stop the phones (issues 16 and 27; the limits
+are :class:`table_app.web.admission.Limits`, their numbers in docs/phones.md):
 
-- a request's line and headers must arrive within ``header_timeout_s`` of the first wait
-  for it, in total (a request sent a byte at a time is cut off, as is an idle keep-alive),
-  and be at most ``HEADER_BYTES`` long (http.server alone would take 100 lines of 64 KiB);
-  a reply that cannot be written within ``write_timeout_s`` ends the connection;
-- at most ``max_connections`` connections at once; beyond, a short ``503`` with
-  ``Retry-After`` (sent without waiting, from the thread that accepts); the event streams
-  among them are counted by the :class:`Pacer` (beyond its limit, the same ``503``);
+- one thread, the intake (:mod:`table_app.web.admission_intake`), accepts every connection
+  and reads each request whole — line, headers (at most ``HEADER_BYTES``) and body — within
+  ``request_timeout_s`` of the first byte waited for, in all: a request sent a byte at a time,
+  a slow body, a connection that sends nothing, an idle keep-alive are cut at that deadline.
+  Waiting connections hold no thread; they are bounded in all and per address, and beyond,
+  the address's oldest still-unfinished one is answered ``503`` (``Retry-After``) to make room;
+- a whole request is then given a thread from the places its kind may take
+  (:class:`table_app.web.admission.Places`): a bound phone's (``trusted(target, cookie)``,
+  told by the server's owner) from its own reserve first, anyone else's from everyone's, at
+  most a few at once per address; the event streams likewise. Beyond: ``503`` with
+  ``Retry-After``, to that request only, and the connection closed cleanly;
+- a reply that cannot be written within ``write_timeout_s`` ends the connection;
 - a stream sends from its own thread when the pacer ticks, and only what changed;
 - when the process runs out of file descriptors, accepting waits ``ACCEPT_BACKOFF_S``
   before it tries again instead of spinning on a listening socket that stays readable.
@@ -25,7 +31,6 @@ pays for it (issue 16):
 from __future__ import annotations
 
 import contextlib
-import errno
 import functools
 import io
 import logging
@@ -34,25 +39,25 @@ import select
 import socket
 import sys
 import threading
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any, Generic, Literal, Protocol, TypeVar
 
 from table_app.fault_log import FaultLog
+from table_app.web.admission import Limits, Places
+from table_app.web.admission_intake import ACCEPT_BACKOFF_S, BUSY, HEADER_BYTES, MAX_BODY, Intake, Pending, send_now
+
+__all__ = ["ACCEPT_BACKOFF_S", "HEADER_BYTES", "MAX_BODY", "Limits"]  # (what the server's owners import from here)
 
 log = logging.getLogger(__name__)
 
-HEADER_BYTES = 16_384  # the request line and headers, in all (a phone sends well under 2 KiB)
-MAX_BODY = 1024  # a POST's JSON body (a join or a press is a few dozen bytes)
-ACCEPT_BACKOFF_S = 0.2
+REQUEST_QUEUE_SIZE = 128  # connections the kernel keeps until the intake accepts them
 METHODS = ("GET", "HEAD", "POST", "OPTIONS")  # the order ``Allow`` lists them in
 READ_ONLY = ("GET", "HEAD", "OPTIONS")  # what a path outside the table takes
 TEXT = "text/plain; charset=utf-8"
-_OUT_OF_FDS = {errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM}
-_BUSY = (b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n"
-         b"Content-Length: 23\r\nRetry-After: 5\r\nConnection: close\r\n\r\nbusy: too many phones\r\n")
+RETRY_AFTER = (("Retry-After", "5"),)
+DEFAULT_LIMITS = Limits()
 
 S = TypeVar("S")  # what a table's answers read (routes.Site)
 
@@ -149,71 +154,81 @@ class Pacer(Protocol):
     def wait_tick(self, seen: int, timeout: float) -> tuple[bool, int]: ...
 
 
-class Server(ThreadingHTTPServer):
-    """A thread per connection, at most ``max_connections`` of them; accepting never spins.
-    ``heartbeat`` (systemd's watchdog) is beaten on each round of ``serve_forever``."""
+class Server:
+    """The listening socket, the intake that reads each request whole without a thread
+    (:mod:`table_app.web.admission_intake`), and a thread for each request given a place
+    (:mod:`table_app.web.admission`). ``serve_forever()`` on its own thread, ``shutdown()``,
+    ``server_close()``; ``heartbeat`` (systemd's watchdog) is beaten on each round of the intake.
+    ``trusted(target, cookie)`` says whether a request is a bound phone's (its reserve)."""
 
-    daemon_threads = True
-    request_queue_size = 64
-
-    def __init__(self, address: tuple[str, int], router: Router, pacer: Pacer, *, max_connections: int,
-                 header_timeout_s: float, write_timeout_s: float,
+    def __init__(self, address: tuple[str, int], router: Router, pacer: Pacer, limits: Limits = DEFAULT_LIMITS, *,
+                 trusted: Callable[[str, str | None], bool] | None = None,
                  heartbeat: Callable[[], None] | None = None) -> None:
         self.faults = FaultLog()  # requests that failed (a bug), by kind: a traceback once, then counts
-        super().__init__(address, Handler)  # (which calls server_close() if it cannot bind)
+        family = socket.AF_INET6 if ":" in address[0] else socket.AF_INET
+        self.socket = socket.create_server(address, family=family, backlog=REQUEST_QUEUE_SIZE)
+        self.server_address = self.socket.getsockname()
         self.router = router
         self.pacer = pacer
-        self.header_timeout_s = header_timeout_s
-        self.write_timeout_s = write_timeout_s
+        self.limits = limits
+        self.places = Places(limits)
         self.heartbeat = heartbeat
-        self.max_connections = max_connections
-        self.active = 0
-        self.refused = 0
-        self.accept_failures = 0
-        self._count = threading.Lock()
+        self.intake = Intake(self.socket, limits, trusted or (lambda target, cookie: False), self._dispatch,
+                             self.faults)
 
-    def service_actions(self) -> None:
-        if self.heartbeat is not None:  # serve_forever's every round (at most every half second)
-            self.heartbeat()
+    @property
+    def active(self) -> int:
+        """Connections held: waiting for their request, being answered, streaming."""
+        return self.intake.waiting + sum(self.places.used(pool, streams) for pool in ("reserve", "open")
+                                         for streams in (False, True))
 
-    def get_request(self) -> tuple[socket.socket, Any]:
-        try:
-            return super().get_request()
-        except OSError as e:
-            if e.errno in _OUT_OF_FDS:
-                # The listening socket stays readable while the connection waits: without a
-                # pause serve_forever's select() would hand it back at once, forever.
-                self.accept_failures += 1
-                if self.accept_failures == 1 or self.accept_failures % 100 == 0:
-                    log.warning("web: cannot accept a connection (%s); waiting %.1f s between tries (%d so far)",
-                                e.strerror, ACCEPT_BACKOFF_S, self.accept_failures)
-                time.sleep(ACCEPT_BACKOFF_S)
-            raise
+    @property
+    def refused(self) -> int:
+        """Answered 503: a waiting connection pushed out, or no place for a request or a stream."""
+        return self.intake.evicted + self.places.refused_requests + self.places.refused_streams
 
-    def process_request(self, request: socket.socket, client_address: object) -> None:  # type: ignore[override]
-        with self._count:
-            full = self.active >= self.max_connections
-            if not full:
-                self.active += 1
-        if full:
-            self.refused += 1
-            turn_away(request)
+    def serve_forever(self) -> None:
+        self.intake.run(self.heartbeat)
+
+    def shutdown(self) -> None:
+        self.intake.stop()
+
+    def server_close(self) -> None:
+        self.intake.close()
+        self.socket.close()
+        self.faults.flush()
+
+    def _dispatch(self, pending: Pending) -> None:
+        """A whole request (on the intake's thread: nothing may block): a thread for it, from
+        the places its kind may take, or a 503 with Retry-After."""
+        pending.place = self.places.take_request(pending.key, pending.trusted)
+        if pending.place is None:
+            send_now(pending.sock, BUSY)
             return
         try:
-            super().process_request(request, client_address)
-        except BaseException:  # no thread started (none left): give the place back
-            self._release()
-            raise
+            threading.Thread(target=self._answer, args=(pending,), name="web-answer", daemon=True).start()
+        except RuntimeError:  # no thread left
+            self.places.give_request(pending.place, pending.key)
+            send_now(pending.sock, BUSY)
 
-    def process_request_thread(self, request: Any, client_address: Any) -> None:
+    def _answer(self, pending: Pending) -> None:
         try:
-            super().process_request_thread(request, client_address)
+            pending.sock.settimeout(self.limits.write_timeout_s)
+            # (BaseRequestHandler is given the request read whole and this server, not socketserver's)
+            Handler(pending, (pending.client, 0), self)  # type: ignore[arg-type]
+        except Exception:
+            pending.keep_alive = False
+            self.handle_error(pending, pending.client)
         finally:
-            self._release()
-
-    def _release(self) -> None:
-        with self._count:
-            self.active -= 1
+            if pending.place is not None:  # (a stream gave its request's place back already)
+                self.places.give_request(pending.place, pending.key)
+                pending.place = None
+        if pending.keep_alive and not pending.close_after:
+            self.intake.give_back(pending)
+        else:
+            with contextlib.suppress(OSError):
+                pending.sock.shutdown(socket.SHUT_WR)
+            pending.sock.close()
 
     def handle_error(self, request: object, client_address: object) -> None:
         """A phone that went away mid-answer is normal: one debug line, not a traceback on stderr.
@@ -227,76 +242,42 @@ class Server(ThreadingHTTPServer):
         if error is not None:
             self.faults.log(log, "web: a request failed", error)
 
-    def server_close(self) -> None:
-        super().server_close()
-        self.faults.flush()
 
+class _Writer(io.BufferedIOBase):
+    """The answer's bytes, each write sent whole (within the socket's write timeout)."""
 
-def turn_away(sock: socket.socket) -> None:
-    """A 503 without waiting for anything: on the accepting thread, nothing may block."""
-    with contextlib.suppress(OSError):
-        sock.setblocking(False)
-        with contextlib.suppress(OSError):
-            sock.recv(65536)  # what has arrived, so that closing sends FIN rather than RST
-        sock.send(_BUSY)
-        sock.shutdown(socket.SHUT_WR)
-    sock.close()
-
-
-class DeadlineReader(io.RawIOBase):
-    """The request's socket as read by the handler: every wait for bytes ends at the
-    request's deadline, however slowly the bytes trickle in."""
-
-    def __init__(self, sock: socket.socket, handler: Handler) -> None:
+    def __init__(self, sock: socket.socket) -> None:
         self._sock = sock
-        self._handler = handler
 
-    def readable(self) -> bool:
+    def writable(self) -> bool:
         return True
 
-    def readinto(self, buffer: Any) -> int:
-        handler = self._handler
-        deadline = handler.deadline
-        left = deadline - time.monotonic() if deadline is not None else handler.server.write_timeout_s
-        if left <= 0:
-            raise TimeoutError("the request did not arrive in time")
-        if deadline is not None and handler.header_bytes >= HEADER_BYTES:
-            raise ConnectionAbortedError(f"request headers over {HEADER_BYTES} bytes")
-        self._sock.settimeout(left)
-        with memoryview(buffer) as view:  # never more than the headers may still take
-            n = self._sock.recv_into(view[:HEADER_BYTES] if deadline is not None else view)
-        if deadline is not None:
-            handler.header_bytes += n
-        return n
+    def write(self, b: Any) -> int:
+        self._sock.sendall(b)
+        with memoryview(b) as view:
+            return view.nbytes
 
 
 class Handler(BaseHTTPRequestHandler):
-    """A connection's requests, each answered from the server's route table."""
+    """A request, read whole by the intake, answered from the server's route table."""
 
-    server: Server
+    server: Server  # type: ignore[assignment]
+    request: Pending
     server_version = "xian-table"
     protocol_version = "HTTP/1.1"
-    deadline: float | None = None
-    header_bytes = 0
-
-    # -- reading a request within its deadline ------------------------------------------------
 
     def setup(self) -> None:
-        super().setup()
-        self.connection.settimeout(self.server.write_timeout_s)
-        self.rfile.close()
-        self.rfile = io.BufferedReader(DeadlineReader(self.connection, self))
+        self.connection = self.request.sock
+        self.rfile = io.BytesIO(self.request.data)
+        self.wfile = _Writer(self.connection)
 
-    def handle_one_request(self) -> None:
-        self.deadline = time.monotonic() + self.server.header_timeout_s  # the line and the headers, in all
-        self.header_bytes = 0
-        super().handle_one_request()
+    def handle(self) -> None:
+        """One request; a connection kept alive goes back to the intake for the next."""
+        self.handle_one_request()
+        self.request.keep_alive = not self.close_connection
 
-    def parse_request(self) -> bool:
-        ok = super().parse_request()
-        self.deadline = None  # headers in: from here on only writes wait, each up to write_timeout_s
-        self.connection.settimeout(self.server.write_timeout_s)
-        return ok
+    def handle_expect_100(self) -> bool:
+        return True  # (the intake said 100 Continue, if the body had not come with the headers)
 
     def log_message(self, format: str, *args: object) -> None:
         log.debug("web: %s " + format, self.address_string(), *args)
@@ -379,6 +360,8 @@ class Handler(BaseHTTPRequestHandler):
         self.send_header("Cache-Control", "no-store")
         for k, v in reply.headers:
             self.send_header(k, v)
+        if self.close_connection:  # (a refusal that ends the connection says so: the client opens a new one)
+            self.send_header("Connection", "close")
         self.end_headers()
         if body:
             self.wfile.write(reply.body)
@@ -399,11 +382,17 @@ class Handler(BaseHTTPRequestHandler):
         if not body:
             self._stream_headers()
             return
-        pacer = self.server.pacer
-        if not pacer.open_stream():
+        pacer, places, pending = self.server.pacer, self.server.places, self.request
+        place = places.take_stream(pending.key, pending.trusted)
+        if place is None or not pacer.open_stream():
+            if place is not None:
+                places.give_stream(place, pending.key)
             self.close_connection = True
-            self._reply(Reply(503, TEXT, b"busy: too many event streams\n", (("Retry-After", "5"),)))
+            self._reply(Reply(503, TEXT, b"busy: too many event streams\n", RETRY_AFTER))
             return
+        if pending.place is not None:  # the thread is the stream's now: the request's place is free
+            places.give_request(pending.place, pending.key)
+            pending.place = None
         try:
             self._stream_headers()
             _, tick = pacer.wait_tick(-1, 0)
@@ -427,6 +416,7 @@ class Handler(BaseHTTPRequestHandler):
             return
         finally:
             pacer.close_stream()
+            places.give_stream(place, pending.key)
 
     def _peer_gone(self) -> bool:
         """An event stream's client sends nothing after its request: readable means closed

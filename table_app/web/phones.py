@@ -86,8 +86,10 @@ class Phones:
             self._forget_old(now)
             mine = self._attempts.get(client)
             if mine is None:
-                if len(self._attempts) >= MAX_CLIENTS_TRACKED:
-                    return False
+                if len(self._attempts) >= MAX_CLIENTS_TRACKED:  # forget the address that tried longest
+                    # ago rather than refuse a new one: strangers trying from many addresses never lock a
+                    # phone out (the wrong tokens they send still count in all, below)
+                    del self._attempts[min(self._attempts, key=lambda c: self._attempts[c][-1])]
                 mine = self._attempts[client] = deque()
             if len(mine) >= JOINS_PER_CLIENT:
                 return False

@@ -13,30 +13,36 @@ the same as MQTT ``seat/<n>`` — built from the service's notices, so the page 
 :class:`SeatPages` puts three parts together: :class:`table_app.web.live.LiveTable` (the
 latest state, the views built once per change and the pace-maker that moves the streams),
 :class:`table_app.web.phone_routes.PhoneRoutes` (the phones that join), and
-:class:`table_app.web.http.Server` (a thread per connection, answering from the route table,
-bounded in time, bytes, connections and streams so that the table never pays for a phone).
+:class:`table_app.web.http.Server` (the intake reading each request whole without a thread,
+then a thread per request or stream from the places its kind may take; bounded in time, bytes,
+connections, requests and streams, in all and per address, so that the table never pays for a
+phone). The server knows nothing of phones: it is told which requests are a **bound phone's**
+(:meth:`SeatPages.trusted`: a page of ``/phone/<seat>/`` with the cookie of the phone bound to
+that seat), and those have a reserve of their own that no load without a phone's secret can
+take (issue 27; the limits are :data:`LIMITS`, explained in docs/phones.md).
 """
 
 from __future__ import annotations
 
+import re
 import socket
 import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from table_app.present.seat import SeatView
+from table_app.web.admission import Limits
 from table_app.web.http import Router, Server
 from table_app.web.live import LiveTable
-from table_app.web.phone_routes import PhoneRoutes
+from table_app.web.phone_routes import PhoneRoutes, phone_secret
 from table_app.web.routes import ROUTES, Site, page_text
 
 if TYPE_CHECKING:
     from table_app.service import TableService
 
-HEADER_TIMEOUT_S = 10.0  # the whole request line and headers, and an idle keep-alive between requests
-WRITE_TIMEOUT_S = 10.0  # a phone that stops reading is let go after this
-MAX_CONNECTIONS = 128  # each is a thread; the unit's TasksMax leaves room for them
-MAX_STREAMS = 64  # a table has four seats; dashboards and spare phones fit easily
+LIMITS = Limits()  # the request deadline, the places in all and per address, bound phones' reserve
+MAX_STREAMS = LIMITS.streams  # anyone's event streams (bound phones' have their own reserve besides)
+_PHONE_PAGE = re.compile(r"/phone/([0-3])(?:[/?]|$)")
 
 
 def parse_listen(text: str) -> tuple[str, int]:
@@ -55,24 +61,24 @@ class SeatPages:
     """``SeatPages(service, "", 8080).start()``; ``.url``; ``.stop()``."""
 
     def __init__(self, service: TableService, host: str = "", port: int = 0, *, table: str = "table",
-                 max_connections: int = MAX_CONNECTIONS, max_streams: int = MAX_STREAMS,
-                 header_timeout_s: float = HEADER_TIMEOUT_S, write_timeout_s: float = WRITE_TIMEOUT_S,
-                 heartbeat: Callable[[], None] | None = None) -> None:
-        if max_connections < 1 or not 0 <= max_streams <= max_connections:
-            raise ValueError("need 1 <= max_connections and 0 <= max_streams <= max_connections")
+                 limits: Limits = LIMITS, heartbeat: Callable[[], None] | None = None) -> None:
         self.service = service
         self.table = table
-        self.max_streams = max_streams
-        self.header_timeout_s = header_timeout_s
-        self.write_timeout_s = write_timeout_s
-        self.live = LiveTable(service, max_streams)
+        self.limits = limits
+        self.live = LiveTable(service, limits.streams + limits.trusted_streams)  # (the split: the server's places)
         self.phones = PhoneRoutes(service, self.page)
         site = Site(self.live, self.phones, table, lambda: self.join_url)
-        self._server = Server((host, port), Router(ROUTES, site), self.live, max_connections=max_connections,
-                              header_timeout_s=header_timeout_s, write_timeout_s=write_timeout_s,
+        self._server = Server((host, port), Router(ROUTES, site), self.live, limits, trusted=self.trusted,
                               heartbeat=heartbeat)
         self._thread: threading.Thread | None = None
         self._unsubscribe_phones: Callable[[], None] | None = None
+
+    def trusted(self, target: str, cookie: str | None) -> bool:
+        """Whether a request is a bound phone's: for a page of ``/phone/<seat>`` (``target``, the
+        request line's, query and all) with the cookie of the phone bound to that seat. Asked by
+        the server's intake once the request's headers are in, before it is given a thread."""
+        page = _PHONE_PAGE.match(target)
+        return page is not None and self.phones.phones.seat_of(phone_secret(cookie)) == int(page.group(1))
 
     @property
     def port(self) -> int:
@@ -89,8 +95,13 @@ class SeatPages:
 
     @property
     def refused(self) -> int:
-        """Event streams answered 503 (for logs, tests and the benchmark)."""
-        return self.live.refused
+        """Connections, requests and event streams answered 503 (for logs, tests and the benchmark)."""
+        return self._server.refused + self.live.refused
+
+    @property
+    def cut(self) -> int:
+        """Requests cut at their deadline (for logs, tests and the benchmark)."""
+        return self._server.intake.cut
 
     def view(self, seat: int) -> SeatView:
         return self.live.view(seat)

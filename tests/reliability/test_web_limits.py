@@ -24,6 +24,7 @@ from pathlib import Path
 import pytest
 
 from table_app.service import TableService
+from table_app.web.admission import Limits
 from table_app.web.server import MAX_STREAMS, SeatPages
 from tests.reliability.helpers import ROOT, child_env
 from tests.table_app.mqtt_helpers import HAND, WAIT, play, service_fixture, until  # noqa: F401  (a fixture)
@@ -34,7 +35,8 @@ HALF = b"GET /seat/1 HTTP/1.1\r\nHost: table\r\nUser-Agent: "  # never finished
 @pytest.fixture
 def small(service: TableService) -> Iterator[SeatPages]:
     """Pages with small limits, so a test reaches them with a handful of sockets."""
-    p = SeatPages(service, "127.0.0.1", 0, max_connections=4, max_streams=2, header_timeout_s=1.0).start()
+    p = SeatPages(service, "127.0.0.1", 0, limits=Limits(request_timeout_s=1.0, waiting=4, waiting_per_client=4,
+                                                          requests=4, streams=2, trusted_streams=0)).start()
     yield p
     p.stop()
 
@@ -125,7 +127,7 @@ def test_a_request_sent_a_byte_at_a_time_is_cut_off(small: SeatPages) -> None:
 def test_a_request_with_huge_headers_is_cut_off(service: TableService) -> None:
     """http.server alone reads up to 100 header lines of 64 KiB each, 6.5 MB a connection.
     Here the header timeout is a minute: only the 16 KiB budget can end this request."""
-    pages = SeatPages(service, "127.0.0.1", 0, header_timeout_s=60).start()
+    pages = SeatPages(service, "127.0.0.1", 0, limits=Limits(request_timeout_s=60)).start()
     try:
         s = connect(pages)
         s.sendall(b"GET / HTTP/1.1\r\nHost: table\r\n" + (b"X-Pad: " + b"y" * 8000 + b"\r\n") * 3)
@@ -143,14 +145,17 @@ def test_an_idle_keep_alive_connection_is_closed(small: SeatPages) -> None:
     conn.close()
 
 
-def test_connections_beyond_the_cap_are_answered_503_at_once(small: SeatPages) -> None:
+def test_beyond_the_cap_the_oldest_unfinished_connection_is_answered_503(small: SeatPages) -> None:
+    """Waiting for a request holds no thread; beyond the cap room is made for the newcomer (a
+    phone's request comes with its connection), and the oldest one still unfinished is told."""
     held = [connect(small) for _ in range(4)]
     for s in held:
         s.sendall(HALF)
     assert until(lambda: small.connections == 4)
     extra = connect(small)
     extra.sendall(b"GET / HTTP/1.1\r\nHost: table\r\n\r\n")
-    status, headers, body = response(extra)
+    assert response(extra)[0] == 200
+    status, headers, body = response(held[0])
     assert status == 503 and headers.get("retry-after") == "5" and b"busy" in body
     extra.close()
     for s in held:
@@ -162,8 +167,8 @@ def test_connections_beyond_the_cap_are_answered_503_at_once(small: SeatPages) -
     conn.close()
 
 
-def open_stream(pages: SeatPages, seat: int = 1) -> tuple[socket.socket, int, bytes]:
-    s = connect(pages)
+def open_stream(pages: SeatPages, seat: int = 1, source: str = "127.0.0.1") -> tuple[socket.socket, int, bytes]:
+    s = socket.create_connection(("127.0.0.1", pages.port), timeout=WAIT, source_address=(source, 0))
     s.sendall(f"GET /seat/{seat}/events HTTP/1.1\r\nHost: table\r\n\r\n".encode())
     status, _, rest = response(s)
     if status != 200:  # a refusal: the rest of it, up to the server's close
@@ -206,7 +211,8 @@ def test_streams_beyond_the_cap_are_answered_503(service: TableService, small: S
 def test_150_streams_get_their_views_or_503_and_the_table_plays_on(service: TableService) -> None:
     pages = SeatPages(service, "127.0.0.1", 0).start()
     try:
-        opened = [open_stream(pages, seat=n % 4) for n in range(150)]
+        per = pages.limits.streams_per_client  # (from as many addresses as that takes: one has at most that many)
+        opened = [open_stream(pages, seat=n % 4, source=f"127.0.0.{2 + n // per}") for n in range(150)]
         served = [(s, rest) for s, status, rest in opened if status == 200]
         assert len(served) == MAX_STREAMS and sum(status == 503 for _, status, _ in opened) == 150 - MAX_STREAMS
         play(service, HAND)
@@ -299,7 +305,7 @@ def test_a_failing_request_logs_its_traceback_once_per_kind_then_counts(caplog: 
             return True, seen
 
     router = Router([Route("GET", "/broken", broken, "a route with a bug")], None)  # type: ignore[arg-type]
-    server = Server(("127.0.0.1", 0), router, NoStreams(), max_connections=8, header_timeout_s=5, write_timeout_s=5)
+    server = Server(("127.0.0.1", 0), router, NoStreams(), Limits(request_timeout_s=5, write_timeout_s=5, requests=8))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:

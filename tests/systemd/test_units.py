@@ -114,7 +114,7 @@ def test_limits_and_no_restart_on_what_a_restart_cannot_fix(name: str) -> None:
     s = settings(name)
     # 2: a bad config or option, 4: a journal the table refuses — restarting changes neither
     assert s["RestartPreventExitStatus"] == ["2 4"]
-    assert int(s["TasksMax"][0]) >= 256  # the web page alone may hold 128 connection threads
+    assert int(s["TasksMax"][0]) >= 256  # the web page alone may take 144 threads (web.admission.Limits.threads)
     assert int(s["LimitNOFILE"][0]) >= 4096
     assert re.fullmatch(r"\d+[MG]", s["MemoryMax"][0])
 
