@@ -40,6 +40,7 @@ from table_app.present.refusals import refusal
 from table_app.present.seat import SeatView
 from table_app.present.words import WIND_EN, WIND_ZH, Both, both, tr
 from table_app.web.http import MAX_BODY, Reply
+from table_app.web.phone_decide import Decide, DecideView, Send
 from table_app.web.phones import Phones
 from table_app.web.taps import PHONE_WAIT_S, Taps, phone_source, source_seat
 
@@ -78,6 +79,7 @@ class PhoneView(SeatView):
     name_pending: str | None
     steps: Steps
     words: dict[str, dict[str, str]]  # the page's own words (present.buttons.PHONE_WORDS)
+    decide: DecideView  # proposals, what an undo took back, what this seat may decide (phone_decide)
 
 
 class JoinSeat(TypedDict):
@@ -122,6 +124,10 @@ class PhoneRoutes:
     wait_s: float = PHONE_WAIT_S  # a request's wait for the durable answer, then "still saving"
     _pending_names: dict[int, str] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
+    decide: Decide = field(init=False)  # who decides a win, 诈胡, undo, a result (issue 27)
+
+    def __post_init__(self) -> None:
+        self.decide = Decide(self.service)
 
     # -- following the table -------------------------------------------------------------
 
@@ -129,6 +135,7 @@ class PhoneRoutes:
         """The service observer (its thread: never blocks): a new session forgets the phones
         (not one the phones started: they stay at their seats) and makes a new join token;
         names kept for later are sent when the table takes names again."""
+        self.decide(notice)
         if not notice.changed:
             return
         if notice.event is not None and notice.event.TYPE == "new_session" and notice.kind != "undo":
@@ -268,6 +275,9 @@ class PhoneRoutes:
         tap, known = self._known_tap(seat, data)
         if known is not None:
             return known
+        decided = self.decide.press(seat, data)  # (a held TURN: the seat's undo, put up for confirmation)
+        if decided is not None:
+            return self._decided(seat, tap, data, decided)
         kind = data.get("type")
         if kind == "press" and set(data) <= {"type", "button", "held"} and data.get("button") in BUTTONS:
             if data["button"] == "DICE":  # the dice are the seat's only when it is due to roll
@@ -296,6 +306,9 @@ class PhoneRoutes:
             tap, known = self._known_tap(seat, data)
             if known is not None:
                 return known
+        decided = None if data is None else self.decide.step(seat, data)  # a win, 诈胡, undo, a result
+        if decided is not None:
+            return self._decided(seat, tap, data or {}, decided)
         kind = None if data is None else data.get("type")
         public = self.service.public
         command: dict[str, object]
@@ -307,9 +320,7 @@ class PhoneRoutes:
             command = {"type": "new_session", "players": names, "base": public["base"]}
         elif kind == "seating" and set(data or ()) == {"type"}:
             command = {"type": "seating", "method": "C", "east": seat}  # this phone's player drew East
-        elif kind == "confirm_win" and set(data or ()) <= {"type", "wait"}:
-            command = {"type": "confirm_win", **({"wait": data["wait"]} if data and "wait" in data else {})}
-        elif kind in ("reject_win", "next_hand", "end_session") and set(data or ()) == {"type"}:
+        elif kind in ("next_hand", "end_session") and set(data or ()) == {"type"}:
             if kind == "end_session" and not self.steps(public, seat)["end_session"]:
                 return _refused(409, "ph_mid_hand", "phone.mid_hand")
             command = {"type": kind}
@@ -335,10 +346,16 @@ class PhoneRoutes:
             return tap, _refused(409, "ph_tap_reused", "phone.tap_reused")
         return tap, self._wait(tap, known[1])
 
-    def _send(self, seat: int, tap: str, request: dict[str, object], command: dict[str, object]) -> Reply:
-        """Submit a tap once; the journal's source names the seat and the tap (``phone 2 tap …``)."""
+    def _decided(self, seat: int, tap: str, request: dict[str, object], decided: Reply | Send) -> Reply:
+        return decided if isinstance(decided, Reply) else self._send(seat, tap, request, decided.command, decided.by)
+
+    def _send(self, seat: int, tap: str, request: dict[str, object], command: dict[str, object],
+              by: int | None = None) -> Reply:
+        """Submit a tap once; the journal's source names the seat and the tap (``phone 2 tap …``),
+        and the seat whose proposal it agrees to (``… agrees phone 0``)."""
+        source = phone_source(seat, tap) + ("" if by is None else f" agrees {phone_source(by)}")
         first, future = self.taps.submit(seat, tap, request,
-                                         lambda: self.service.submit(command, phone_source(seat, tap), remote=True))
+                                         lambda: self.service.submit(command, source, remote=True))
         if first != request:  # (the same new id from two requests at once, with different bodies)
             return _refused(409, "ph_tap_reused", "phone.tap_reused")
         return self._wait(tap, future)
