@@ -73,6 +73,7 @@ class DecideView(TypedDict):
     last_step: Both | None  # what an undo would take back now (None: nothing, or not known)
     false_win: bool  # another seat's win is declared: this seat may call 诈胡
     entry: EntryOffer | None  # result-only entry offered now
+    names: list[str]  # the players by seat (the entry's choices)
     words: dict[str, dict[str, str]]
 
 
@@ -250,7 +251,7 @@ class Decide:
             undone = self._undone
         return {"proposals": proposals, "undone": undone, "last_step": None if last is None else last[1].words,
                 "false_win": facts.winner is not None and facts.winner != seat, "entry": entry_offer(public),
-                "words": self.words}
+                "names": list(public["players"]), "words": self.words}
 
 
 _KINDS: Final = ("reject_win", "undo", "score_hand")  # (the kinds a second seat agrees to)
