@@ -137,6 +137,11 @@ class Decide:
         return {"zh": tr("dc_undone", "zh", what="；".join(w["zh"] for w in said)),
                 "en": tr("dc_undone", "en", what="; ".join(w["en"] for w in said))}
 
+    def undone(self) -> Both | None:
+        """What the last undo took back, until the next step (every screen shows it)."""
+        with self._lock:
+            return self._undone
+
     def last(self) -> tuple[int, _Step] | None:
         """The last event in effect as this part knows it (None: none, or not known — the table
         restarted since: then an undo needs two seats)."""
@@ -247,9 +252,7 @@ class Decide:
              "mine": p.seat == seat, "decides": stands(p.kind, {p.seat, seat}, facts),
              "left": max(0, int(p.until - now))} for p in self.consent.open(seq)]
         last = self.last()
-        with self._lock:
-            undone = self._undone
-        return {"proposals": proposals, "undone": undone, "last_step": None if last is None else last[1].words,
+        return {"proposals": proposals, "undone": self.undone(), "last_step": None if last is None else last[1].words,
                 "false_win": facts.winner is not None and facts.winner != seat, "entry": entry_offer(public),
                 "names": list(public["players"]), "words": self.words}
 

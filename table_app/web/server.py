@@ -67,6 +67,7 @@ class SeatPages:
         self.write_timeout_s = write_timeout_s
         self.live = LiveTable(service, max_streams)
         self.phones = PhoneRoutes(service, self.page)
+        self.live.undone = self.phones.decide.undone  # (the table page says what an undo took back)
         site = Site(self.live, self.phones, table, lambda: self.join_url)
         self._server = Server((host, port), Router(ROUTES, site), self.live, max_connections=max_connections,
                               header_timeout_s=header_timeout_s, write_timeout_s=write_timeout_s,

@@ -123,7 +123,10 @@ def test_undo_by_the_seat_that_made_the_last_step_is_confirmed_on_its_phone_and_
     assert service.public["phase"] == "turn" and service.public["turn"] == 0
     for phone in phones:
         assert view(phone)["decide"]["undone"] == {"zh": "撤销了：P0 出牌", "en": "Undone: P0 discards"}
-    assert sources(service, 1) == ["phone 0 tap"]  # (the undo record: its own confirmation)
+    assert phones[1].request("GET", "/table.json?lang=en")[1]["undone"] == "Undone: P0 discards"  # the table page
+    assert phones[0].press(type="press", button="TURN")[1]["ok"]  # the next step: the notice is gone
+    assert view(phones[1])["decide"]["undone"] is None and phones[1].request("GET", "/table.json")[1]["undone"] is None
+    assert sources(service, 2)[0] == "phone 0 tap"  # (the undo record: its own confirmation)
 
 
 def test_undo_of_another_seats_step_needs_a_second_seat(table: tuple[TableService, SeatPages]) -> None:
