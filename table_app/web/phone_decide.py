@@ -131,6 +131,7 @@ class Decide:
     def _took_back(self, undone: tuple[int, ...]) -> Both:
         steps = [self._steps.pop(seq, None) for seq in undone]
         self._redo[:0] = undone
+        del self._redo[KEPT:]  # (bounded: a redo beyond them is not known, and the steps are forgotten then)
         said = [s.words for s in steps if s is not None]
         if len(said) != len(undone) or not said:
             return both("dc_undone_n", n=len(undone))
