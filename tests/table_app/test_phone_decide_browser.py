@@ -49,6 +49,7 @@ def test_the_consent_prompt_on_a_phone(tmp_path: Path) -> None:
         dealer.wait("!!document.querySelector('#decide .proposal[data-kind=undo]')", "the proposal")
         card = dealer.js("document.querySelector('#decide .proposal').innerText")
         assert "撤销：阿明 出牌" in card and "阿强提议" in card and "同意" in card and "不同意" in card
+        other.wait("!!document.querySelector('#decide .proposal')", "its own proposal")  # (its next view)
         assert other.js("document.querySelector('#decide .proposal').innerText").count("撤回") == 1
         box = dealer.js("(() => { const r = document.querySelector('#decide .proposal').getBoundingClientRect();"
                         " return [r.left, r.right, document.documentElement.scrollWidth]; })()")
