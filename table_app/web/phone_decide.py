@@ -262,5 +262,7 @@ _KINDS: Final = ("reject_win", "undo", "score_hand")  # (the kinds a second seat
 
 
 def _words(ev: Event, public: PublicState) -> Both:
+    """A step in words, as the history says it (the state after it: its names, its East)."""
     names = public["players"]
-    return {"zh": sentence(ev, names, "zh"), "en": sentence(ev, names, "en")}
+    east = next((s for s, w in enumerate(public["winds"]) if w == "E"), None)
+    return {"zh": sentence(ev, names, "zh", east=east), "en": sentence(ev, names, "en", east=east)}
