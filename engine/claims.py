@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from engine.errors import RuleError
 from engine.events import Claim, Pass, Resolve
 from engine.hand import is_complete
 from engine.moves import Effect, Effects, draw, end_hand, hand_text, pong_for, refuse, settle_now
@@ -47,6 +48,40 @@ def on_claim(s: TableState, ev: Claim) -> Effects:
     c["answers"][seat] = ev.call
     c["tiles"][seat] = chosen
     return resolve_if_answered(s)
+
+
+def restates(s: TableState, ev: Claim) -> bool:
+    """Whether ``ev`` says again what its seat has already answered in these claims: the same
+    call (a chow: the same two tiles, or any chow after one that named none). A changed answer
+    is no restatement (§8).
+
+    >>> from engine.table import replay
+    >>> s = replay([{"type": "new_session", "players": ["A", "B", "C", "D"], "base": 1},
+    ...             {"type": "seating", "method": "C", "east": 0},
+    ...             {"type": "roll", "dice": [4, 6]}, {"type": "roll", "dice": [2, 3]},
+    ...             {"type": "discard", "seat": 0}, {"type": "claim", "seat": 2, "call": "pong"}])
+    >>> restates(s, Claim(2, "pong")), restates(s, Claim(2, "win")), restates(s, Claim(3, "pong"))
+    (True, False, False)
+    """
+    c = s.claims
+    if s.phase != "claims" or c is None or c["answers"][ev.seat] != ev.call:
+        return False
+    if ev.call != "chow" or c["tiles"][ev.seat] is None:  # (after a chow that named no tiles, any chow)
+        return True
+    try:
+        chosen = check_chow(s, s.seats[ev.seat], ev.seat, c["from"], c["tile"], ev.tiles)
+    except RuleError:
+        return False  # (not this chow: the handler says why)
+    return chosen == c["tiles"][ev.seat]
+
+
+def check_not_restated(s: TableState, ev: Claim) -> None:
+    """docs/rules.md §17: a claim said again in the same claims is refused, not recorded twice
+    (a double tap on 碰). A rule for new events only: a journal that holds a repeated claim
+    from before it is read as it was written (``engine.table.check_new_event``)."""
+    if restates(s, ev):
+        raise refuse(s, ev.seat, f"has already claimed {ev.call} on this tile: once is enough", "claim.again",
+                     call=ev.call)
 
 
 def check_win_claim(s: TableState, st: SeatState, seat: int, tile: Tile | None) -> None:

@@ -66,6 +66,7 @@ CODES: Final[dict[str, str]] = {
     "claim.too_few": "too few concealed tiles for the call: call, held",
     "claim.not_held": "too few of the tile for the call: call, tile, held, need",
     "claim.wall_empty": "no tile is left for a kong's replacement: call",
+    "claim.again": "the seat has already made this claim on this tile (docs/rules.md §17): call",
     "chow.not_next": "only the discarder's 下家 may chow: next",
     "chow.honour": "honours make no sequences: tile",
     "chow.bad_tiles": "the tiles given make no sequence with the discard",
@@ -95,6 +96,7 @@ CODES: Final[dict[str, str]] = {
     "press.chow_which": "more than one chow is possible: choose on the screen",
     "press.needs_tile": "every tile is known: the discard is chosen on the screen",
     "press.phase": "the button does nothing in this phase: button",
+    "press.again": "the seat has already made this claim on this tile (docs/rules.md §17): call",
 }
 """Every code a :class:`RuleError` of the engine may carry (a test checks the source uses no
 other): what it means and the params it carries. Screens word them in the player's language."""

@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from engine.claims import HELD_FOR
+from engine.claims import HELD_FOR, restates
 from engine.events import Claim, Discard, Event, Kong, Pass, Win
 from engine.hand import is_complete
 from engine.records import ACTIONS, CALLS, Action, ClaimKind
@@ -107,7 +107,7 @@ def claimants(s: TableState) -> list[int]:
     c = s.claims
     if s.phase != "claims" or c is None:
         return []
-    return [seat for seat in OTHERS[c["from"]] if len(_claims(s, seat)) > 1]  # (a pass is always among them)
+    return [seat for seat in OTHERS[c["from"]] if len(_claim_options(s, seat)) > 1]  # (a pass is always among them)
 
 
 # --- the player to move --------------------------------------------------------------------
@@ -149,6 +149,15 @@ def turn_moves(seat: int, conc: Counts | None, count: int, melds: int, pongs: Se
 
 
 def _claims(s: TableState, seat: int) -> list[Event]:
+    """A seat's answers now: what it may claim, less the claim it has already made (§17)."""
+    moves = _claim_options(s, seat)
+    c = s.claims
+    if c is None or c["answers"][seat] in (None, "pass"):
+        return moves
+    return [m for m in moves if not (isinstance(m, Claim) and restates(s, m))]
+
+
+def _claim_options(s: TableState, seat: int) -> list[Event]:
     c = s.claims
     assert c is not None
     st = s.seats[seat]

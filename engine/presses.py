@@ -44,7 +44,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final, Literal
 
-from engine.claims import prevailing_claim
+from engine.claims import prevailing_claim, restates
 from engine.errors import IllegalEventError, InvalidEventError, RuleError
 from engine.events import Claim, Discard, Event, Kong, Pass, Resolve, Roll, Win
 from engine.fields import check_dice
@@ -54,7 +54,7 @@ from engine.public import PublicState, public_state
 from engine.records import Action, Call
 from engine.seats import OTHERS
 from engine.state import TableState
-from engine.table import apply, push
+from engine.table import apply, check_new_event, push
 
 SEAT_BUTTONS: Final = ("TURN", "CHI", "PENG", "GANG", "HU")
 BUTTONS: Final = (*SEAT_BUTTONS, "DICE")
@@ -208,6 +208,7 @@ def press_events(s: TableState, press: Press, dice: Dice | None = None) -> list[
 def _step(s: TableState, after: TableState, press: Press, ev: Event) -> Step:
     """Push one of the press's events onto ``after``; a refusal names the press."""
     try:
+        check_new_event(after, ev)
         effects = push(after, ev)
     except RuleError as e:
         raise _refuse(s, press, _reason(e), "cannot", action=action_of(ev)) from None
@@ -290,6 +291,8 @@ def _claims(s: TableState, press: Press, seat: int) -> list[Event]:
             return _next_seat_turn(s, press, seat)
         return [Pass(seat)]
     call = CALLS[press.button]
+    if c["answers"][seat] == call and (call != "chow" or restates(s, Claim(seat, call))):
+        raise _refuse(s, press, f"has already claimed {CALL_NAMES[call]}: once is enough", "again", call=call)
     moves = [m for m in legal_moves(s, seat) if isinstance(m, Claim) and m.call == call]
     if len(moves) > 1:
         raise _refuse(s, press, f"may chow in {len(moves)} ways: choose the tiles on the screen", "chow_which")

@@ -34,10 +34,11 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import fields
 from typing import Any, Final
 
-from engine.claims import on_claim, on_pass, on_resolve
+from engine.claims import check_not_restated, on_claim, on_pass, on_resolve
 from engine.errors import IllegalEventError, InvalidEventError, RuleError  # noqa: F401  (re-exported)
 from engine.events import (
     Bets,
+    Claim,
     Discard,
     EndSession,
     Event,
@@ -58,7 +59,7 @@ from engine.tiles import ALL_TILES, Tile, format_tiles, tile_text
 from engine.wall import DEALT, REPLACEMENT_LAYER, WallState, break_point, deal_slots, shuffled_wall
 from engine.wins import on_confirm_win, on_reject_win, on_score_hand, on_win
 
-__all__ = ["Effect", "TableState", "accepts", "apply", "new_table", "push", "replay"]
+__all__ = ["Effect", "TableState", "accepts", "apply", "check_new_event", "new_table", "push", "replay"]
 
 
 # --- the state machine's entry points --------------------------------------------------
@@ -73,10 +74,20 @@ def apply(state: TableState, event: Event | Mapping[str, object]) -> tuple[Table
     """Apply one new event; the new state and the effects. Raises :class:`RuleError` if refused
     (a new event's own checks too: :meth:`Event.check_new`). ``state`` itself is never changed."""
     ev = parse_event(event)
-    ev.check_new()
+    check_new_event(state, ev)
     handler = _handler(state, ev)
     new = state.copy()
     return new, handler(new, ev)
+
+
+def check_new_event(state: TableState, ev: Event) -> None:
+    """What a new event must pass beyond what a journaled one did, in ``state`` (a replay does
+    not ask: an old journal is read as it was written): the event's own checks
+    (:meth:`Event.check_new`) and a claim not said twice (docs/rules.md §17). :func:`apply` and
+    every press (``engine.presses``) ask it."""
+    ev.check_new()
+    if isinstance(ev, Claim):
+        check_not_restated(state, ev)
 
 
 def push(state: TableState, event: Event | Mapping[str, object]) -> list[Effect]:

@@ -25,7 +25,7 @@ Params = Mapping[str, object]
 class Answer:
     """What the sender of a command gets back. A refusal carries a ``code`` and its ``params``
     (a screen words them in the player's language): the engine's (``engine.errors.CODES``)
-    or the service's own — ``invalid``, ``undo.nothing``, ``undo.bad_target``,
+    or the service's own — ``invalid``, ``undo.nothing``, ``undo.bad_target``, ``undo.moved``,
     ``redo.nothing``, ``redo.refused``, ``journal.failed``, ``service.stopped``,
     ``service.busy``, ``service.internal``."""
 

@@ -11,8 +11,9 @@ service thread takes them one at a time:
 4. the sender's future is answered with ``{"ok": true, "seq": n, "state": {...}}``.
 
 Besides the event vocabulary the queue takes ``{"type": "undo"}`` (the last event in
-effect), ``{"type": "undo", "to": n}`` (back to the state right after event ``n``; 0 is an
-empty table), ``{"type": "redo"}``, ``{"type": "state"}`` (read only) and presses
+effect; with ``"last": n`` only while that is event ``n``), ``{"type": "undo", "to": n}``
+(back to the state right after event ``n``; 0 is an empty table), ``{"type": "redo"}``,
+``{"type": "state"}`` (read only) and presses
 (``{"type": "press", "seat": n, "button": "TURN", "held": false}``, docs/design.md §5): the
 engine's one button mapping (:func:`engine.presses.apply_press`) checks and applies a press
 in one step, against the state it changes; its events are journaled in one commit with the
@@ -278,10 +279,14 @@ class TableService:
             return Answer(False, error=f"a command must be a JSON object, got {command!r}", code="invalid")
         kind = command.get("type")
         if kind == "undo":
-            extra = set(command) - {"type", "to"}
+            extra = set(command) - {"type", "to", "last"}
             if extra:
-                return Answer(False, error=f"undo takes only 'to', not {sorted(extra)} in {dict(command)!r}",
+                return Answer(False, error=f"undo takes only 'to' and 'last', not {sorted(extra)} in {dict(command)!r}",
                               code="invalid")
+            last = command.get("last")
+            active = self._timeline.active
+            if last is not None and (not active or active[-1] != last):  # (decided on a table that has moved on)
+                return Answer(False, error=f"undo: the last event in effect is no longer {last!r}", code="undo.moved")
             return self._undo(command.get("to"), source)
         if kind == "redo":
             if set(command) != {"type"}:

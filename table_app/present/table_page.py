@@ -29,7 +29,7 @@ from table_app.present.table import (
     wall_line,
 )
 from table_app.present.wall import screen_index, wall_view
-from table_app.present.words import tr
+from table_app.present.words import Both, tr
 
 # the words the page shows beside the view's own lines (headings, the legend)
 WORDS: Final = ("settlement", "col_win", "col_kong", "col_bet", "col_hand", "col_total", "transfers", "final",
@@ -104,11 +104,14 @@ class TableView(TypedDict):
     final: FinalPage | None
     words: dict[str, str]
     seq: int | None
+    undone: str | None  # what the last undo took back, until the next step ("撤销了：阿明 出牌")
 
 
 def table_view(pub: PublicState, lang: str, claim_left: float | None = None,
-               claim_window_s: float | None = None, seq: int | None = None) -> TableView:
-    """The whole table screen of ``pub`` (the service's public state) in ``lang``."""
+               claim_window_s: float | None = None, seq: int | None = None,
+               undone: Both | None = None) -> TableView:
+    """The whole table screen of ``pub`` (the service's public state) in ``lang``; ``undone``:
+    what the last undo took back (the phones' part follows it: ``web.phone_decide``)."""
     phase, claims = pub["phase"], pub["claims"]
     waiting = set(claims["waiting"]) if claims is not None else set()
     rolls = roller(pub)
@@ -133,6 +136,7 @@ def table_view(pub: PublicState, lang: str, claim_left: float | None = None,
         "final": _final(pub, lang) if phase == "ended" else None,
         "words": {k: tr(k, lang) for k in WORDS},
         "seq": seq,
+        "undone": None if undone is None else undone["en" if lang == "en" else "zh"],
     }
 
 

@@ -21,6 +21,7 @@ from engine.public import PublicState
 from table_app.clock import seconds_left
 from table_app.present.seat import SeatView, seat_view
 from table_app.present.table_page import TableView, table_view
+from table_app.present.words import Both
 
 if TYPE_CHECKING:
     from table_app.service import Notice, TableService
@@ -50,6 +51,7 @@ class LiveTable:
         self._views: dict[int | str, tuple[int, bytes]] = {}  # seat or table language → (version, SSE frame)
         self._views_lock = threading.Lock()
         self._unsubscribe: Callable[[], None] | None = None
+        self.undone: Callable[[], Both | None] = lambda: None  # what the last undo took back (phone_decide)
         self.streams = 0  # open event streams (for logs and tests)
         self.refused = 0  # streams answered 503 (for logs, tests and the benchmark)
 
@@ -113,7 +115,7 @@ class LiveTable:
     def table_view(self, lang: str) -> TableView:
         """The table page's view in ``lang`` (``zh`` or ``en``): the touchscreen's table screen."""
         _, seq, public = self.snapshot()
-        return table_view(public, lang, self.claim_left(), self.service.claim_window_s, seq)
+        return table_view(public, lang, self.claim_left(), self.service.claim_window_s, seq, self.undone())
 
     def frame(self, seat: int | str) -> tuple[int, bytes]:
         """``(version, the SSE frame of the seat's current view)`` — or of the table page's in a

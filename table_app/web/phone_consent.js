@@ -1,2 +1,149 @@
 // The phone page's part for who decides: a win's confirmation, 诈胡, undo, another phone taking this seat (issue 27).
 // Put in whole into phone.html's second <script>: it reads the page's globals (VIEW_HOOKS, ask, W, both, $).
+// Each seat decides its own (docs/phones.md): the proposals a second seat agrees to, what an undo
+// took back, this seat's undo and 诈胡 buttons, and result-only entry (只记分). The view's
+// ``decide`` part says what to offer (the server asks engine/authority.py); words come with it.
+const decideBox = document.createElement("div");
+decideBox.id = "decide";
+$("more").append(decideBox);
+const decideStyle = document.createElement("style");
+decideStyle.textContent = `
+  #decide .undone { background: #f0c14b; color: #12301f; border-radius: .5rem; padding: .4rem .6rem;
+                    margin: .4rem 0; font-weight: bold; text-align: center; }
+  #decide .proposal { border: 2px solid #f0c14b; border-radius: .7rem; padding: .5rem .6rem; margin: .5rem 0; }
+  #decide .proposal .what { font-size: 1.25rem; font-weight: bold; overflow-wrap: anywhere; }
+  #decide .proposal .by { font-size: .95rem; opacity: .85; }
+  #decide .row { display: flex; flex-wrap: wrap; gap: .5rem; margin: .4rem 0; }
+  #decide button { flex: 1 1 40%; font-size: 1.2rem; padding: .65rem .3rem; border: 0; border-radius: .6rem;
+                   font-weight: bold; touch-action: manipulation; background: #c98a12; color: #12301f; }
+  #decide button.no { background: #7a3226; color: #fff; }
+  #decide button.on { background: #f4f1e6; color: #12301f; outline: 3px solid #f0c14b; }
+  #decide button:disabled { opacity: .3; }
+  #decide .form { border-top: 1px solid #f4f1e644; margin-top: .4rem; }
+  #decide .form p { margin: .5rem 0 .1rem; opacity: .85; }
+  #decide .form .row button { flex: 1 1 22%; font-size: 1.05rem; background: #2f5d9b; color: #fff; }
+  #decide .form .row button.on { background: #f4f1e6; color: #12301f; }
+  #decide .last { font-size: .95rem; opacity: .8; text-align: center; }`;
+document.head.append(decideStyle);
+let entryOpen = false;
+let entry = {winner: null, how: null, discarder: null, wait: "plain", extra: null, kongs: [[0, 0], [0, 0], [0, 0], [0, 0]]};
+let decideView = null;
+function DW(key, fields = {}) {  // the decide part's words (served with its view): "中文 · English"
+  const w = (decideView && decideView.decide.words[key]) || {zh: key, en: key};
+  const fill = (t) => t.replace(/\{(\w+)\}/g, (_, k) => String(fields[k]));
+  return fill(w.zh) === fill(w.en) ? fill(w.zh) : fill(w.zh) + " · " + fill(w.en);
+}
+function el(tag, text, cls) {
+  const e = document.createElement(tag);
+  if (text !== undefined) e.textContent = text;
+  if (cls) e.className = cls;
+  return e;
+}
+function button(text, onClick, cls) {
+  const b = el("button", text, cls);
+  b.addEventListener("click", onClick);
+  return b;
+}
+async function decide(body) {
+  $("msg").textContent = "";
+  const [r, a] = await ask("/table", body);
+  $("msg").textContent = a.ok ? (a.proposed ? a.zh + " · " + a.en : "") : a.zh ? a.zh + " · " + a.en : W("ph_refused");
+  if (r.status === 401) location.href = "/";
+  return a.ok;
+}
+function proposalCard(p) {
+  const card = el("div", undefined, "proposal");
+  card.dataset.kind = p.kind;
+  card.append(el("div", both(p.what), "what"), el("div", both(p.by_words) + " · " + DW("dc_left", {n: p.left}), "by"));
+  const row = el("div", undefined, "row");
+  if (p.mine && p.decides) row.append(button(DW("dc_confirm"), () => decide({type: "agree", kind: p.kind})));
+  if (p.mine && !p.decides) row.append(el("div", DW("dc_waiting")));
+  if (!p.mine) row.append(button(DW("dc_agree"), () => decide({type: "agree", kind: p.kind})));
+  row.append(button(DW(p.mine ? "dc_withdraw" : "dc_refuse"), () => decide({type: "refuse", kind: p.kind}), "no"));
+  card.append(row);
+  return card;
+}
+function choices(label, items) {  // items: [text, chosen, enabled, onClick]
+  const p = el("p", label);
+  const row = el("div", undefined, "row");
+  for (const [text, on, enabled, click] of items) {
+    const b = button(text, () => { click(); drawDecide(); }, on ? "on" : "");
+    b.disabled = !enabled;
+    row.append(b);
+  }
+  return [p, row];
+}
+function entryForm(offer, names) {
+  const e = entry;
+  const form = el("div", undefined, "form");
+  const won = e.winner !== null && e.winner !== "nobody";
+  form.append(...choices(DW("who_won"), [
+    ...names.map((n, s) => [n, e.winner === s, true, () => { e.winner = s; if (e.discarder === s) { e.how = null; e.discarder = null; } }]),
+    [DW("nobody"), e.winner === "nobody", true, () => { e.winner = "nobody"; }]]));
+  form.append(...choices(DW("how_won"), [
+    [DW("self_drawn"), e.how === "self_drawn", won, () => { e.how = "self_drawn"; e.discarder = null; }],
+    ...names.map((n, s) => [DW("fed_by", {name: n}), e.how === "discard" && e.discarder === s, won && s !== e.winner,
+                            () => { e.how = "discard"; e.discarder = s; }]).filter((_, s) => s !== e.winner)]));
+  const kongState = !won ? "none" : e.kongs[e.winner].some((k) => k) ? "own" : e.kongs.some((k) => k[0] || k[1]) ? "other" : "none";
+  const allowed = won && e.how ? offer.extras[`${e.winner}:${e.how}:${kongState}`] || [] : [];
+  if (e.extra && !allowed.includes(e.extra)) e.extra = null;  // (no longer what the engine allows)
+  form.append(...choices(DW("wait"), [
+    ...offer.waits.map((w) => [DW("wait_" + w), e.wait === w, won, () => { e.wait = w; }]),
+    ...["kong_bloom", "heavenly", "robbed_kong"].map((x) => [DW("kind_" + x), e.extra === x, allowed.includes(x),
+                                                             () => { e.extra = e.extra === x ? null : x; }])]));
+  form.append(el("p", DW("dc_kongs")));
+  names.forEach((n, s) => {
+    const row = el("div", undefined, "row");
+    row.append(el("span", n));
+    ["entry_kong_c", "entry_kong_e"].forEach((word, k) => {
+      row.append(button(DW(word, {n: e.kongs[s][k]}), () => { e.kongs[s][k] = (e.kongs[s][k] + 1) % 5; drawDecide(); }));
+    });
+    form.append(row);
+  });
+  const ready = e.winner === "nobody" || (won && e.how !== null);
+  const send = button(DW("dc_entry_send"), async () => {
+    const kongs = [];
+    e.kongs.forEach((k, s) => {
+      for (let i = 0; i < k[0]; i++) kongs.push({seat: s, kind: "concealed"});
+      for (let i = 0; i < k[1]; i++) kongs.push({seat: s, kind: "exposed"});
+    });
+    const body = e.winner === "nobody" ? {type: "score_hand", winner: null, kongs}
+      : {type: "score_hand", winner: e.winner, how: e.how, discarder: e.discarder, wait: e.wait, extra: e.extra, kongs};
+    if (await decide(body)) { entryOpen = false; drawDecide(); }
+  });
+  send.disabled = !ready;
+  const row = el("div", undefined, "row");
+  row.append(send, button(DW("dc_entry_close"), () => { entryOpen = false; drawDecide(); }, "no"));
+  form.append(row);
+  return form;
+}
+function drawDecide() {
+  const v = decideView;
+  if (!v || !v.decide) return;
+  const d = v.decide;
+  const parts = [];
+  if (d.undone) parts.push(el("div", both(d.undone), "undone"));
+  for (const p of d.proposals) parts.push(proposalCard(p));
+  const row = el("div", undefined, "row");
+  if (d.false_win && !d.proposals.some((p) => p.kind === "reject_win")) {
+    row.append(button(DW("dc_call_false_win"), () => decide({type: "reject_win"}), "no"));
+  }
+  if (v.seq && !d.proposals.some((p) => p.kind === "undo")) {
+    row.append(button(DW("dc_undo_button"), () => decide({type: "undo"})));
+  }
+  if (d.entry && !entryOpen && !d.proposals.some((p) => p.kind === "score_hand")) {
+    row.append(button(DW("dc_entry_open"), () => { entryOpen = true; drawDecide(); }));
+  }
+  parts.push(row);
+  if (d.last_step && !d.proposals.some((p) => p.kind === "undo")) parts.push(el("div", "↶ " + both(d.last_step), "last"));
+  if (d.entry && entryOpen) parts.push(entryForm(d.entry, d.names));
+  if (!d.entry) entryOpen = false;
+  decideBox.replaceChildren(...parts);
+}
+VIEW_HOOKS.push((v) => {
+  if (decideView && v.decide && v.decide.entry && decideView.decide && !decideView.decide.entry) {
+    entry = {winner: null, how: null, discarder: null, wait: "plain", extra: null, kongs: [[0, 0], [0, 0], [0, 0], [0, 0]]};
+  }
+  decideView = v;
+  drawDecide();
+});

@@ -40,6 +40,7 @@ from table_app.present.refusals import refusal
 from table_app.present.seat import SeatView
 from table_app.present.words import WIND_EN, WIND_ZH, Both, both, tr
 from table_app.web.http import MAX_BODY, Reply
+from table_app.web.phone_decide import Decide, DecideView, Send
 from table_app.web.phone_score import SCORE_STEPS, PhoneScore, ScoreView
 from table_app.web.phones import Phones
 from table_app.web.taps import PHONE_WAIT_S, Taps, phone_source, source_seat
@@ -80,6 +81,7 @@ class PhoneView(SeatView):
     steps: Steps
     words: dict[str, dict[str, str]]  # the page's own words (present.buttons.PHONE_WORDS)
     keeping: ScoreView  # keeping score from phones: a new session's form, bets, the last session
+    decide: DecideView  # proposals, what an undo took back, what this seat may decide (phone_decide)
 
 
 class JoinSeat(TypedDict):
@@ -125,10 +127,12 @@ class PhoneRoutes:
     _pending_names: dict[int, str] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
     score: PhoneScore = field(init=False)  # a new session's form, bets, the last session (phone_score.py)
+    decide: Decide = field(init=False)  # who decides a win, 诈胡, undo, a result (issue 27)
 
     def __post_init__(self) -> None:
         self.score = PhoneScore(self.service)
         self.score.refresh()  # (the last session, from the journal)
+        self.decide = Decide(self.service)
 
     # -- following the table -------------------------------------------------------------
 
@@ -136,6 +140,7 @@ class PhoneRoutes:
         """The service observer (its thread: never blocks): a new session forgets the phones
         (not one the phones started: they stay at their seats) and makes a new join token;
         names kept for later are sent when the table takes names again."""
+        self.decide(notice)
         if not notice.changed:
             return
         self.score(notice)
@@ -276,6 +281,9 @@ class PhoneRoutes:
         tap, known = self._known_tap(seat, data)
         if known is not None:
             return known
+        decided = self.decide.press(seat, data)  # (a held TURN: the seat's undo, put up for confirmation)
+        if decided is not None:
+            return self._decided(seat, tap, data, decided)
         kind = data.get("type")
         if kind == "press" and set(data) <= {"type", "button", "held"} and data.get("button") in BUTTONS:
             if data["button"] == "DICE":  # the dice are the seat's only when it is due to roll
@@ -304,6 +312,9 @@ class PhoneRoutes:
             tap, known = self._known_tap(seat, data)
             if known is not None:
                 return known
+        decided = None if data is None else self.decide.step(seat, data)  # a win, 诈胡, undo, a result
+        if decided is not None:
+            return self._decided(seat, tap, data or {}, decided)
         kind = None if data is None else data.get("type")
         public = self.service.public
         command: dict[str, object]
@@ -312,9 +323,7 @@ class PhoneRoutes:
             return made if isinstance(made, Reply) else self._send(seat, tap, data or {}, made)
         if kind == "seating" and set(data or ()) == {"type"}:
             command = {"type": "seating", "method": "C", "east": seat}  # this phone's player drew East
-        elif kind == "confirm_win" and set(data or ()) <= {"type", "wait"}:
-            command = {"type": "confirm_win", **({"wait": data["wait"]} if data and "wait" in data else {})}
-        elif kind in ("reject_win", "next_hand", "end_session") and set(data or ()) == {"type"}:
+        elif kind in ("next_hand", "end_session") and set(data or ()) == {"type"}:
             if kind == "end_session" and not self.steps(public, seat)["end_session"]:
                 return _refused(409, "ph_mid_hand", "phone.mid_hand")
             command = {"type": kind}
@@ -340,12 +349,17 @@ class PhoneRoutes:
             return tap, _refused(409, "ph_tap_reused", "phone.tap_reused")
         return tap, self._wait(tap, known[1])
 
-    def _send(self, seat: int, tap: str, request: dict[str, object],
-              command: dict[str, object] | Future[Answer]) -> Reply:
-        """Submit a tap once; the journal's source names the seat and the tap (``phone 2 tap …``).
-        A future for ``command``: a tap taken with nothing to submit (a bet kept for later)."""
+    def _decided(self, seat: int, tap: str, request: dict[str, object], decided: Reply | Send) -> Reply:
+        return decided if isinstance(decided, Reply) else self._send(seat, tap, request, decided.command, decided.by)
+
+    def _send(self, seat: int, tap: str, request: dict[str, object], command: dict[str, object] | Future[Answer],
+              by: int | None = None) -> Reply:
+        """Submit a tap once; the journal's source names the seat and the tap (``phone 2 tap …``),
+        and the seat whose proposal it agrees to (``… agrees phone 0``). A future for ``command``:
+        a tap taken with nothing to submit (a bet kept for later)."""
+        source = phone_source(seat, tap) + ("" if by is None else f" agrees {phone_source(by)}")
         first, future = self.taps.submit(seat, tap, request, lambda: command if isinstance(command, Future) else
-                                         self.service.submit(command, phone_source(seat, tap), remote=True))
+                                         self.service.submit(command, source, remote=True))
         if first != request:  # (the same new id from two requests at once, with different bodies)
             return _refused(409, "ph_tap_reused", "phone.tap_reused")
         return self._wait(tap, future)

@@ -160,10 +160,11 @@ def phone_events(site: Site, request: Request) -> Stream:
         seat, why = phones.bound_view(bound, cookie)
         if seat is None:
             return f"event: unbound\ndata: {json.dumps(why, ensure_ascii=False)}\n\n".encode(), True
-        public = site.live.snapshot()[2]
+        _, seq, public = site.live.snapshot()
         view: PhoneView = {**site.live.view(seat), "name_pending": phones.pending_name(seat),
                            "steps": phones.steps(public, seat), "words": WORDS,
-                           "keeping": phones.score.view(public, phones.pending_name, seat)}
+                           "keeping": phones.score.view(public, phones.pending_name, seat),
+                           "decide": phones.decide.view(seat, public, seq)}
         return sse_view(view), False
 
     return Stream(frame, PHONE_WAKE_S, keepalive=False)

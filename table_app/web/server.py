@@ -67,6 +67,7 @@ class SeatPages:
         self.limits = limits
         self.live = LiveTable(service, limits.streams + limits.trusted_streams)  # (the split: the server's places)
         self.phones = PhoneRoutes(service, self.page)
+        self.live.undone = self.phones.decide.undone  # (the table page says what an undo took back)
         site = Site(self.live, self.phones, table, lambda: self.join_url)
         self._server = Server((host, port), Router(ROUTES, site), self.live, limits, trusted=self.trusted,
                               heartbeat=heartbeat)

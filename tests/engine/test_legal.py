@@ -76,9 +76,11 @@ def check_agreement(s: TableState) -> int:
                 extra = [ev for ev in ok if ev not in moves
                          and not (ev == Claim(seat, "chow") and len(chows) == 1)]
                 assert not extra, f"{s.phase}: seat {seat}: {extra[0]} was accepted but is not among {moves}"
-    if s.phase == "claims":
+    if s.phase == "claims":  # (the seats that may claim: a seat that has claimed may not say it again, §17)
+        answers = s.claims["answers"]  # type: ignore[index]
         assert claimants(s) == [x for x in OTHERS[s.claims["from"]]  # type: ignore[index]
-                                if any(not isinstance(m, Pass) for m in legal_moves(s, x))]
+                                if any(not isinstance(m, Pass) for m in legal_moves(s, x))
+                                or answers[x] not in (None, "pass")]
     return tried
 
 

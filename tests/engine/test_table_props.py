@@ -131,7 +131,8 @@ def legal_events(s: TableState, rng: random.Random) -> list[tuple[float, dict[st
                     out.append((0.2, {"type": "claim", "seat": seat, "call": "kong"}))
                 if seat == (frm + 1) % 4 and me.count >= 2:
                     out.append((0.5, {"type": "claim", "seat": seat, "call": "chow"}))
-        return out
+        # a claim is said once: the same call again is refused (docs/rules.md §17)
+        return [(w, e) for w, e in out if e["type"] != "claim" or c["answers"][e["seat"]] != e["call"]]
     if ph == "win_pending":
         if full:
             out.append((8, {"type": "confirm_win"}))

@@ -42,8 +42,9 @@ def params_of(code: str) -> dict[str, Any]:
 
 
 def test_the_service_lists_its_codes() -> None:
-    assert service_codes() == ["invalid", "undo.nothing", "undo.bad_target", "redo.nothing", "redo.refused",
-                               "journal.failed", "service.stopped", "service.busy", "service.internal"]
+    assert service_codes() == ["invalid", "undo.nothing", "undo.bad_target", "undo.moved", "redo.nothing",
+                               "redo.refused", "journal.failed", "service.stopped", "service.busy",
+                               "service.internal"]
 
 
 @pytest.mark.parametrize("code", sorted(set(CODES) | set(service_codes())))

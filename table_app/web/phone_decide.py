@@ -1,0 +1,268 @@
+"""Each seat decides its own, from the phones (issue 27; docs/phones.md "Each seat decides its
+own"): a phone's win confirmation, 诈胡, undo and result-only entry, as ``engine.authority``
+rules them — done at once, put up as a proposal that a second seat agrees to
+(:mod:`table_app.web.consent`), or refused.
+
+:class:`Decide` is asked by ``PhoneRoutes.step`` and ``press`` (one line each) before their
+own commands: it answers a :class:`Reply` (a refusal, a proposal made or refused) or a
+:class:`Send` (the command the phone's tap becomes: ``PhoneRoutes`` submits it once, with the
+tap's id), or None (not one of its kinds). It follows the table as a service observer — the
+events in effect (whose step each was, in words) and what the last undo took back, which
+every phone shows — and adds its part to each phone's view (:meth:`Decide.view`).
+
+The journal's source of a command two seats made names both: ``phone 2 tap … agrees phone 0``
+(seat 2 agreed to seat 0's proposal).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Final, TypedDict
+
+from engine.authority import Decision, Facts, ruling, stands, step_seat
+from engine.event_base import Event
+from engine.events import parse_event
+from engine.public import PublicState
+from engine.scored import ScoreHand
+from table_app.bounded import json_line
+from table_app.present.history import scored_words, sentence
+from table_app.present.words import Both, both, pair, tr
+from table_app.web.consent import Consent, Proposal
+from table_app.web.http import Reply
+from table_app.web.phone_entry import EntryOffer, entry_command, entry_offer
+from table_app.web.taps import source_seat
+
+if TYPE_CHECKING:
+    from table_app.notices import Notice
+    from table_app.service import TableService
+
+KEPT: Final = 64  # the events in effect remembered (whose step, in words), the newest
+JSON = "application/json"
+WORDS: Final = ("dc_by", "dc_agree", "dc_refuse", "dc_confirm", "dc_withdraw", "dc_waiting", "dc_left",
+                "dc_undo_button", "dc_call_false_win", "dc_entry_open", "dc_entry_send", "dc_entry_close",
+                "dc_kongs", "dc_kong_from", "who_won", "nobody", "how_won", "self_drawn", "fed_by", "wait",
+                "wait_plain", "wait_closed", "wait_single", "wait_edge", "kind_kong_bloom", "kind_heavenly",
+                "kind_robbed_kong", "entry_kong_c", "entry_kong_e", "ph_tap_again")
+
+
+@dataclass(frozen=True)
+class Send:
+    """The command a phone's tap becomes; ``by``: the proposer it agrees with (None: its own)."""
+
+    command: dict[str, object]
+    by: int | None = None
+
+
+class ProposalView(TypedDict):
+    kind: Decision
+    by: int
+    what: Both
+    by_words: Both
+    mine: bool  # this seat proposed it
+    decides: bool  # this seat's confirmation or agreement makes it stand
+    left: int  # seconds before it lapses
+
+
+class DecideView(TypedDict):
+    """The decide part of a phone's view (``PhoneView["decide"]``)."""
+
+    proposals: list[ProposalView]
+    undone: Both | None  # what the last undo took back (until the next step)
+    last_step: Both | None  # what an undo would take back now (None: nothing, or not known)
+    false_win: bool  # another seat's win is declared: this seat may call 诈胡
+    entry: EntryOffer | None  # result-only entry offered now
+    names: list[str]  # the players by seat (the entry's choices)
+    words: dict[str, dict[str, str]]
+
+
+@dataclass(frozen=True)
+class _Step:
+    seat: int | None
+    words: Both
+
+
+def _reply(status: int, data: dict[str, object]) -> Reply:
+    return Reply(status, JSON, json_line(data).encode())
+
+
+def refused(status: int, key: str, code: str, **fields: object) -> Reply:
+    """A refusal in both languages, as the phone routes word theirs."""
+    return _reply(status, {"ok": False, "error": tr(key, "en", **fields), "zh": tr(key, "zh", **fields),
+                           "en": tr(key, "en", **fields), "code": code})
+
+
+@dataclass
+class Decide:
+    service: TableService
+    consent: Consent = field(default_factory=Consent)
+    _steps: OrderedDict[int, _Step] = field(default_factory=OrderedDict)  # the events in effect: seq → step
+    _redo: list[int] = field(default_factory=list)  # the undone events redo brings back, in order
+    _undone: Both | None = None
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+    words: dict[str, dict[str, str]] = field(default_factory=lambda: {k: dict(zip(("zh", "en"), pair(k),
+                                                                                       strict=True)) for k in WORDS})
+
+    # -- following the table (the service's thread) ----------------------------------------------
+
+    def __call__(self, notice: Notice) -> None:
+        if not notice.changed:
+            return
+        with self._lock:
+            if notice.kind == "undo":
+                self._undone = self._took_back(notice.undone)
+                return
+            self._undone = None
+            if notice.event is None:
+                return
+            step = _Step(step_seat(notice.event.seat_of, source_seat(notice.source)),
+                         _words(notice.event, notice.state))
+            if notice.kind == "event":
+                self._redo.clear()
+                self._steps[notice.seq] = step
+            elif self._redo:  # a redo brings back the first undone event, under its own seq
+                self._steps[self._redo.pop(0)] = step
+            else:  # (a redo of an event undone before this part knew the table: what is in effect is not known)
+                self._steps.clear()
+            while len(self._steps) > KEPT:
+                self._steps.popitem(last=False)
+
+    def _took_back(self, undone: tuple[int, ...]) -> Both:
+        steps = [self._steps.pop(seq, None) for seq in undone]
+        self._redo[:0] = undone
+        del self._redo[KEPT:]  # (bounded: a redo beyond them is not known, and the steps are forgotten then)
+        said = [s.words for s in steps if s is not None]
+        if len(said) != len(undone) or not said:
+            return both("dc_undone_n", n=len(undone))
+        return {"zh": tr("dc_undone", "zh", what="；".join(w["zh"] for w in said)),
+                "en": tr("dc_undone", "en", what="; ".join(w["en"] for w in said))}
+
+    def undone(self) -> Both | None:
+        """What the last undo took back, until the next step (every screen shows it)."""
+        with self._lock:
+            return self._undone
+
+    def last(self) -> tuple[int, _Step] | None:
+        """The last event in effect as this part knows it (None: none, or not known — the table
+        restarted since: then an undo needs two seats)."""
+        with self._lock:
+            return next(reversed(self._steps.items()), None)
+
+    def facts(self, public: PublicState) -> Facts:
+        pending = public["pending_win"] if public["phase"] == "win_pending" else None
+        last = self.last()
+        return Facts(winner=None if pending is None else pending["seat"],
+                     last_seat=None if last is None else last[1].seat)
+
+    # -- a phone's tap -------------------------------------------------------------------------------
+
+    def step(self, seat: int, data: dict[str, object]) -> Reply | Send | None:
+        """A table step from ``seat``'s phone, if it is one of the decisions (else None)."""
+        kind = data.get("type")
+        public = self.service.public
+        if kind == "confirm_win" and set(data) <= {"type", "wait"}:
+            return self._confirm_win(seat, data, public)
+        if kind == "reject_win" and set(data) == {"type"}:
+            return self._reject_win(seat, public)
+        if kind == "undo" and set(data) == {"type"}:
+            return self.undo(seat)
+        if kind == "score_hand":
+            return self._score_hand(seat, data, public)
+        if kind in ("agree", "refuse") and set(data) == {"type", "kind"} and data["kind"] in _KINDS:
+            return self._answer(seat, data["kind"], kind == "agree", public)
+        return None
+
+    def press(self, seat: int, data: dict[str, object]) -> Reply | Send | None:
+        """A held TURN from a phone is its seat's undo, put up for confirmation (else None)."""
+        if data.get("type") == "press" and data.get("button") == "TURN" and data.get("held") is True:
+            return self.undo(seat)
+        return None
+
+    def _confirm_win(self, seat: int, data: dict[str, object], public: PublicState) -> Reply | Send:
+        facts = self.facts(public)
+        if facts.winner is None:
+            return refused(409, "dc_no_win", "decide.no_win")
+        if ruling("confirm_win", seat, facts) != "decide":
+            return refused(403, "dc_winner_only", "decide.winner_only", name=public["players"][facts.winner])
+        return Send({"type": "confirm_win", **({"wait": data["wait"]} if "wait" in data else {})})
+
+    def _reject_win(self, seat: int, public: PublicState) -> Reply | Send:
+        facts = self.facts(public)
+        if facts.winner is None:
+            return refused(409, "dc_no_win", "decide.no_win")
+        if ruling("reject_win", seat, facts) == "decide":
+            return Send({"type": "reject_win"})
+        return self._propose("reject_win", seat, {"type": "reject_win"},
+                             both("dc_reject_win", name=public["players"][facts.winner]))
+
+    def undo(self, seat: int) -> Reply:
+        """An undo from ``seat``'s phone: always put up first — its own confirmation (the seat
+        that made the last step) or a second seat's agreement makes it."""
+        last = self.last()
+        if last is None:
+            if self.service.seq == 0:
+                return refused(409, "dc_no_step", "decide.nothing")
+            return self._propose("undo", seat, {"type": "undo"}, both("dc_undo_unknown"))
+        words = last[1].words
+        return self._propose("undo", seat, {"type": "undo", "last": last[0]},
+                             {"zh": tr("dc_undo", "zh", what=words["zh"]), "en": tr("dc_undo", "en", what=words["en"])})
+
+    def _score_hand(self, seat: int, data: dict[str, object], public: PublicState) -> Reply:
+        if entry_offer(public) is None:
+            return refused(409, "dc_not_now", "decide.not_now")
+        command = entry_command(data, public)
+        if isinstance(command, str):
+            return refused(400, "dc_bad_entry", "decide.bad_entry", why=command)
+        ev = parse_event(command)
+        assert isinstance(ev, ScoreHand)
+        names = public["players"]
+        return self._propose("score_hand", seat, command,
+                             {"zh": tr("dc_score_hand", "zh", what=scored_words(ev, names, "zh")),
+                              "en": tr("dc_score_hand", "en", what=scored_words(ev, names, "en"))})
+
+    def _propose(self, kind: Decision, seat: int, command: dict[str, object], what: Both) -> Reply:
+        made = self.consent.propose(kind, seat, command, what, self.service.seq)
+        if isinstance(made, str):
+            return refused(409, made, "decide.open")
+        return _reply(200, {"ok": True, "proposed": kind, **both("dc_proposed")})
+
+    def _answer(self, seat: int, kind: Decision, agree: bool, public: PublicState) -> Reply | Send:
+        seq = self.service.seq
+        if not agree:
+            gone = self.consent.drop(kind, seq, seat)
+            return _reply(200, {"ok": True, "dropped": kind}) if gone else refused(409, "dc_none", "decide.none")
+        facts = self.facts(public)
+
+        def check(p: Proposal) -> str | None:
+            return None if stands(kind, {p.seat, seat}, facts) else "dc_second"
+
+        taken = self.consent.take(kind, seq, check)
+        if isinstance(taken, str):
+            return refused(409, taken, "decide.second" if taken == "dc_second" else "decide.none")
+        return Send(dict(taken.command), None if taken.seat == seat else taken.seat)
+
+    # -- the phone's view ---------------------------------------------------------------------------
+
+    def view(self, seat: int, public: PublicState, seq: int) -> DecideView:
+        facts = self.facts(public)
+        now = self.consent.clock()
+        names = public["players"]
+        proposals: list[ProposalView] = [
+            {"kind": p.kind, "by": p.seat, "what": p.what, "by_words": both("dc_by", name=names[p.seat]),
+             "mine": p.seat == seat, "decides": stands(p.kind, {p.seat, seat}, facts),
+             "left": max(0, int(p.until - now))} for p in self.consent.open(seq)]
+        last = self.last()
+        return {"proposals": proposals, "undone": self.undone(), "last_step": None if last is None else last[1].words,
+                "false_win": facts.winner is not None and facts.winner != seat, "entry": entry_offer(public),
+                "names": list(public["players"]), "words": self.words}
+
+
+_KINDS: Final = ("reject_win", "undo", "score_hand")  # (the kinds a second seat agrees to)
+
+
+def _words(ev: Event, public: PublicState) -> Both:
+    """A step in words, as the history says it (the state after it: its names, its East)."""
+    names = public["players"]
+    east = next((s for s, w in enumerate(public["winds"]) if w == "E"), None)
+    return {"zh": sentence(ev, names, "zh", east=east), "en": sentence(ev, names, "en", east=east)}

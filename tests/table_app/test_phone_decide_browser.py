@@ -1,0 +1,114 @@
+"""The consent prompt on a phone's page in headless Chromium at 390×844 (issue 27): seat 2 asks to
+undo seat 0's discard; seat 0's phone shows the proposal with agree and refuse; its agreement
+undoes the discard and both phones say what was undone. A hand's result entered on one phone
+(only the special wins the engine allows offered) and confirmed on another. The screenshots go
+to ``docs/phones/consent.png`` and ``entry.png`` with ``XIAN_TABLE_DOC_SHOTS=1``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from table_app.journal import Journal
+from table_app.service import ManualClock, TableService
+from table_app.web.server import SeatPages
+from tests.table_app.chromium import Chromium, Page, shots_dir
+
+START = [
+    {"type": "new_session", "players": ["阿明", "阿华", "阿强", "阿芳"], "base": 1},
+    {"type": "seating", "method": "C", "east": 0},
+    {"type": "roll", "dice": [4, 6]}, {"type": "roll", "dice": [2, 3]},
+    {"type": "discard", "seat": 0},
+]
+
+
+def join(browser: Chromium, pages: SeatPages, seat: int) -> Page:
+    page = browser.page(pages.join_url)
+    page.wait("document.querySelectorAll('.seat').length === 4", "the four seats")
+    page.click(f".seat[data-seat='{seat}']")
+    page.click("#join")
+    page.wait(f"location.pathname === '/phone/{seat}' && document.body.dataset.seq !== ''", "the seat's page")
+    return page
+
+
+@pytest.mark.slow
+def test_the_consent_prompt_on_a_phone(tmp_path: Path) -> None:
+    journal = Journal.open(tmp_path / "j.sqlite3")
+    service = TableService(journal, claim_window_s=0, clock=ManualClock()).start()
+    pages = SeatPages(service, "127.0.0.1", 0, table="t-decide").start()
+    browser = Chromium(tmp_path / "profile")
+    try:
+        for ev in START:
+            assert service.call(ev, "touch", timeout=10).ok
+        dealer, other = join(browser, pages, 0), join(browser, pages, 2)
+        other.wait("[...document.querySelectorAll('#decide button')].some(b => b.textContent.startsWith('撤销上一步'))",
+                   "the undo button")
+        other.js("[...document.querySelectorAll('#decide button')].find(b => b.textContent.startsWith('撤销上一步'))"
+                 ".id = 'undo-it'")
+        other.click("#undo-it")
+        dealer.wait("!!document.querySelector('#decide .proposal[data-kind=undo]')", "the proposal")
+        card = dealer.js("document.querySelector('#decide .proposal').innerText")
+        assert "撤销：阿明 出牌" in card and "阿强提议" in card and "同意" in card and "不同意" in card
+        other.wait("!!document.querySelector('#decide .proposal')", "its own proposal")  # (its next view)
+        assert other.js("document.querySelector('#decide .proposal').innerText").count("撤回") == 1
+        box = dealer.js("(() => { const r = document.querySelector('#decide .proposal').getBoundingClientRect();"
+                        " return [r.left, r.right, document.documentElement.scrollWidth]; })()")
+        assert box[0] >= 0 and box[1] <= 390 and box[2] <= 390  # (inside the phone's width: nothing cut)
+        dealer.js("document.querySelector('#decide .proposal').scrollIntoView({block: 'center'})")
+        dealer.screenshot(shots_dir("phones", tmp_path) / "consent.png")
+        dealer.click("#decide .proposal button")  # 同意 · Agree
+        for page in (dealer, other):
+            page.wait("(document.querySelector('#decide .undone') || {}).textContent === "
+                      "'撤销了：阿明 出牌 · Undone: 阿明 discards'", "what was undone")
+        assert service.public["phase"] == "turn" and service.public["turn"] == 0
+        records = list(journal.records())
+        assert records[-1].kind == "undo" and records[-1].source.endswith("agrees phone 2")
+    finally:
+        browser.close()
+        pages.stop()
+        service.stop()
+        journal.close()
+
+
+def tap_text(page: Page, text: str, n: int = 0) -> None:
+    """A finger on the ``n``-th button of the decide part whose words start with ``text``."""
+    page.wait(f"[...document.querySelectorAll('#decide button')].filter(b => b.textContent.startsWith({text!r})"
+              f" && !b.disabled).length > {n}", f"the button {text}")
+    page.js("document.querySelectorAll('#decide button').forEach(b => b.removeAttribute('id'));"
+            f"[...document.querySelectorAll('#decide button')].filter(b => b.textContent.startsWith({text!r}))"
+            f"[{n}].id = 'tap-me'")
+    page.click("#tap-me")
+
+
+@pytest.mark.slow
+def test_a_result_entered_on_one_phone_and_confirmed_on_another(tmp_path: Path) -> None:
+    journal = Journal.open(tmp_path / "j.sqlite3")
+    service = TableService(journal, claim_window_s=0, clock=ManualClock()).start()
+    pages = SeatPages(service, "127.0.0.1", 0, table="t-entry").start()
+    browser = Chromium(tmp_path / "profile")
+    try:
+        for ev in START[:2]:
+            assert service.call(ev, "touch", timeout=10).ok
+        first, second = join(browser, pages, 1), join(browser, pages, 3)
+        first.wait("document.querySelector('#decide .last').textContent"
+                   " === '↶ 定位：阿明 摸到东 · seating: 阿明 drew East'", "the last step in words")
+        tap_text(first, "只记分")
+        tap_text(first, "阿强")  # who won
+        tap_text(first, "阿明点炮")  # how: 阿明 fed it
+        tap_text(first, "夹张")  # the wait
+        assert first.js("[...document.querySelectorAll('#decide button')].find(b => b.textContent.startsWith('天胡'))"
+                        ".disabled")  # (not the dealer's, not self-drawn: the engine allows no 天胡)
+        first.screenshot(shots_dir("phones", tmp_path) / "entry.png")
+        tap_text(first, "提交")
+        second.wait("!!document.querySelector('#decide .proposal[data-kind=score_hand]')", "the result to confirm")
+        assert "只记分：阿强 点炮（阿明） · 夹张" in second.js("document.querySelector('#decide .proposal').innerText")
+        tap_text(second, "同意")
+        second.wait("!document.querySelector('#decide .proposal')", "the result taken")
+        assert service.public["phase"] == "hand_over"
+        assert service.public["results"][-1]["winner"] == 2 and service.public["results"][-1]["from"] == 0
+    finally:
+        browser.close()
+        pages.stop()
+        service.stop()
+        journal.close()
