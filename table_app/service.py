@@ -283,9 +283,7 @@ class TableService:
             if extra:
                 return Answer(False, error=f"undo takes only 'to' and 'last', not {sorted(extra)} in {dict(command)!r}",
                               code="invalid")
-            last = command.get("last")
-            active = self._timeline.active
-            if last is not None and (not active or active[-1] != last):  # (decided on a table that has moved on)
+            if (last := command.get("last")) is not None and self._timeline.active[-1:] != [last]:  # (moved on)
                 return Answer(False, error=f"undo: the last event in effect is no longer {last!r}", code="undo.moved")
             return self._undo(command.get("to"), source)
         if kind == "redo":
