@@ -25,6 +25,7 @@ from typing import Final, Literal, TypedDict, get_args
 from engine.records import Wind
 from engine.tiles import HONOURS, TileError, parse_tiles, tile_name
 from table_app.present.vocab_forms import FORMS
+from table_app.present.vocab_link import LINK
 from table_app.present.vocab_refusals import REFUSALS, SENTENCES
 from table_app.present.vocab_table import TABLE
 
@@ -53,7 +54,7 @@ def _gather(*vocabularies: dict[str, tuple[str, str]]) -> dict[str, tuple[str, s
     return out
 
 
-_T: Final = _gather(TABLE, FORMS, SENTENCES, REFUSALS)
+_T: Final = _gather(TABLE, FORMS, SENTENCES, REFUSALS, LINK)
 
 
 def tr(key: str, lang: str, **fields: object) -> str:

@@ -28,7 +28,9 @@ from table_app.present.seat import SeatView
 from table_app.web.http import Router, Server
 from table_app.web.live import LiveTable
 from table_app.web.phone_routes import PhoneRoutes
+from table_app.web.phones import Phones
 from table_app.web.routes import ROUTES, Site, page_text
+from table_app.web.taps import Taps
 
 if TYPE_CHECKING:
     from table_app.service import TableService
@@ -57,7 +59,8 @@ class SeatPages:
     def __init__(self, service: TableService, host: str = "", port: int = 0, *, table: str = "table",
                  max_connections: int = MAX_CONNECTIONS, max_streams: int = MAX_STREAMS,
                  header_timeout_s: float = HEADER_TIMEOUT_S, write_timeout_s: float = WRITE_TIMEOUT_S,
-                 heartbeat: Callable[[], None] | None = None) -> None:
+                 heartbeat: Callable[[], None] | None = None, phones: Phones | None = None,
+                 taps: Taps | None = None) -> None:
         if max_connections < 1 or not 0 <= max_streams <= max_connections:
             raise ValueError("need 1 <= max_connections and 0 <= max_streams <= max_connections")
         self.service = service
@@ -66,7 +69,7 @@ class SeatPages:
         self.header_timeout_s = header_timeout_s
         self.write_timeout_s = write_timeout_s
         self.live = LiveTable(service, max_streams)
-        self.phones = PhoneRoutes(service, self.page)
+        self.phones = PhoneRoutes(service, self.page, phones or Phones(), taps=taps or Taps())  # (kept: phone_store)
         site = Site(self.live, self.phones, table, lambda: self.join_url)
         self._server = Server((host, port), Router(ROUTES, site), self.live, max_connections=max_connections,
                               header_timeout_s=header_timeout_s, write_timeout_s=write_timeout_s,
@@ -105,6 +108,11 @@ class SeatPages:
         if host in ("", "0.0.0.0", "::"):
             host = lan_address() or socket.gethostname()
         return f"http://{host}:{self.port}/join/{self.phones.phones.token}"
+
+    @property
+    def table_url(self) -> str:
+        """The table page that shows the join code wherever it is opened: it carries the display key."""
+        return self.join_url.split("/join/", 1)[0] + f"/table?key={self.phones.phones.key}"
 
     @property
     def url(self) -> str:
