@@ -41,6 +41,7 @@ class TablePhones(TypedDict):
     taken: list[bool]
     changed: list[Both]
     code: str
+    words: dict[str, Both]
 
 
 def _reply(status: int, data: object) -> Reply:
@@ -64,7 +65,8 @@ def link_view(routes: PhoneRoutes, seat: int) -> LinkView:
 
 
 def table_phones(routes: PhoneRoutes) -> TablePhones:
-    return {"taken": routes.phones.taken(), "changed": changed_lines(routes), "code": routes.phones.code_tag()}
+    return {"taken": routes.phones.taken(), "changed": changed_lines(routes), "code": routes.phones.code_tag(),
+            "words": {"lk_new_code": both("lk_new_code")}}
 
 
 def answer_takeover(routes: PhoneRoutes, seat: int, body: bytes, cookie: str | None) -> Reply:
