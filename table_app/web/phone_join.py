@@ -30,7 +30,7 @@ LINK_WORDS = {key: {"zh": zh, "en": en} for key, (zh, en) in LINK.items()}  # (t
 class LinkView(TypedDict):
     """What a bound phone's view carries of the link (:class:`table_app.web.phone_routes.PhoneView`)."""
 
-    takeover: bool
+    takeover: int | None  # the question another phone asks for this seat (its number), or None
     changed: list[Both]
     link_words: dict[str, dict[str, str]]
 

@@ -104,9 +104,10 @@ const LINK = (() => {
   }
   $("lk-again").addEventListener("click", () => {
     if (unsent === null) return;
-    $("lk-unsent").hidden = true;
+    const tap = unsent;
+    offer(null);  // (in flight again: a view meanwhile does not drop it)
     $("msg").textContent = "";
-    send(unsent);
+    send(tap);
   });
   function ask(path, body) {
     drop();
@@ -115,9 +116,11 @@ const LINK = (() => {
   }
 
   // -- another phone asks for this seat; seats that changed phone -------------------------------------
+  let answered = null;  // the question this phone answered (shown again only for a new one)
   for (const b of box.querySelectorAll("[data-allow]")) {
     b.addEventListener("click", async () => {
       $("lk-ask").hidden = true;
+      answered = view.takeover;
       await fetch(HERE + "/takeover", {method: "POST", headers: {"Content-Type": "application/json"},
                                        body: JSON.stringify({allow: b.dataset.allow === "true"})}).catch(() => null);
     });
@@ -125,8 +128,8 @@ const LINK = (() => {
   VIEW_HOOKS.push((v) => {
     if (unsent !== null && unsent.seq !== v.seq) drop();
     const asking = $("lk-ask");
-    asking.hidden = !v.takeover;
-    if (v.takeover) {
+    asking.hidden = !v.takeover || v.takeover === answered;
+    if (!asking.hidden) {
       asking.firstChild.textContent = lw("lk_takeover_ask");
       asking.querySelector("[data-allow=true]").textContent = lw("lk_allow");
       asking.querySelector("[data-allow=false]").textContent = lw("lk_refuse");

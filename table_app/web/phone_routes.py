@@ -80,7 +80,7 @@ class PhoneView(SeatView):
     name_pending: str | None
     steps: Steps
     words: dict[str, dict[str, str]]  # the page's own words (present.buttons.PHONE_WORDS)
-    takeover: bool
+    takeover: int | None
     changed: list[Both]
     link_words: dict[str, dict[str, str]]
 

@@ -81,6 +81,7 @@ class _Binding:
 class _Ask:
     seat: int
     at: float
+    number: int  # (the seat's phone's view names the question by it: a second one is a new question)
     allowed: bool | None = None  # None: not answered yet
 
 
@@ -112,6 +113,7 @@ class Phones:
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _save_lock: threading.Lock = field(default_factory=threading.Lock)
     version: int = 0  # +1 on every change of the bindings (the pages show who has joined)
+    _asked: int = 0  # questions asked so far
 
     @classmethod
     def kept(cls, store: PhoneStore, *, new_code: bool = False, **kw: Callable[[], float]) -> Phones:
@@ -238,7 +240,8 @@ class Phones:
                     if len(self._asks) >= MAX_ASKS:
                         return Joined("refused")
                     ask = secrets.token_hex(16)
-                    self._asks[ask] = _Ask(seat, now)
+                    self._asked += 1
+                    self._asks[ask] = _Ask(seat, now, self._asked)
                 return Joined("asking", ask=ask)
             self._asks.pop(ask, None)
             secret = secrets.token_urlsafe(TOKEN_BYTES)
@@ -268,11 +271,14 @@ class Phones:
                 ask.allowed = allow
         return bool(waiting)
 
-    def asked(self, seat: int) -> bool:
-        """Whether another phone is asking for ``seat`` now (its phone's page shows the question)."""
+    def asked(self, seat: int) -> int | None:
+        """The number of the question another phone asks for ``seat`` now (its phone's page shows
+        it), or None."""
         now = self.clock()
         with self._lock:
-            return any(a.seat == seat and a.allowed is None and now - a.at < ASK_S for a in self._asks.values())
+            waiting = [a.number for a in self._asks.values()
+                       if a.seat == seat and a.allowed is None and now - a.at < ASK_S]
+        return max(waiting, default=None)
 
     def seen(self, seat: int) -> None:
         """The seat's phone has its event stream open now."""
