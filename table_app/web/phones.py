@@ -116,11 +116,12 @@ class Phones:
     _asked: int = 0  # questions asked so far
 
     @classmethod
-    def kept(cls, store: PhoneStore, *, new_code: bool = False, **kw: Callable[[], float]) -> Phones:
+    def kept(cls, store: PhoneStore, *, new_code: bool = False,
+             clock: Callable[[], float] = time.monotonic) -> Phones:
         """The phones as ``store`` keeps them (a fresh token and key when it holds none, or
         with ``new_code``: a new token and key, the seats kept); written back at once."""
         saved = store.load()
-        phones = cls(store=store, **kw)  # type: ignore[arg-type]
+        phones = cls(clock=clock, store=store)
         if saved is not None:
             now = phones.clock()
             phones.token, phones.key = saved.token, saved.key

@@ -211,6 +211,15 @@ def test_phones_keep_their_seats_through_sigterm_and_sigkill(tmp_path: Path) -> 
         assert qr_of(table, tmp_path / "new-code.png") == serve.link("join") != join
         join = serve.link("join")
 
+        # serve --new-code: a new join code and display key; the seats stay, the old key shows no code
+        assert serve.stop(signal.SIGTERM) == 0
+        serve.start("--new-code")
+        assert serve.link("join") != join and serve.link("display").split("?key=")[1] != key
+        carry_on(serve, phones)
+        table.wait("document.querySelector('#join svg') === null && !document.getElementById('join').dataset.url",
+                   "no code for the old key")
+        join = serve.link("join")
+
         # a second phone asks for seat 2: the phone at seat 2 refuses, then allows
         newcomer = browser.page(join)
         newcomer.wait("document.querySelector(\".seat[data-seat='2'] .taken\").textContent.includes('has a phone')",
