@@ -7,7 +7,8 @@ sent again after a restart with its id gets its first answer, not a second comma
 phone is still its seat; the table page opened by the display-key link shows the current join
 code (read back off its screenshot by zbarimg) through restarts and a new code, a stranger's
 table page none. A second phone asks for a seat: the seat's phone refuses, then allows, and
-every screen says the seat changed phone. Screenshots go to ``docs/phones/`` (the question)
+every screen says the seat changed phone; a phone refused its stream (503) opens it again by
+itself. Screenshots go to ``docs/phones/`` (the question)
 and ``docs/table-page/`` (the display-key page) with ``XIAN_TABLE_DOC_SHOTS=1``."""
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ from typing import Any
 import pytest
 
 from table_app.journal import Journal
+from table_app.service import ManualClock, TableService
+from table_app.web.server import SeatPages
 from tests.table_app.chromium import Chromium, Page, shots_dir, until
 from tests.table_app.test_phones_browser import free_port
 
@@ -255,3 +258,34 @@ def test_phones_keep_their_seats_through_sigterm_and_sigkill(tmp_path: Path) -> 
     # … and seat 1's one TURN, not sent during the outage and sent again, is one tap in the journal
     turns = {m.group(1) for _, source in records if (m := re.match(r"phone 1 tap (\S+) press 1:TURN", source))}
     assert len(turns) == 1, records
+
+
+@pytest.mark.slow
+def test_a_phone_refused_a_stream_503_opens_it_again_by_itself(tmp_path: Path) -> None:
+    """The event streams are full (a 503, as a phone waking beside 64 open streams meets): the
+    phone's page keeps trying and is live as soon as there is room, without a reload."""
+    journal = Journal.open(tmp_path / "j.sqlite3")
+    service = TableService(journal, clock=ManualClock()).start()
+    pages = SeatPages(service, "127.0.0.1", 0, table="t-503", max_streams=1).start()
+    browser = Chromium(tmp_path / "profile")
+    try:
+        assert service.call({"type": "new_session", "players": ["A", "B", "C", "D"], "base": 1}, "touch", 10).ok
+        phone = browser.page(pages.join_url)
+        phone.wait("document.querySelectorAll('.seat').length === 4", "the four seats")
+        blocker = http.client.HTTPConnection("127.0.0.1", pages.port, timeout=10)
+        blocker.request("GET", "/seat/0/events")  # the one stream there is room for
+        assert blocker.getresponse().status == 200 and until(lambda: pages.streams == 1)
+        phone.click(".seat[data-seat='1']")
+        phone.click("#join")
+        phone.wait("location.pathname === '/phone/1'", "the seat's page")
+        phone.wait("document.getElementById('link').textContent.includes('reconnecting')", "the page retrying")
+        assert pages.refused >= 1 and phone.js("document.body.classList.contains('stale')")
+        blocker.close()  # room again (found gone at the next change)
+        assert service.call({"type": "name", "seat": 0, "name": "阿明"}, "touch", 10).ok
+        phone.wait("!document.body.classList.contains('stale') && document.body.dataset.seq !== ''", "live", 30)
+        assert phone.js("document.getElementById('link').textContent") == "在线 · live"
+    finally:
+        browser.close()
+        pages.stop()
+        service.stop()
+        journal.close()
