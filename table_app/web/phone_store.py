@@ -89,9 +89,9 @@ def parse(data: object) -> Saved:
             raise StoreError(f"a bad seat: {seat!r}")
         if not isinstance(digest, str) or not _DIGEST.fullmatch(digest):
             raise StoreError(f"a bad digest for seat {seat}")
-        if type(since) not in (int, float) or not math.isfinite(since):  # type: ignore[arg-type]
+        if isinstance(since, bool) or not isinstance(since, (int, float)) or not math.isfinite(since):
             raise StoreError(f"a bad time for seat {seat}")
-        seats[seat] = (digest, float(since))  # type: ignore[arg-type]
+        seats[seat] = (digest, float(since))
     assert isinstance(token, str) and isinstance(key, str)
     return Saved(token, key, seats)
 
