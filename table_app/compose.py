@@ -3,8 +3,9 @@ the outputs (MQTT, the phones' pages) and the inputs (GPIO buttons, the serial p
 
 Every part says how it is doing through one callback, ``on_link(name, state, detail)``:
 ``mqtt`` (``connecting``, ``online``, ``offline``, ``denied``, ``off``), ``web``
-(``listening``, ``off``), ``phones`` (``join``: the detail is the session's join link, which
-the touchscreen shows as a QR code), ``gpio`` and ``panel`` (``connected``, ``reconnecting``, ``waiting``,
+(``listening``, ``off``), ``phones`` (``join``: the detail is the join link, which
+the touchscreen shows as a QR code), ``display`` (``link``: the table page with the display key,
+which shows the QR code wherever it is opened), ``gpio`` and ``panel`` (``connected``, ``reconnecting``, ``waiting``,
 ``version_mismatch``, ``warning``). ``serve`` prints them; the touchscreen's Settings shows
 them. Kivy is never imported here.
 """
@@ -26,7 +27,9 @@ if TYPE_CHECKING:
     from table_app.config import Config
     from table_app.journal import Journal
     from table_app.service import TableService
+    from table_app.web.phones import Phones
     from table_app.web.server import SeatPages
+    from table_app.web.taps import Taps
 
 log = logging.getLogger(__name__)
 
@@ -126,9 +129,11 @@ class Table:
         return self
 
     def attach_outputs(self, *, mqtt_url: str | None = None, table_id: str | None = None,
-                       web_listen: str | None = None, local_broker: bool = False) -> None:
+                       web_listen: str | None = None, local_broker: bool = False, new_code: bool = False) -> None:
         """MQTT when a broker is set (``--mqtt`` over ``mqtt.url``; ``local_broker``: else one on
-        localhost:1883 if it answers), the phones' pages when ``--web`` or ``web.listen`` is set.
+        localhost:1883 if it answers), the phones' pages when ``--web`` or ``web.listen`` is set —
+        the phones' seats and codes as kept beside the journal (``new_code``: a new join code and
+        display key, the seats kept).
         A bad URL or listen address raises ValueError; an unreachable broker does not (the
         bridge keeps trying and says so through the link state)."""
         cfg = self.cfg
@@ -158,7 +163,9 @@ class Table:
             from table_app.web.server import SeatPages, parse_listen
 
             host, port = parse_listen(listen)
-            pages = SeatPages(self.service, host, port, table=tid, heartbeat=sdnotify.part_heartbeat("web"))
+            phones, taps = kept_phones(self.journal, new_code=new_code)
+            pages = SeatPages(self.service, host, port, table=tid, heartbeat=sdnotify.part_heartbeat("web"),
+                              phones=phones, taps=taps)
             pages.phones.on_new_token = lambda: self.link("phones", "join", pages.join_url)
             pages.start()
             self.pages = pages
@@ -166,6 +173,7 @@ class Table:
             self._stops.append(pages.stop)
             self.link("web", "listening", pages.url)
             self.link("phones", "join", pages.join_url)
+            self.link("display", "link", pages.table_url)
         else:
             self.link("web", "off", "no web pages (web.listen or --web)")
 
@@ -194,3 +202,17 @@ class Table:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def kept_phones(journal: Journal, *, new_code: bool = False) -> tuple[Phones, Taps]:
+    """The phones as kept beside the journal (``<journal>.phones.json``: the join token, the
+    display key, the seats' bindings) and the taps the journal's recent records show applied,
+    so that a restart keeps every phone at its seat and a tap sent again is applied once."""
+    from table_app.web.phone_store import PhoneStore, store_path
+    from table_app.web.phones import Phones
+    from table_app.web.taps import Taps, applied_taps
+
+    phones = Phones.kept(PhoneStore(store_path(journal.path)), new_code=new_code)
+    taps = Taps()
+    taps.restore(applied_taps(journal))
+    return phones, taps

@@ -38,6 +38,9 @@ def register(p: argparse.ArgumentParser) -> None:
     p.add_argument("--web", metavar="[HOST]:PORT", help="serve the seat pages for phones here (default: web.listen)")
     p.add_argument("--panel", metavar="DEVICE", help="a serial button panel, e.g. /dev/serial/by-id/… (docs/panel.md)")
     p.add_argument("--gpio", action="store_true", help="buttons, dice button and seat LEDs on GPIO (docs/gpio.md)")
+    p.add_argument("--new-code", action="store_true",
+                   help="a new join code and display key for the phones (an old QR code or table link stops "
+                        "working; the phones keep their seats)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -57,7 +60,8 @@ def run(args: argparse.Namespace) -> int:
             _banner(table.service, args.table or table.cfg.table_id, str(table.journal.path))
         table.add_link_listener(_say_link)
         try:
-            table.attach_outputs(mqtt_url=args.mqtt, table_id=args.table, web_listen=args.web)
+            table.attach_outputs(mqtt_url=args.mqtt, table_id=args.table, web_listen=args.web,
+                                 new_code=args.new_code)
             table.attach_inputs(panel=args.panel, gpio=args.gpio)
         except (ValueError, OSError) as e:  # a bad URL or pin map, a busy port, no GPIO on this machine
             print(f"xian-table serve: {e}", file=sys.stderr)
@@ -73,6 +77,7 @@ _SAY: dict[tuple[str, str], str] = {
     ("web", "listening"): "seat pages for phones at {detail}",
     ("web", "off"): "",
     ("phones", "join"): "phones join the table at {detail} (scan the table's QR code)",
+    ("display", "link"): "the table page with the join code, on any screen at the table: {detail}",
     ("journal", "open"): "",
 }
 

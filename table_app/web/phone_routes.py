@@ -75,13 +75,18 @@ class Steps(TypedDict):
 
 
 class PhoneView(SeatView):
-    """A bound phone's view: its seat's, a name waiting to be set, the table's steps it offers."""
+    """A bound phone's view: its seat's, a name waiting to be set, the table's steps it offers;
+    whether another phone asks for this seat, which seats changed phone lately, and the words of
+    the page's link to the table (:mod:`table_app.web.phone_join`)."""
 
     name_pending: str | None
     steps: Steps
     words: dict[str, dict[str, str]]  # the page's own words (present.buttons.PHONE_WORDS)
     keeping: ScoreView  # keeping score from phones: a new session's form, bets, the last session
     decide: DecideView  # proposals, what an undo took back, what this seat may decide (phone_decide)
+    takeover: int | None
+    changed: list[Both]
+    link_words: dict[str, dict[str, str]]
 
 
 class JoinSeat(TypedDict):
@@ -145,10 +150,11 @@ class PhoneRoutes:
             return
         self.score(notice)
         if notice.event is not None and notice.event.TYPE == "new_session" and notice.kind != "undo":
-            self.phones.new_session(keep_bindings=source_seat(notice.source) is not None)
+            by_phones = source_seat(notice.source) is not None  # (they keep their seats and the code)
+            self.phones.new_session(keep_bindings=by_phones)  # (written beside the journal, as the event was)
             with self._lock:
                 self._pending_names.clear()
-            if self.on_new_token is not None:
+            if self.on_new_token is not None and not by_phones:
                 self.on_new_token()
         if "name" in accepts(notice.state["phase"]):
             with self._lock:
@@ -223,19 +229,26 @@ class PhoneRoutes:
             replaced = self.phones.was_replaced(secret)
             why = both("phone_replaced" if replaced else "phone_unbound")
             return None, why
+        self.phones.seen(seat)  # (its stream is open: the seat is not taken over unasked)
         return seat, None
 
     # -- the two that write ---------------------------------------------------------------------
 
-    def join(self, token: str, body: bytes, client: str) -> Reply:
-        if not self.phones.may_try(client):
+    def join(self, token: str, body: bytes, client: str, asking: bool = False) -> Reply:
+        """A phone joins a seat. A seat whose phone is here is not taken over unasked: that phone
+        is asked (202 with an ``ask``), and the joining phone asks again (``asking``: with its
+        ``ask``, whose 128 bits stand for the join limit) until it is answered."""
+        data = _body(body)  # (its only text is the name: the names' own rule, check_name, below)
+        ask = data.get("ask") if asking and data is not None else ""
+        if asking and not (isinstance(ask, str) and self.phones.ask_known(ask)):
+            return _refused(403, "lk_ask_gone", "join.ask_gone")
+        if not asking and not self.phones.may_try(client):
             return _refused(429, "ph_too_many", "join.rate")
         if not self.phones.token_ok(token):
-            if not self.phones.wrong_token():
+            if not asking and not self.phones.wrong_token():
                 return _refused(429, "ph_too_many", "join.rate")
             return _refused(403, "phone_old_code", "join.token")
-        data = _body(body)  # (its only text is the name: the names' own rule, check_name, below)
-        if data is None or set(data) - {"seat", "name"}:
+        if data is None or set(data) - {"seat", "name", *(("ask",) if asking else ())}:
             return _refused(400, "ph_bad_join", "invalid")
         seat = data.get("seat")
         if type(seat) is not int or not 0 <= seat < SEATS:
@@ -249,7 +262,13 @@ class PhoneRoutes:
                                 "invalid.name")
             if name_width(name) > NAME_ROOM:  # (the touchscreen's own limit: shown whole on every screen)
                 return _refused(400, "name_too_long", "invalid.name", name=name)
-        secret, replaced = self.phones.bind(seat)
+        joined = self.phones.join(seat, ask if isinstance(ask, str) else "")
+        if joined.outcome == "asking":  # (the seat's phone is here: its page asks it)
+            return _json(202, {"ok": None, "asking": True, "ask": joined.ask, "seat": seat, "code": "join.asking",
+                               "zh": tr("lk_asking", "zh"), "en": tr("lk_asking", "en")})
+        if joined.outcome == "refused":
+            return _refused(403, "lk_ask_refused", "join.refused")
+        secret, replaced = joined.secret, joined.replaced
         pending = False
         if name is not None and self.service.public["players"][seat] != name:
             future = self.service.submit({"type": "name", "seat": seat, "name": name}, phone_source(seat), remote=True)
@@ -345,7 +364,7 @@ class PhoneRoutes:
         known = self.taps.find(seat, tap)
         if known is None:
             return tap, None
-        if known[0] != data:
+        if known[0] is not None and known[0] != data:  # (None: applied before a restart, by the journal)
             return tap, _refused(409, "ph_tap_reused", "phone.tap_reused")
         return tap, self._wait(tap, known[1])
 

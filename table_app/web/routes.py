@@ -10,6 +10,7 @@ what gets 405 — comes from this table only (:class:`table_app.web.http.Router`
 
 from __future__ import annotations
 
+import functools
 import html
 import json
 import re
@@ -21,6 +22,7 @@ from table_app.bounded import json_line
 from table_app.present.buttons import phone_words
 from table_app.present.qr import qr_svg
 from table_app.present.seat import seat_labels
+from table_app.web import phone_join
 from table_app.web.http import Reply, Request, Route, Stream
 from table_app.web.live import KEEPALIVE_S, LiveTable, sse_view
 from table_app.web.phone_routes import PhoneRoutes, PhoneView
@@ -123,13 +125,54 @@ def table_events(site: Site, request: Request) -> Stream:
     return Stream(lambda: (site.live.frame(lang)[1], False), KEEPALIVE_S)
 
 
+def _query(request: Request, name: str) -> str:
+    for part in request.query.split("&"):
+        k, _, v = part.partition("=")
+        if k == name:
+            return v
+    return ""
+
+
+def _the_table(site: Site, request: Request, key: str) -> bool:
+    """Whether a request comes from the table: a page opened with the display key (the link the
+    table prints), or a browser on this machine — never from one elsewhere on the network
+    without the key, nor from another site's page this browser shows (its Host)."""
+    if site.phones.phones.key_ok(key):
+        return True
+    return _loopback(request.client) and _local_host(request.host)
+
+
 def join_code(site: Site, request: Request) -> Reply:
-    """The join link and its QR code: for a browser on this machine only, never for one
-    elsewhere on the network, nor for another site's page this browser shows (its Host)."""
-    if not _loopback(request.client) or not _local_host(request.host):
+    """The join link and its QR code, for the table's pages only (:func:`_the_table`)."""
+    if not _the_table(site, request, _query(request, "key")):
         return Reply(403, JSON, b'{"error": "the join code is shown on the table only"}')
     url = site.join_url()
-    return Reply(200, JSON, json.dumps({"url": url, "svg": qr_svg(url)}).encode())
+    return Reply(200, JSON, json.dumps({"url": url, "svg": _qr(url), "code": site.phones.phones.code_tag()}).encode())
+
+
+@functools.lru_cache(maxsize=4)
+def _qr(url: str) -> str:
+    return qr_svg(url)
+
+
+def new_code(site: Site, request: Request) -> Reply:
+    """A new join code on demand (换二维码), from a table's page: an old one photographed stops
+    working; the seats stay."""
+    try:
+        body = json.loads(request.body.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        body = None
+    key = body.get("key") if isinstance(body, dict) else None
+    if not _the_table(site, request, key if isinstance(key, str) else ""):
+        return Reply(403, JSON, b'{"ok": false, "error": "a new code is made on the table only"}')
+    site.phones.phones.new_code()
+    if site.phones.on_new_token is not None:
+        site.phones.on_new_token()
+    return _json({"ok": True, "code": site.phones.phones.code_tag()})
+
+
+def table_phones(site: Site, request: Request) -> Reply:
+    return _json(phone_join.table_phones(site.phones))
 
 
 # -- phones that join -----------------------------------------------------------------------------------
@@ -144,6 +187,14 @@ def join_seats(site: Site, request: Request) -> Reply:
 
 def join(site: Site, request: Request) -> Reply:
     return site.phones.join(request.args[0], request.body, request.client)
+
+
+def join_ask(site: Site, request: Request) -> Reply:
+    return site.phones.join(request.args[0], request.body, request.client, asking=True)
+
+
+def takeover(site: Site, request: Request) -> Reply:
+    return phone_join.answer_takeover(site.phones, int(request.args[0]), request.body, request.cookie)
 
 
 def phone_page(site: Site, request: Request) -> Reply:
@@ -164,7 +215,7 @@ def phone_events(site: Site, request: Request) -> Stream:
         view: PhoneView = {**site.live.view(seat), "name_pending": phones.pending_name(seat),
                            "steps": phones.steps(public, seat), "words": WORDS,
                            "keeping": phones.score.view(public, phones.pending_name, seat),
-                           "decide": phones.decide.view(seat, public, seq)}
+                           "decide": phones.decide.view(seat, public, seq), **phone_join.link_view(phones, seat)}
         return sse_view(view), False
 
     return Stream(frame, PHONE_WAKE_S, keepalive=False)
@@ -191,13 +242,17 @@ ROUTES: tuple[Route[Site], ...] = (
     Route("GET", r"/table",                       table_page,   "the table page: the touchscreen's table screen"),
     Route("GET", r"/table\.json",                 table_json,   "the table page's view (?lang=en)"),
     Route("GET", r"/table/events",                table_events, "the table page's view now and after each change"),
-    Route("GET", r"/table/join\.json",            join_code,    "the join link and its QR code (this machine only)"),
+    Route("GET", r"/table/join\.json",            join_code,    "the join link and QR code (?key=, or this machine)"),
+    Route("POST", r"/table/code/*",               new_code,     "a new join code (the display key, or this machine)"),
+    Route("GET", r"/table/phones\.json",          table_phones, "which seats have a phone, which changed phone lately"),
     Route("GET", r"/join/([^/]+)/*",              join_page,    "a phone's page for joining (the QR code's link)"),
     Route("GET", r"/join/([^/]*)/seats\.json/*",  join_seats,   "the seats to join: names, winds, phones"),
     Route("POST", r"/join/([^/]+)/*",             join,         "join: a seat, and a name"),
+    Route("POST", r"/join/([^/]+)/ask/*",         join_ask,     "join a taken seat: again, while its phone is asked"),
     Route("GET", r"/phone/([^/]+)/*",             phone_page,   "a bound phone's page (else back to /)"),
     Route("GET", r"/phone/([0-3])/events",        phone_events, "a bound phone's view now and after each change"),
     Route("POST", r"/phone/([0-3])/press/*",      press,        "a bound phone's press for its seat"),
     Route("POST", r"/phone/([0-3])/table/*",      table_step,   "one of the table's own steps, from a bound phone"),
     Route("POST", r"/phone/([0-3])/leave/*",      leave,        "a bound phone leaves its seat"),
+    Route("POST", r"/phone/([0-3])/takeover/*",   takeover,     "a bound phone allows or refuses a takeover"),
 )

@@ -35,7 +35,9 @@ from table_app.web.admission import Limits
 from table_app.web.http import Router, Server
 from table_app.web.live import LiveTable
 from table_app.web.phone_routes import PhoneRoutes, phone_secret
+from table_app.web.phones import Phones
 from table_app.web.routes import ROUTES, Site, page_text
+from table_app.web.taps import Taps
 
 if TYPE_CHECKING:
     from table_app.service import TableService
@@ -61,12 +63,13 @@ class SeatPages:
     """``SeatPages(service, "", 8080).start()``; ``.url``; ``.stop()``."""
 
     def __init__(self, service: TableService, host: str = "", port: int = 0, *, table: str = "table",
-                 limits: Limits = LIMITS, heartbeat: Callable[[], None] | None = None) -> None:
+                 limits: Limits = LIMITS, heartbeat: Callable[[], None] | None = None, phones: Phones | None = None,
+                 taps: Taps | None = None) -> None:
         self.service = service
         self.table = table
         self.limits = limits
         self.live = LiveTable(service, limits.streams + limits.trusted_streams)  # (the split: the server's places)
-        self.phones = PhoneRoutes(service, self.page)
+        self.phones = PhoneRoutes(service, self.page, phones or Phones(), taps=taps or Taps())  # (kept: phone_store)
         self.live.undone = self.phones.decide.undone  # (the table page says what an undo took back)
         site = Site(self.live, self.phones, table, lambda: self.join_url)
         self._server = Server((host, port), Router(ROUTES, site), self.live, limits, trusted=self.trusted,
@@ -117,6 +120,11 @@ class SeatPages:
         if host in ("", "0.0.0.0", "::"):
             host = lan_address() or socket.gethostname()
         return f"http://{host}:{self.port}/join/{self.phones.phones.token}"
+
+    @property
+    def table_url(self) -> str:
+        """The table page that shows the join code wherever it is opened: it carries the display key."""
+        return self.join_url.split("/join/", 1)[0] + f"/table?key={self.phones.phones.key}"
 
     @property
     def url(self) -> str:

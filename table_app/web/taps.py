@@ -12,6 +12,12 @@ Bounded: at most :data:`KEPT` taps a seat (the oldest forgotten first). The serv
 most ``REMOTE_LIMIT`` remote commands waiting, so a tap still waiting is never among the
 forgotten ones unless a seat sent more than :data:`KEPT` taps since.
 
+Also across a restart (issue 27): the journal's source of a phone's command names its tap
+(``phone 2 tap <id>``), so at start :func:`applied_taps` reads the journal's recent records and
+:meth:`Taps.restore` knows those taps as applied — a tap the phone sends again after the
+restart (its answer was lost with the table) gets its first answer, ``ok`` and its ``seq``,
+never a second command.
+
 >>> taps = Taps()
 >>> taps.valid("3f9a0c12b7e4d5a6"), taps.valid("x"), taps.valid("a b c d e f g h")
 (True, False, False)
@@ -23,15 +29,18 @@ import re
 import secrets
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from table_app.notices import Answer
+
 if TYPE_CHECKING:
-    from table_app.notices import Answer
+    from table_app.journal import Journal
 
 KEPT = 64  # taps remembered per seat
+RECENT_RECORDS = 4 * KEPT * 2  # the journal's records read at start for the taps applied (a press makes one or two)
 PHONE_WAIT_S = 5.0  # a request waits this long for the durable answer, then is told "still saving"
 _TAP = re.compile(r"[A-Za-z0-9_-]{8,64}")
 
@@ -68,7 +77,8 @@ def source_tap(source: str) -> str | None:
 
 @dataclass
 class _Tap:
-    command: Mapping[str, object]  # what the phone asked (its request, without the tap id)
+    command: Mapping[str, object] | None  # what the phone asked (its request, without the tap id;
+    # None: a tap applied before a restart, known from the journal only)
     future: Future[Answer]
 
 
@@ -89,14 +99,15 @@ class Taps:
     def new_id() -> str:
         return secrets.token_hex(12)
 
-    def find(self, seat: int, tap: str) -> tuple[Mapping[str, object], Future[Answer]] | None:
-        """The request and future of a tap this seat sent before (None: a new tap)."""
+    def find(self, seat: int, tap: str) -> tuple[Mapping[str, object] | None, Future[Answer]] | None:
+        """The request and future of a tap this seat sent before (None: a new tap; the request
+        is None for a tap applied before a restart)."""
         with self._lock:
             known = self._seats.get(seat, OrderedDict()).get(tap)
         return None if known is None else (known.command, known.future)
 
     def submit(self, seat: int, tap: str, request: Mapping[str, object],
-               send: Callable[[], Future[Answer]]) -> tuple[Mapping[str, object], Future[Answer]]:
+               send: Callable[[], Future[Answer]]) -> tuple[Mapping[str, object] | None, Future[Answer]]:
         """The tap's request and future: the one already sent, or ``send()``'s (called once a tap)."""
         with self._lock:  # (send() only queues: the service answers on its own thread)
             taps = self._seats.setdefault(seat, OrderedDict())
@@ -107,6 +118,37 @@ class Taps:
                     taps.popitem(last=False)
             return known.command, known.future
 
+    def restore(self, applied: Iterable[tuple[int, str, int]]) -> None:
+        """Know these taps as applied: ``(seat, tap, seq)``, oldest first (:func:`applied_taps`)."""
+        with self._lock:
+            for seat, tap, seq in applied:
+                done: Future[Answer] = Future()
+                done.set_result(Answer(True, seq))
+                taps = self._seats.setdefault(seat, OrderedDict())
+                taps.pop(tap, None)
+                taps[tap] = _Tap(None, done)
+                while len(taps) > self.kept:
+                    taps.popitem(last=False)
+
     def __len__(self) -> int:
         with self._lock:
             return sum(len(t) for t in self._seats.values())
+
+
+def applied_taps(journal: Journal, records: int = RECENT_RECORDS) -> list[tuple[int, str, int]]:
+    """The phones' taps among the journal's last ``records`` records: ``(seat, tap, seq)`` with
+    each tap's last record's seq (its answer's), oldest first. Read on a connection of its own
+    (the service may be writing)."""
+    reader = journal.reader()
+    try:
+        last = reader.last_seq()
+        sources = reader.sources(range(max(1, last - records + 1), last + 1))
+    finally:
+        reader.close()
+    found: dict[tuple[int, str], int] = {}
+    for seq, source in sorted(sources.items()):
+        seat, tap = source_seat(source), source_tap(source)
+        if seat is not None and tap is not None:
+            found.pop((seat, tap), None)
+            found[(seat, tap)] = seq
+    return [(seat, tap, seq) for (seat, tap), seq in found.items()]

@@ -200,7 +200,8 @@ def test_strangers_guessing_from_many_addresses_never_lock_the_right_token_out(
     assert join("127.0.0.21", token_of(pages)) == 200  # the right token, from a phone that did not guess
 
 
-def test_a_second_phone_takes_the_seat_over_and_the_first_is_told(table: tuple[TableService, SeatPages]) -> None:
+def test_a_second_phone_takes_the_seat_over_with_consent_and_the_first_is_told(
+        table: tuple[TableService, SeatPages]) -> None:
     _, pages = table
     token = token_of(pages)
     first, second = Phone(pages), Phone(pages)
@@ -212,8 +213,13 @@ def test_a_second_phone_takes_the_seat_over_and_the_first_is_told(table: tuple[T
     got: list[bytes] = []
     reader = threading.Thread(target=lambda: got.append(stream.read()), daemon=True)
     reader.start()
-    assert second.join(token, 3)[1] == {"ok": True, "seat": 3, "page": "/phone/3", "replaced": True,
+    status, asking = second.join(token, 3)  # the first phone is here: it is asked (issue 27)
+    assert status == 202 and asking["asking"] is True and not second.cookie
+    assert first.request("POST", "/phone/3/takeover", {"allow": True})[0] == 200
+    status, answer, _ = second.request("POST", f"/join/{token}/ask", {"seat": 3, "ask": asking["ask"]})
+    assert status == 200 and answer == {"ok": True, "seat": 3, "page": "/phone/3", "replaced": True,
                                         "name_pending": False}
+    second.seat = 3
     reader.join(10)
     text = got[0].decode() if got else ""
     assert "event: view" in text and "event: unbound" in text and "Another phone took this seat" in text
@@ -281,7 +287,7 @@ def test_a_table_without_a_screen_takes_its_own_steps_from_the_phones(table: tup
         "next_hand": True, "end_session": True}
     assert step(phones[2], type="end_session")[1]["ok"]
     assert step(phones[3], type="new_session", confirm=True)[1]["ok"]  # the phones start the next session…
-    assert service.public["players"] == ["P0", "P1", "P2", "P3"] and token_of(pages) != token
+    assert service.public["players"] == ["P0", "P1", "P2", "P3"] and token_of(pages) == token  # (their code too)
     assert step(phones[1], type="seating")[1]["ok"]  # …and stay at their seats: P1 drew East
     assert service.public["dealer"] == 1
     sources = [re.sub(r" tap \w+", "", r.source) for r in service._journal.records()][-5:]

@@ -33,13 +33,17 @@ EXAMPLES = {
     r"/table\.json": "/table.json?lang=en",
     r"/table/events": "/table/events",
     r"/table/join\.json": "/table/join.json",
+    r"/table/code/*": "/table/code",
+    r"/table/phones\.json": "/table/phones.json",
     r"/join/([^/]+)/*": "/join/{token}",
     r"/join/([^/]*)/seats\.json/*": "/join/{token}/seats.json",
+    r"/join/([^/]+)/ask/*": "/join/{token}/ask",
     r"/phone/([^/]+)/*": "/phone/1",
     r"/phone/([0-3])/events": "/phone/1/events",
     r"/phone/([0-3])/press/*": "/phone/1/press",
     r"/phone/([0-3])/table/*": "/phone/1/table",
     r"/phone/([0-3])/leave/*": "/phone/1/leave",
+    r"/phone/([0-3])/takeover/*": "/phone/1/takeover",
 }
 
 
