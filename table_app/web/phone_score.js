@@ -52,6 +52,7 @@
   });
   function drawForm(f, mine) {
     const names = f.names.map((name, i) => el("input", {value: name, maxLength: 12, id: "sc-name" + i}));
+    for (const input of names) input.addEventListener("input", () => { input.dataset.edited = "1"; });
     const base = el("input", {id: "sc-base", type: "number", inputMode: "numeric", min: 1, max: f.base_max,
                               step: 1, value: f.base});
     const selects = f.rules.map((r) => {
@@ -144,6 +145,12 @@
     Object.assign(words, k.words);
     openButton.textContent = W("sc_new");
     if (!k.form) { form.hidden = true; openButton.hidden = true; } else if (form.hidden) openButton.hidden = false;
+    if (k.form && !form.hidden) {  // a phone that joins while the form is open: its name, unless typed over here
+      k.form.names.forEach((name, i) => {
+        const input = $("sc-name" + i);
+        if (input && !input.dataset.edited && input.value !== name) input.value = name;
+      });
+    }
     drawBets(k.bets, v);
   });
 }

@@ -29,6 +29,7 @@ import socket
 import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING
+from urllib.parse import unquote
 
 from table_app.present.seat import SeatView
 from table_app.web.admission import Limits
@@ -45,6 +46,7 @@ if TYPE_CHECKING:
 LIMITS = Limits()  # the request deadline, the places in all and per address, bound phones' reserve
 MAX_STREAMS = LIMITS.streams  # anyone's event streams (bound phones' have their own reserve besides)
 _PHONE_PAGE = re.compile(r"/phone/([0-3])(?:[/?]|$)")
+_TABLE_KEYED = re.compile(r"/table[^?]*\?(?:[^#]*&)?key=([^&#]*)")
 
 
 def parse_listen(text: str) -> tuple[str, int]:
@@ -79,10 +81,14 @@ class SeatPages:
 
     def trusted(self, target: str, cookie: str | None) -> bool:
         """Whether a request is a bound phone's: for a page of ``/phone/<seat>`` (``target``, the
-        request line's, query and all) with the cookie of the phone bound to that seat. Asked by
+        request line's, query and all) with the cookie of the phone bound to that seat; or the
+        table page's, opened with the display key (``/table…?…key=<key>``). Asked by
         the server's intake once the request's headers are in, before it is given a thread."""
         page = _PHONE_PAGE.match(target)
-        return page is not None and self.phones.phones.seat_of(phone_secret(cookie)) == int(page.group(1))
+        if page is None:  # the table page opened with the display key (the table's own screen) is the table's too
+            keyed = _TABLE_KEYED.match(target)
+            return keyed is not None and self.phones.phones.key_ok(unquote(keyed.group(1)))
+        return self.phones.phones.seat_of(phone_secret(cookie)) == int(page.group(1))
 
     @property
     def port(self) -> int:

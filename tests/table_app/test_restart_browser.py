@@ -28,6 +28,7 @@ import pytest
 
 from table_app.journal import Journal
 from table_app.service import ManualClock, TableService
+from table_app.web.admission import Limits
 from table_app.web.server import SeatPages
 from tests.table_app.chromium import Chromium, Page, shots_dir, until
 from tests.table_app.test_phones_browser import free_port
@@ -160,7 +161,10 @@ def test_phones_keep_their_seats_through_sigterm_and_sigkill(tmp_path: Path) -> 
             phone.wait(f"location.pathname === '/phone/{seat}' && document.body.dataset.seq !== ''", "the seat's page")
             phones.append(phone)
         # the phones start the session (they keep their seats and the code) and seat the players
-        phones[0].click("[data-step=new_session]")
+        phones[0].click("#sc-new")  # the new session's form: 开始 takes two taps
+        phones[0].wait(f"document.getElementById('sc-name3').value === {json.dumps(NAMES[3])}", "every joined name")
+        phones[0].click("#sc-start")
+        phones[0].click("#sc-start")
         assert until(lambda: serve.table()["phase"] == "seating")
         phones[0].wait("document.querySelector('[data-step=seating]') !== null", "I drew East")
         press(serve, phones[0], "[data-step=seating]")
@@ -266,7 +270,8 @@ def test_a_phone_refused_a_stream_503_opens_it_again_by_itself(tmp_path: Path) -
     phone's page keeps trying and is live as soon as there is room, without a reload."""
     journal = Journal.open(tmp_path / "j.sqlite3")
     service = TableService(journal, clock=ManualClock()).start()
-    pages = SeatPages(service, "127.0.0.1", 0, table="t-503", max_streams=1).start()
+    pages = SeatPages(service, "127.0.0.1", 0, table="t-503",
+                      limits=Limits(streams=1, trusted_streams=0)).start()  # (no reserve: a bound phone meets 503)
     browser = Chromium(tmp_path / "profile")
     try:
         assert service.call({"type": "new_session", "players": ["A", "B", "C", "D"], "base": 1}, "touch", 10).ok
