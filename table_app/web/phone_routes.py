@@ -37,7 +37,7 @@ from engine.table import accepts
 from table_app.bounded import UnsafeTextError, check_strings, json_line
 from table_app.present.names import NAME_ROOM, name_width
 from table_app.present.refusals import refusal
-from table_app.present.seat import SeatView
+from table_app.present.seat import SeatView, seat_label
 from table_app.present.words import WIND_EN, WIND_ZH, Both, both, tr
 from table_app.web.http import MAX_BODY, Reply
 from table_app.web.phone_decide import Decide, DecideView, Send
@@ -95,6 +95,7 @@ class JoinSeat(TypedDict):
     wind: Wind | None
     wind_zh: str | None
     wind_en: str | None
+    label: Both  # the seat in words: its wind, or its place before the winds are drawn (never 座0-座3)
     phone: bool
 
 
@@ -218,7 +219,7 @@ class PhoneRoutes:
             w = public["winds"][s]
             out.append({"seat": s, "name": public["players"][s], "wind": w,
                         "wind_zh": None if w is None else WIND_ZH[w], "wind_en": None if w is None else WIND_EN[w],
-                        "phone": taken[s]})
+                        "label": seat_label(public, s), "phone": taken[s]})
         return out
 
     def bound_view(self, seat: int, cookie: str | None) -> tuple[int | None, Both | None]:

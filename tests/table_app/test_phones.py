@@ -120,6 +120,8 @@ def test_four_phones_name_their_seats_in_any_script(table: tuple[TableService, S
         ({"type": "name", "seat": s, "name": n}, f"phone {s}") for s, n in enumerate(names)]
     status, seats, _ = phones[0].request("GET", f"/join/{token}/seats.json")
     assert all(s["phone"] for s in seats["seats"])
+    assert [s["label"] for s in seats["seats"]] == [  # each seat in words: its wind, never 座0-座3
+        {"zh": f"{zh}风", "en": f"{en}"} for zh, en in zip("东南西北", ("East", "South", "West", "North"), strict=True)]
     status, page, _ = phones[2].request("GET", "/phone/2")
     assert status == 200 and "出牌" in page
     assert phones[2].request("GET", "/phone/1")[0] == 303  # another seat's page: back to the start
