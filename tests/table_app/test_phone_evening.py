@@ -214,7 +214,8 @@ def test_an_evening_from_phones_alone_is_the_play_file(tmp_path: Path) -> None:
         evening.ready(2, "[data-press=HU]")
         evening.tap(2, "[data-press=HU]")
         assert evening.state()["phase"] == "win_pending"
-        phones[0].wait("document.getElementById('steps').textContent !== ''", "who confirms")
+        phones[0].wait(f"document.body.dataset.seq === '{service.seq}'", "the win declared")
+        assert "等胡牌的人确认" in phones[0].js("document.getElementById('steps').textContent")
         assert not phones[0].js("!!document.querySelector('#steps [data-step^=confirm_win]')")  # the winner's alone
         evening.tap(2, "[data-step='confirm_win:single']")
         assert evening.state()["phase"] == "hand_over"
