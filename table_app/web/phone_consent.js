@@ -33,9 +33,9 @@ decideStyle.textContent = `
                               padding: .4rem .1rem; border: 0; border-radius: .4rem; }`;
 document.head.append(decideStyle);
 let entryOpen = false;
-function freshEntry() {  // bets null: as the view prefills them, until this phone changes one
+function freshEntry() {  // a seat's bet null: as the view prefills it (the phones' bets), until typed here
   return {winner: null, how: null, discarder: null, wait: "plain", extra: null, kongs: [[0, 0], [0, 0], [0, 0], [0, 0]],
-          bets: null};
+          bets: [null, null, null, null]};
 }
 let entry = freshEntry();
 let decideView = null;
@@ -130,12 +130,12 @@ function kongRows(e, names) {
 }
 function betsRow(e, offer, names) {  // the hand's bets: one field a seat, prefilled by the view
   const box = el("div", undefined, "bets");
-  const shown = e.bets || offer.bets.map(String);
+  const shown = betsShown(e, offer);
   names.forEach((n, s) => {
     const input = el("input");
     Object.assign(input, {type: "number", inputMode: "numeric", min: 0, max: offer.bets_max, step: 1, value: shown[s]});
     input.dataset.seat = s;
-    input.addEventListener("input", () => { e.bets = [...box.querySelectorAll("input")].map((i) => i.value); });
+    input.addEventListener("input", () => { e.bets[s] = input.value; });
     input.addEventListener("blur", (ev) => {  // (to a button or field: its own tap draws; else draw what came)
       if (decideLater && !ev.relatedTarget) setTimeout(drawDecide, 0);
     });
@@ -145,13 +145,16 @@ function betsRow(e, offer, names) {  // the hand's bets: one field a seat, prefi
   });
   return box;
 }
+function betsShown(e, offer) {
+  return e.bets.map((typed, s) => typed === null ? String(offer.bets[s]) : typed);
+}
 function entryBody(e, offer) {
   const kongs = [];
   e.kongs.forEach((k, s) => {
     for (let i = 0; i < k[0]; i++) kongs.push({seat: s, kind: "concealed"});
     for (let i = 0; i < k[1]; i++) kongs.push({seat: s, kind: "exposed"});
   });
-  const bets = (e.bets || offer.bets.map(String)).map((t) => {  // (not a whole number: sent as typed, refused)
+  const bets = betsShown(e, offer).map((t) => {  // (not a whole number: sent as typed, refused)
     const n = Number(t);
     return String(t).trim() !== "" && Number.isInteger(n) ? n : t;
   });
