@@ -20,11 +20,14 @@ DECIDE: Final[dict[str, tuple[str, str]]] = {
     "dc_no_step": ("没有可以撤销的", "Nothing to undo"),
     "dc_not_now": ("现在不能只记分：下一局开始前才行", "Not now: a result is entered before a hand starts"),
     "dc_bad_entry": ("这局的结果不对：{why}", "That result cannot be: {why}"),
+    "dc_bad_bets": ("下注是四家各一个0到{max}的整数", "The bets are four whole numbers, 0 to {max}, one per seat"),
+    "dc_bets_in": ("下注已经交了：要只记分，先撤回下注",
+                   "The bets are in: to enter a result only, take them back first"),
     # proposals
     "dc_reject_win": ("诈胡：{name}的胡", "False win: {name}'s"),
     "dc_undo": ("撤销：{what}", "Undo: {what}"),
     "dc_undo_unknown": ("撤销上一步", "Undo the last step"),
-    "dc_score_hand": ("只记分：{what}", "Result only: {what}"),
+    "dc_score_hand": ("只记分：{what}；{bets}", "Result only: {what}; {bets}"),
     "dc_by": ("{name}提议", "{name} proposes"),
     "dc_agree": ("同意", "Agree"),
     "dc_refuse": ("不同意", "Refuse"),
@@ -44,5 +47,11 @@ DECIDE: Final[dict[str, tuple[str, str]]] = {
     "dc_entry_close": ("收起", "Close"),
     "dc_kongs": ("杠", "Kongs"),
     "dc_kong_from": ("{name}的明杠是谁打的？", "Whose discard was {name}'s exposed kong?"),
+    "dc_bets": ("下注", "Bets"),
+    "dc_bets_in_form": ("下注已交（{bets}），这局还没开始。要只记分，先撤回下注"
+                        "（撤销这一步：最后下注的一家确认，或两家同意）。",
+                        "The bets are in ({bets}) and the hand has not begun. To enter its result only, take them "
+                        "back first (an undo of that step: the seat that bet last confirms it, or two seats agree)."),
+    "dc_take_bets_back": ("撤回下注", "Take the bets back"),
 }
 """The decide part's words, zh and en."""

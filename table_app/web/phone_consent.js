@@ -1,8 +1,10 @@
 // The phone page's part for who decides: a win's confirmation, 诈胡, undo, another phone taking this seat (issue 27).
 // Put in whole into phone.html's second <script>: it reads the page's globals (VIEW_HOOKS, ask, W, both, $).
 // Each seat decides its own (docs/phones.md): the proposals a second seat agrees to, what an undo
-// took back, this seat's undo and 诈胡 buttons, and result-only entry (只记分). The view's
-// ``decide`` part says what to offer (the server asks engine/authority.py); words come with it.
+// took back, this seat's undo and 诈胡 buttons, and result-only entry (只记分) with the hand's bets
+// (prefilled from the bets the phones entered; once all four are in, the form offers to take them
+// back first). The view's ``decide`` part says what to offer (the server asks engine/authority.py);
+// words come with it.
 const decideBox = document.createElement("div");
 decideBox.id = "decide";
 $("more").append(decideBox);
@@ -23,11 +25,21 @@ decideStyle.textContent = `
   #decide .form p { margin: .5rem 0 .1rem; opacity: .85; }
   #decide .form .row button { flex: 1 1 22%; font-size: 1.05rem; background: #2f5d9b; color: #fff; }
   #decide .form .row button.on { background: #f4f1e6; color: #12301f; }
-  #decide .last { font-size: .95rem; opacity: .8; text-align: center; }`;
+  #decide .last { font-size: .95rem; opacity: .8; text-align: center; }
+  #decide .form .bets { display: grid; grid-template-columns: repeat(auto-fit, minmax(4.5rem, 1fr)); gap: .4rem; }
+  #decide .form .bets label { display: flex; flex-direction: column; gap: .15rem; min-width: 0; }
+  #decide .form .bets span { font-size: .95rem; overflow-wrap: anywhere; }
+  #decide .form .bets input { width: 100%; box-sizing: border-box; font-size: 1.3rem; text-align: center;
+                              padding: .4rem .1rem; border: 0; border-radius: .4rem; }`;
 document.head.append(decideStyle);
 let entryOpen = false;
-let entry = {winner: null, how: null, discarder: null, wait: "plain", extra: null, kongs: [[0, 0], [0, 0], [0, 0], [0, 0]]};
+function freshEntry() {  // a seat's bet null: as the view prefills it (the phones' bets), until typed here
+  return {winner: null, how: null, discarder: null, wait: "plain", extra: null, kongs: [[0, 0], [0, 0], [0, 0], [0, 0]],
+          bets: [null, null, null, null]};
+}
+let entry = freshEntry();
 let decideView = null;
+let decideLater = false;  // a view came while a bet was being typed: drawn when the field is left
 function DW(key, fields = {}) {  // the decide part's words (served with its view): "中文 · English"
   const w = (decideView && decideView.decide.words[key]) || {zh: key, en: key};
   const fill = (t) => t.replace(/\{(\w+)\}/g, (_, k) => String(fields[k]));
@@ -92,24 +104,11 @@ function entryForm(offer, names) {
     ...["kong_bloom", "heavenly", "robbed_kong"].map((x) => [DW("kind_" + x), e.extra === x, allowed.includes(x),
                                                              () => { e.extra = e.extra === x ? null : x; }])]));
   form.append(el("p", DW("dc_kongs")));
-  names.forEach((n, s) => {
-    const row = el("div", undefined, "row");
-    row.append(el("span", n));
-    ["entry_kong_c", "entry_kong_e"].forEach((word, k) => {
-      row.append(button(DW(word, {n: e.kongs[s][k]}), () => { e.kongs[s][k] = (e.kongs[s][k] + 1) % 5; drawDecide(); }));
-    });
-    form.append(row);
-  });
+  form.append(...kongRows(e, names));
+  form.append(el("p", DW("dc_bets")), betsRow(e, offer, names));
   const ready = e.winner === "nobody" || (won && e.how !== null);
   const send = button(DW("dc_entry_send"), async () => {
-    const kongs = [];
-    e.kongs.forEach((k, s) => {
-      for (let i = 0; i < k[0]; i++) kongs.push({seat: s, kind: "concealed"});
-      for (let i = 0; i < k[1]; i++) kongs.push({seat: s, kind: "exposed"});
-    });
-    const body = e.winner === "nobody" ? {type: "score_hand", winner: null, kongs}
-      : {type: "score_hand", winner: e.winner, how: e.how, discarder: e.discarder, wait: e.wait, extra: e.extra, kongs};
-    if (await decide(body)) { entryOpen = false; drawDecide(); }
+    if (await decide(entryBody(e, offer))) { entryOpen = false; drawDecide(); }
   });
   send.disabled = !ready;
   const row = el("div", undefined, "row");
@@ -117,9 +116,68 @@ function entryForm(offer, names) {
   form.append(row);
   return form;
 }
+function kongRows(e, names) {
+  const rows = [];
+  names.forEach((n, s) => {
+    const row = el("div", undefined, "row");
+    row.append(el("span", n));
+    ["entry_kong_c", "entry_kong_e"].forEach((word, k) => {
+      row.append(button(DW(word, {n: e.kongs[s][k]}), () => { e.kongs[s][k] = (e.kongs[s][k] + 1) % 5; drawDecide(); }));
+    });
+    rows.push(row);
+  });
+  return rows;
+}
+function betsRow(e, offer, names) {  // the hand's bets: one field a seat, prefilled by the view
+  const box = el("div", undefined, "bets");
+  const shown = betsShown(e, offer);
+  names.forEach((n, s) => {
+    const input = el("input");
+    Object.assign(input, {type: "number", inputMode: "numeric", min: 0, max: offer.bets_max, step: 1, value: shown[s]});
+    input.dataset.seat = s;
+    input.addEventListener("input", () => { e.bets[s] = input.value; });
+    input.addEventListener("blur", (ev) => {  // (to a button or field: its own tap draws; else draw what came)
+      if (decideLater && !ev.relatedTarget) setTimeout(drawDecide, 0);
+    });
+    const cell = el("label", undefined, "bet");
+    cell.append(el("span", n), input);
+    box.append(cell);
+  });
+  return box;
+}
+function betsShown(e, offer) {
+  return e.bets.map((typed, s) => typed === null ? String(offer.bets[s]) : typed);
+}
+function entryBody(e, offer) {
+  const kongs = [];
+  e.kongs.forEach((k, s) => {
+    for (let i = 0; i < k[0]; i++) kongs.push({seat: s, kind: "concealed"});
+    for (let i = 0; i < k[1]; i++) kongs.push({seat: s, kind: "exposed"});
+  });
+  const bets = betsShown(e, offer).map((t) => {  // (not a whole number: sent as typed, refused)
+    const n = Number(t);
+    return String(t).trim() !== "" && Number.isInteger(n) ? n : t;
+  });
+  return e.winner === "nobody" ? {type: "score_hand", winner: null, kongs, bets}
+    : {type: "score_hand", winner: e.winner, how: e.how, discarder: e.discarder, wait: e.wait, extra: e.extra, kongs, bets};
+}
+function betsInForm(d) {  // all four bets are in, the hand not begun: take them back (an undo), then enter the result
+  const form = el("div", undefined, "form");
+  form.append(el("p", both(d.bets_in.words), "bets-in"));
+  const row = el("div", undefined, "row");
+  if (!d.proposals.some((p) => p.kind === "undo")) row.append(button(DW("dc_take_bets_back"), () => decide({type: "undo"})));
+  row.append(button(DW("dc_entry_close"), () => { entryOpen = false; drawDecide(); }, "no"));
+  form.append(row);
+  return form;
+}
 function drawDecide() {
   const v = decideView;
   if (!v || !v.decide) return;
+  if (document.activeElement && document.activeElement.matches("#decide .bets input")) {  // (not under a finger)
+    decideLater = true;
+    return;
+  }
+  decideLater = false;
   const d = v.decide;
   const parts = [];
   if (d.undone) parts.push(el("div", both(d.undone), "undone"));
@@ -131,18 +189,19 @@ function drawDecide() {
   if (v.seq && !d.proposals.some((p) => p.kind === "undo")) {
     row.append(button(DW("dc_undo_button"), () => decide({type: "undo"})));
   }
-  if (d.entry && !entryOpen && !d.proposals.some((p) => p.kind === "score_hand")) {
+  if ((d.entry || d.bets_in) && !entryOpen && !d.proposals.some((p) => p.kind === "score_hand")) {
     row.append(button(DW("dc_entry_open"), () => { entryOpen = true; drawDecide(); }));
   }
   parts.push(row);
   if (d.last_step && !d.proposals.some((p) => p.kind === "undo")) parts.push(el("div", "↶ " + both(d.last_step), "last"));
   if (d.entry && entryOpen) parts.push(entryForm(d.entry, d.names));
-  if (!d.entry) entryOpen = false;
+  else if (d.bets_in && entryOpen) parts.push(betsInForm(d));
+  if (!d.entry && !d.bets_in) entryOpen = false;
   decideBox.replaceChildren(...parts);
 }
 VIEW_HOOKS.push((v) => {
   if (decideView && v.decide && v.decide.entry && decideView.decide && !decideView.decide.entry) {
-    entry = {winner: null, how: null, discarder: null, wait: "plain", extra: null, kongs: [[0, 0], [0, 0], [0, 0], [0, 0]]};
+    entry = freshEntry();
   }
   decideView = v;
   drawDecide();

@@ -10,6 +10,10 @@ tap's id), or None (not one of its kinds). It follows the table as a service obs
 events in effect (whose step each was, in words) and what the last undo took back, which
 every phone shows — and adds its part to each phone's view (:meth:`Decide.view`).
 
+A result entered whole carries the hand's bets: the form's bets row starts from the bets the
+phones have entered for this hand (``entered``: ``PhoneScore.entered``), else the bets an undo
+just took back (the way to a result once all four bets are in: docs/phones.md), else 0.
+
 The journal's source of a command two seats made names both: ``phone 2 tap … agrees phone 0``
 (seat 2 agreed to seat 0's proposal).
 """
@@ -18,20 +22,23 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Final, TypedDict
 
 from engine.authority import Decision, Facts, ruling, stands, step_seat
 from engine.event_base import Event
-from engine.events import parse_event
+from engine.events import Bets, parse_event
+from engine.fields import MAX_AMOUNT
 from engine.public import PublicState
 from engine.scored import ScoreHand
+from engine.seats import SEATS
 from table_app.bounded import json_line
 from table_app.present.history import scored_words, sentence
-from table_app.present.words import Both, both, pair, tr
+from table_app.present.words import Both, both, names_list, pair, tr
 from table_app.web.consent import Consent, Proposal
 from table_app.web.http import Reply
-from table_app.web.phone_entry import EntryOffer, entry_command, entry_offer
+from table_app.web.phone_entry import EntryOffer, bad_bets, bets_in, entry_command, entry_offer
 from table_app.web.taps import source_seat
 
 if TYPE_CHECKING:
@@ -44,7 +51,7 @@ WORDS: Final = ("dc_by", "dc_agree", "dc_refuse", "dc_confirm", "dc_withdraw", "
                 "dc_undo_button", "dc_call_false_win", "dc_entry_open", "dc_entry_send", "dc_entry_close",
                 "dc_kongs", "dc_kong_from", "who_won", "nobody", "how_won", "self_drawn", "fed_by", "wait",
                 "wait_plain", "wait_closed", "wait_single", "wait_edge", "kind_kong_bloom", "kind_heavenly",
-                "kind_robbed_kong", "entry_kong_c", "entry_kong_e", "ph_tap_again")
+                "kind_robbed_kong", "entry_kong_c", "entry_kong_e", "ph_tap_again", "dc_bets", "dc_take_bets_back")
 
 
 @dataclass(frozen=True)
@@ -73,14 +80,25 @@ class DecideView(TypedDict):
     last_step: Both | None  # what an undo would take back now (None: nothing, or not known)
     false_win: bool  # another seat's win is declared: this seat may call 诈胡
     entry: EntryOffer | None  # result-only entry offered now
+    bets_in: BetsIn | None  # the bets are in, the hand not begun: the form offers to take them back
     names: list[str]  # the players by seat (the entry's choices)
     words: dict[str, dict[str, str]]
+
+
+class BetsIn(TypedDict):
+    bets: list[int]
+    words: Both  # what the form says: the bets are in, take them back to enter a result
 
 
 @dataclass(frozen=True)
 class _Step:
     seat: int | None
     words: Both
+    bets: tuple[int, ...] | None = None  # (a bets event's: what the form starts with once it is undone)
+
+
+def _no_bets(public: PublicState) -> Mapping[int, int]:
+    return {}
 
 
 def _reply(status: int, data: dict[str, object]) -> Reply:
@@ -97,9 +115,11 @@ def refused(status: int, key: str, code: str, **fields: object) -> Reply:
 class Decide:
     service: TableService
     consent: Consent = field(default_factory=Consent)
+    entered: Callable[[PublicState], Mapping[int, int]] = _no_bets  # the phones' bets for this hand, by seat
     _steps: OrderedDict[int, _Step] = field(default_factory=OrderedDict)  # the events in effect: seq → step
     _redo: list[int] = field(default_factory=list)  # the undone events redo brings back, in order
     _undone: Both | None = None
+    _unbet: tuple[int, ...] | None = None  # the bets of a bets event the last undo took back
     _lock: threading.Lock = field(default_factory=threading.Lock)
     words: dict[str, dict[str, str]] = field(default_factory=lambda: {k: dict(zip(("zh", "en"), pair(k),
                                                                                        strict=True)) for k in WORDS})
@@ -113,11 +133,12 @@ class Decide:
             if notice.kind == "undo":
                 self._undone = self._took_back(notice.undone)
                 return
-            self._undone = None
+            self._undone = self._unbet = None
             if notice.event is None:
                 return
-            step = _Step(step_seat(notice.event.seat_of, source_seat(notice.source)),
-                         _words(notice.event, notice.state))
+            ev = notice.event
+            step = _Step(step_seat(ev.seat_of, source_seat(notice.source)), _words(ev, notice.state),
+                         ev.bets if isinstance(ev, Bets) else None)
             if notice.kind == "event":
                 self._redo.clear()
                 self._steps[notice.seq] = step
@@ -133,6 +154,7 @@ class Decide:
         self._redo[:0] = undone
         del self._redo[KEPT:]  # (bounded: a redo beyond them is not known, and the steps are forgotten then)
         said = [s.words for s in steps if s is not None]
+        self._unbet = next((s.bets for s in steps if s is not None and s.bets is not None), None)
         if len(said) != len(undone) or not said:
             return both("dc_undone_n", n=len(undone))
         return {"zh": tr("dc_undone", "zh", what="；".join(w["zh"] for w in said)),
@@ -148,6 +170,14 @@ class Decide:
         restarted since: then an undo needs two seats)."""
         with self._lock:
             return next(reversed(self._steps.items()), None)
+
+    def prefill(self, public: PublicState) -> list[int]:
+        """The result-only form's bets: each seat's as its phone entered it for this hand, else
+        as the bets an undo just took back had it, else 0."""
+        entered = self.entered(public)
+        with self._lock:
+            unbet = self._unbet
+        return [entered.get(s, 0 if unbet is None else unbet[s]) for s in range(SEATS)]
 
     def facts(self, public: PublicState) -> Facts:
         pending = public["pending_win"] if public["phase"] == "win_pending" else None
@@ -209,17 +239,24 @@ class Decide:
                              {"zh": tr("dc_undo", "zh", what=words["zh"]), "en": tr("dc_undo", "en", what=words["en"])})
 
     def _score_hand(self, seat: int, data: dict[str, object], public: PublicState) -> Reply:
+        if bets_in(public) is not None:
+            return refused(409, "dc_bets_in", "decide.bets_in")
         if entry_offer(public) is None:
             return refused(409, "dc_not_now", "decide.not_now")
+        if bad_bets(data):
+            return refused(400, "dc_bad_bets", "decide.bad_bets", max=f"{MAX_AMOUNT:,}")
         command = entry_command(data, public)
         if isinstance(command, str):
             return refused(400, "dc_bad_entry", "decide.bad_entry", why=command)
         ev = parse_event(command)
         assert isinstance(ev, ScoreHand)
         names = public["players"]
-        return self._propose("score_hand", seat, command,
-                             {"zh": tr("dc_score_hand", "zh", what=scored_words(ev, names, "zh")),
-                              "en": tr("dc_score_hand", "en", what=scored_words(ev, names, "en"))})
+        bets = Bets(ev.bets if ev.bets is not None else tuple(public["bets"]))  # type: ignore[arg-type]
+        return self._propose("score_hand", seat, command,  # (the bets shown with it: the second seat confirms them)
+                             {"zh": tr("dc_score_hand", "zh", what=scored_words(ev, names, "zh"),
+                                       bets=sentence(bets, names, "zh")),
+                              "en": tr("dc_score_hand", "en", what=scored_words(ev, names, "en"),
+                                       bets=sentence(bets, names, "en"))})
 
     def _propose(self, kind: Decision, seat: int, command: dict[str, object], what: Both) -> Reply:
         made = self.consent.propose(kind, seat, command, what, self.service.seq)
@@ -254,11 +291,26 @@ class Decide:
              "left": max(0, int(p.until - now))} for p in self.consent.open(seq)]
         last = self.last()
         return {"proposals": proposals, "undone": self.undone(), "last_step": None if last is None else last[1].words,
-                "false_win": facts.winner is not None and facts.winner != seat, "entry": entry_offer(public),
+                "false_win": facts.winner is not None and facts.winner != seat,
+                "entry": entry_offer(public, self.prefill(public)), "bets_in": _bets_in(public),
                 "names": list(public["players"]), "words": self.words}
 
 
 _KINDS: Final = ("reject_win", "undo", "score_hand")  # (the kinds a second seat agrees to)
+
+
+def _bets_in(public: PublicState) -> BetsIn | None:
+    """The bets the table holds, in words, while they are in and the hand has not begun."""
+    bets = bets_in(public)
+    if bets is None:
+        return None
+    names = public["players"]
+
+    def said(lang: str) -> str:
+        return tr("dc_bets_in_form", lang, bets=names_list([f"{n} {b}" for n, b in zip(names, bets, strict=True)],
+                                                            lang))
+
+    return {"bets": bets, "words": {"zh": said("zh"), "en": said("en")}}
 
 
 def _words(ev: Event, public: PublicState) -> Both:

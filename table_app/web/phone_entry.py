@@ -2,16 +2,28 @@
 ``score_hand`` command of what it filled in — the touchscreen's form
 (``table_app/ui/screens/entry.py``) in a phone's words. The engine builds and checks the event
 (``engine.scored.score_hand``, ``check_scored``); the special wins offered are the ones
-``engine.scored.extras`` allows; the bets are the table's (the hand's ``bets``). A second seat
-confirms it (:mod:`table_app.web.phone_decide`).
+``engine.scored.extras`` allows. The form carries the hand's bets (four amounts, bounded as the
+``bets`` event's: ``engine.fields.check_bets``), prefilled with the bets the phones have entered
+for this hand so far; sent without them, the engine takes the bets the table holds. A second
+seat confirms it (:mod:`table_app.web.phone_decide`).
+
+The engine takes ``score_hand`` only before a hand's first roll in phase ``betting``: once the
+four phones' bets are in (one ``bets`` event, phase ``rolling``, no roll yet), :func:`bets_in`
+says so and the form offers to take them back (an undo of the ``bets`` event) first.
 
 >>> from engine.table import replay
 >>> from engine.public import public_state
 >>> pub = public_state(replay([{"type": "new_session", "players": ["A", "B", "C", "D"], "base": 1},
 ...                            {"type": "seating", "method": "C", "east": 0}]))
->>> offer = entry_offer(pub)
+>>> offer = entry_offer(pub, [5, 0, 2, 0])
 >>> offer["extras"]["0:self_drawn:none"], offer["extras"]["1:self_drawn:own"], offer["extras"]["2:discard:none"]
 (['heavenly'], ['kong_bloom'], ['robbed_kong'])
+>>> offer["bets"], bets_in(pub)
+([5, 0, 2, 0], None)
+>>> entry_command({"type": "score_hand", "winner": 2, "how": "self_drawn", "bets": [5, 0, 2, 0]}, pub)
+{'type': 'score_hand', 'winner': 2, 'how': 'self_drawn', 'bets': [5, 0, 2, 0]}
+>>> bad_bets({"bets": [5, -1, 0, 0]}), bad_bets({"bets": [5, 0, 0]}), bad_bets({}), bad_bets({"bets": [0] * 4})
+(True, True, False, False)
 >>> entry_command({"type": "score_hand", "winner": 2, "how": "discard", "discarder": 0, "wait": "closed"}, pub)
 {'type': 'score_hand', 'winner': 2, 'how': 'discard', 'discarder': 0, 'wait': 'closed'}
 >>> entry_command({"type": "score_hand", "winner": 2, "how": "discard", "discarder": 2}, pub)[:40]
@@ -20,9 +32,11 @@ confirms it (:mod:`table_app.web.phone_decide`).
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Final, TypedDict
 
-from engine.errors import RuleError
+from engine.errors import InvalidEventError, RuleError
+from engine.fields import MAX_AMOUNT, check_bets
 from engine.public import PublicState
 from engine.records import WAIT_KINDS
 from engine.rules import Rules
@@ -30,7 +44,7 @@ from engine.scored import EXTRAS, ScoredKong, check_scored, extras, kong_discard
 from engine.seats import SEATS
 from engine.table import accepts
 
-FIELDS: Final = frozenset({"type", "winner", "how", "discarder", "wait", "extra", "kongs"})
+FIELDS: Final = frozenset({"type", "winner", "how", "discarder", "wait", "extra", "kongs", "bets"})
 KONG_STATES: Final = ("none", "own", "other")  # the winner's kongs: none at all, its own, only others'
 MAX_KONGS: Final = 16
 
@@ -38,16 +52,19 @@ MAX_KONGS: Final = 16
 class EntryOffer(TypedDict):
     """What a phone's result-only form offers now: the waits, and the special wins the engine
     allows for each winner, way and kongs (key ``"<winner>:<how>:<none|own|other>"``); whether
-    an exposed kong must name its discarder (the session's rules)."""
+    an exposed kong must name its discarder (the session's rules); the bets row's first values
+    and their bound."""
 
     waits: list[str]
     extras: dict[str, list[str]]
     kong_discarder: bool
+    bets: list[int]
+    bets_max: int
 
 
-def entry_offer(public: PublicState) -> EntryOffer | None:
-    """The form's choices, or None when no result can be entered now (a hand is being played:
-    ``score_hand`` is taken before a hand's first roll)."""
+def entry_offer(public: PublicState, bets: Sequence[int] = (0,) * SEATS) -> EntryOffer | None:
+    """The form's choices, its bets row prefilled with ``bets``, or None when no result can be
+    entered now (``score_hand`` is taken in phase ``betting``, before a hand's first roll)."""
     if "score_hand" not in accepts(public["phase"]):
         return None
     dealer = public["dealer"]
@@ -58,7 +75,25 @@ def entry_offer(public: PublicState) -> EntryOffer | None:
             for state, kongs in zip(KONG_STATES, ([], [winner], [other]), strict=True):
                 table[f"{winner}:{how}:{state}"] = list(extras(winner, how, kongs, dealer))
     return {"waits": list(WAIT_KINDS), "extras": table,
-            "kong_discarder": kong_discarder_needed(Rules.from_overrides(public["rules"]))}
+            "kong_discarder": kong_discarder_needed(Rules.from_overrides(public["rules"])),
+            "bets": list(bets), "bets_max": MAX_AMOUNT}
+
+
+def bets_in(public: PublicState) -> list[int] | None:
+    """The bets the table holds when they are in and the hand has not begun (phase ``rolling``
+    before the dealer's roll: a result can be entered once they are taken back), else None."""
+    return list(public["bets"]) if public["phase"] == "rolling" and public["bets_open"] else None
+
+
+def bad_bets(data: Mapping[str, object]) -> bool:
+    """Whether the form's ``bets`` (when given) are not four amounts the engine takes."""
+    if data.get("bets") is None:
+        return False
+    try:
+        check_bets(data["bets"], "score_hand")
+    except InvalidEventError:
+        return True
+    return False
 
 
 def entry_command(data: dict[str, object], public: PublicState) -> dict[str, object] | str:
@@ -77,7 +112,7 @@ def entry_command(data: dict[str, object], public: PublicState) -> dict[str, obj
     try:
         kongs = [ScoredKong.from_json(k) for k in kongs_in]
         ev = score_hand(winner, data.get("how"), data.get("discarder"),  # type: ignore[arg-type]
-                        wait, extra, kongs)  # type: ignore[arg-type]
+                        wait, extra, kongs, data.get("bets"))  # type: ignore[arg-type]
         check_scored(ev, public["dealer"], Rules.from_overrides(public["rules"]))
     except RuleError as e:
         return _reason(e)
@@ -91,4 +126,4 @@ def _reason(e: RuleError) -> str:
     return text[:cut] if cut > 0 else text
 
 
-__all__ = ["EntryOffer", "entry_command", "entry_offer"]
+__all__ = ["EntryOffer", "bad_bets", "bets_in", "entry_command", "entry_offer"]

@@ -138,7 +138,7 @@ class PhoneRoutes:
     def __post_init__(self) -> None:
         self.score = PhoneScore(self.service)
         self.score.refresh()  # (the last session, from the journal)
-        self.decide = Decide(self.service)
+        self.decide = Decide(self.service, entered=self.score.entered)  # (a result-only form starts from the bets)
 
     # -- following the table -------------------------------------------------------------
 

@@ -243,6 +243,12 @@ class PhoneScore:
         return {"form": form, "bets": bets, "words": WORDS,
                 "last": None if last is None else {"final": last[1], "yours": settle_up_lines(last[0], seat)}}
 
+    def entered(self, public: PublicState) -> dict[int, int]:
+        """This hand's bets as the phones have entered them so far, by seat (a copy; empty for
+        another hand, or after a new session or an undo): what a result-only form starts with."""
+        with self._lock:
+            return dict(self._entered) if self._hand == (self._gen, public["hand"]) else {}
+
     # -- the steps -------------------------------------------------------------------------
 
     def step(self, seat: int, data: Mapping[str, object], public: PublicState,

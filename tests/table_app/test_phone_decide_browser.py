@@ -1,11 +1,14 @@
 """The consent prompt on a phone's page in headless Chromium at 390×844 (issue 27): seat 2 asks to
 undo seat 0's discard; seat 0's phone shows the proposal with agree and refuse; its agreement
 undoes the discard and both phones say what was undone. A hand's result entered on one phone
-(only the special wins the engine allows offered) and confirmed on another. The screenshots go
-to ``docs/phones/consent.png`` and ``entry.png`` with ``XIAN_TABLE_DOC_SHOTS=1``."""
+(only the special wins the engine allows offered; its bets row prefilled from the bets the
+phones entered, one changed by hand, kept while it is typed) and confirmed with its bets on
+another; once all four bets are in, the form takes them back first. The screenshots go to
+``docs/phones/consent.png`` and ``entry.png`` with ``XIAN_TABLE_DOC_SHOTS=1``."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -71,6 +74,18 @@ def test_the_consent_prompt_on_a_phone(tmp_path: Path) -> None:
         journal.close()
 
 
+def bet(page: Page, amount: int) -> None:
+    """This phone's own bet, with its bets part (phone_score.js)."""
+    page.wait("document.getElementById('sc-bets').offsetParent !== null", "the bets")
+    page.js("document.getElementById('sc-bet').value = ''")
+    page.type("#sc-bet", str(amount))
+    page.click("#sc-bet-send")
+
+
+def bet_fields(page: Page) -> list[str]:
+    return page.js("[...document.querySelectorAll('#decide .bets input')].map(i => i.value)")  # type: ignore[no-any-return]
+
+
 def tap_text(page: Page, text: str, n: int = 0) -> None:
     """A finger on the ``n``-th button of the decide part whose words start with ``text``."""
     page.wait(f"[...document.querySelectorAll('#decide button')].filter(b => b.textContent.startsWith({text!r})"
@@ -93,20 +108,47 @@ def test_a_result_entered_on_one_phone_and_confirmed_on_another(tmp_path: Path) 
         first, second = join(browser, pages, 1), join(browser, pages, 3)
         first.wait("document.querySelector('#decide .last').textContent"
                    " === '↶ 定位：阿明 摸到东 · seating: 阿明 drew East'", "the last step in words")
+        bet(first, 5)
+        bet(second, 2)
         tap_text(first, "只记分")
+        first.wait(f"JSON.stringify({json.dumps(['0', '5', '0', '2'])}) === JSON.stringify("
+                   "[...document.querySelectorAll('#decide .bets input')].map(i => i.value))", "the bets entered")
+        first.js("document.querySelector('#decide .bets input').value = ''")
+        first.type("#decide .bets input", "3")  # 阿明's bet, said at the table, typed here
+        bet(second, 4)  # a bet changed meanwhile: the view follows, the field being typed in stays
+        first.wait("decideView.decide.entry.bets[3] === 4", "the changed bet in the view")
+        assert first.js("document.activeElement.dataset.seat") == "0" and bet_fields(first) == ["3", "5", "0", "2"]
+        first.js("document.activeElement.blur()")  # (the keyboard closed: what came is drawn)
+        first.wait("document.querySelectorAll('#decide .bets input')[3].value === '4'", "the changed bet drawn")
+        assert bet_fields(first) == ["3", "5", "0", "4"]  # (the typed one kept)
+        box = first.js("(() => { const r = document.querySelector('#decide .bets').getBoundingClientRect();"
+                       " return [r.left, r.right, document.documentElement.scrollWidth]; })()")
+        assert box[0] >= 0 and box[1] <= 390 and box[2] <= 390  # (the four fields inside the phone's width)
         tap_text(first, "阿强")  # who won
         tap_text(first, "阿明点炮")  # how: 阿明 fed it
         tap_text(first, "夹张")  # the wait
         assert first.js("[...document.querySelectorAll('#decide button')].find(b => b.textContent.startsWith('天胡'))"
                         ".disabled")  # (not the dealer's, not self-drawn: the engine allows no 天胡)
+        first.js("document.querySelector('#decide .bets').scrollIntoView({block: 'center'})")
         first.screenshot(shots_dir("phones", tmp_path) / "entry.png")
         tap_text(first, "提交")
         second.wait("!!document.querySelector('#decide .proposal[data-kind=score_hand]')", "the result to confirm")
-        assert "只记分：阿强 点炮（阿明） · 夹张" in second.js("document.querySelector('#decide .proposal').innerText")
+        assert "只记分：阿强 点炮（阿明） · 夹张；下注：阿明 3、阿华 5、阿芳 4" in \
+            second.js("document.querySelector('#decide .proposal').innerText")  # (confirmed with its bets)
         tap_text(second, "同意")
         second.wait("!document.querySelector('#decide .proposal')", "the result taken")
         assert service.public["phase"] == "hand_over"
         assert service.public["results"][-1]["winner"] == 2 and service.public["results"][-1]["from"] == 0
+        assert list(journal.records())[-1].event["bets"] == [3, 5, 0, 4]  # type: ignore[index]
+        assert service.call({"type": "next_hand"}, "touch", timeout=10).ok
+        assert service.call({"type": "bets", "bets": [1, 1, 1, 1]}, "touch", timeout=10).ok  # all four are in
+        tap_text(first, "只记分")
+        first.wait("(document.querySelector('#decide .bets-in') || {}).textContent"
+                   "?.startsWith('下注已交（阿明 1、阿华 1、阿强 1、阿芳 1），这局还没开始。')", "the bets are in")
+        tap_text(first, "撤回下注")  # (the touchscreen's step: the first's proposal, the second agrees)
+        tap_text(second, "同意")
+        first.wait("document.querySelectorAll('#decide .bets input').length === 4", "the form again")
+        assert bet_fields(first) == ["1", "1", "1", "1"] and service.public["phase"] == "betting"
     finally:
         browser.close()
         pages.stop()
