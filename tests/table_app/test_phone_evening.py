@@ -1,15 +1,16 @@
 """An evening from phones alone (issue 27, "Done when"), in headless Chromium at a phone's size
-(390×844): four phones join by the table's join link with their names (汉字 and Latin); one
-starts the session from its form with a base of 2; the player who drew East says so on their
-phone; each seat bets from its phone; the first hand is played by the phones' buttons (rolls,
-a 碰, a 吃, the quick 下家, passes, a self-drawn win) and confirmed, with its wait, from the
-winner's phone; the next two hands are entered result-only (只记分: proposed on one phone,
-agreed on a second); a phone ends the session with two taps and the settle-up is shared as a
-picture (the downloaded PNG decodes) and as text (its payments the engine's ``settle_up``).
-Nothing is done at the table but through the phones: every journal record's source is a
-phone's tap. The journal's events in effect equal the events of the same evening played from
-a play file (``xian-table play --events``), and the final public state equals the play file's.
-The dice are fixed (``TableService(dice=...)``), so the play file is written beforehand."""
+(390×844): four phones join by the table's join link with their names (汉字 and Latin); one starts
+the session from its form with a base of 2; the player who drew East says so on their phone;
+each seat bets from its phone; the first hand is played by the phones' buttons (rolls, a 碰, a 吃,
+the quick 下家, passes, a self-drawn win) and confirmed, with its wait, from the winner's phone;
+the next two hands are entered result-only (只记分: proposed on one phone, agreed on a second; the
+first carries the bets three phones entered); a phone ends the session with two taps and the
+settle-up is shared as a picture (the downloaded PNG decodes) and as text (its payments the
+engine's ``settle_up``). Nothing is done at the table but through the phones: every journal
+record's source is a phone's tap. The journal's events in effect equal the events of the same
+evening played from a play file (``xian-table play --events``), and the final public state
+equals the play file's. The dice are fixed (``TableService(dice=...)``), so the play file is
+written beforehand."""
 
 from __future__ import annotations
 
@@ -49,9 +50,11 @@ def passes(seat: int) -> dict[str, Any]:
 
 
 # the same evening as a play file: the events a table's own inputs would send, and presses
-HAND_2 = {"type": "score_hand", "winner": 1, "how": "discard", "discarder": 3, "wait": "closed"}
+BETS_2 = [2, 1, 0]  # hand 2's bets from three phones; the fourth's stays 0 in the result's form
+HAND_2 = {"type": "score_hand", "winner": 1, "how": "discard", "discarder": 3, "wait": "closed",
+          "bets": [*BETS_2, 0]}  # (the form's bets row: what the phones bet, shown and agreed with the result)
 HAND_3 = {"type": "score_hand", "winner": 0, "how": "self_drawn",  # (a plain wait: the form's default, unsaid)
-          "kongs": [{"seat": 0, "kind": "concealed"}]}
+          "kongs": [{"seat": 0, "kind": "concealed"}], "bets": [0, 0, 0, 0]}  # (nobody bet: the form's zeros)
 PLAY = [
     {"type": "new_session", "players": NAMES, "base": BASE},
     {"type": "seating", "method": "C", "east": EAST},
@@ -223,8 +226,16 @@ def test_an_evening_from_phones_alone_is_the_play_file(tmp_path: Path) -> None:
         assert evening.state()["last_settlement"]["wait"] == "single"
         evening.tap(0, "[data-step=next_hand]")
 
-        # two hands entered result-only, each proposed on one phone and agreed on another
+        # two hands entered result-only, each proposed on one phone and agreed on another; the
+        # first with the bets three phones entered (all four would deal the hand to be played)
         assert evening.state()["phase"] == "betting"
+        for seat, amount in enumerate(BETS_2):
+            page = phones[seat]
+            page.wait("document.getElementById('sc-bets').offsetParent !== null", "the bets")
+            fill(page, "#sc-bet", str(amount))
+            page.click("#sc-bet-send")
+            phones[3].wait(f"document.querySelectorAll('#sc-bet-list li')[{seat}].textContent.startsWith("
+                           f"{json.dumps(f'{NAMES[seat]}: {amount} ')})", f"seat {seat}'s bet")
         evening.agreed(0, 3, [("Ana", 0), ("Zoë点炮", 0), ("夹张", 0)], "只记分：Ana 点炮（Zoë） · 夹张")
         assert evening.state()["results"][-1]["winner"] == 1 and evening.state()["results"][-1]["from"] == 3
         evening.tap(3, "[data-step=next_hand]")
