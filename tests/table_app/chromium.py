@@ -142,6 +142,20 @@ class Page:
         return path
 
 
+def join_phone(browser: Chromium, url: str, seat: int, name: str | None = None, *, width: int = 390,
+               height: int = 844, own_cookies: bool = True) -> Page:
+    """A phone that opens the join link ``url``, taps seat ``seat``, types ``name`` (none: the
+    name shown is kept) and joins: its seat's page, live."""
+    page = browser.page(url, width=width, height=height, own_cookies=own_cookies)
+    page.wait("document.querySelectorAll('.seat').length === 4", "the four seats")
+    page.click(f".seat[data-seat='{seat}']")
+    if name is not None:
+        page.type("#name", name)
+    page.click("#join")
+    page.wait(f"location.pathname === '/phone/{seat}' && document.body.dataset.seq !== ''", "the seat's page")
+    return page
+
+
 def shots_dir(docs: str, tmp_path: Path) -> Path:
     """Where a test's screenshots go: ``docs/<docs>/`` when ``XIAN_TABLE_DOC_SHOTS=1`` (to
     renew the documentation's pictures), else the test's own temporary directory (a test

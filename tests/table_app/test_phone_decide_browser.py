@@ -16,7 +16,7 @@ import pytest
 from table_app.journal import Journal
 from table_app.service import ManualClock, TableService
 from table_app.web.server import SeatPages
-from tests.table_app.chromium import Chromium, Page, shots_dir
+from tests.table_app.chromium import Chromium, Page, join_phone, shots_dir
 
 START = [
     {"type": "new_session", "players": ["阿明", "阿华", "阿强", "阿芳"], "base": 1},
@@ -27,12 +27,7 @@ START = [
 
 
 def join(browser: Chromium, pages: SeatPages, seat: int) -> Page:
-    page = browser.page(pages.join_url)
-    page.wait("document.querySelectorAll('.seat').length === 4", "the four seats")
-    page.click(f".seat[data-seat='{seat}']")
-    page.click("#join")
-    page.wait(f"location.pathname === '/phone/{seat}' && document.body.dataset.seq !== ''", "the seat's page")
-    return page
+    return join_phone(browser, pages.join_url, seat)
 
 
 @pytest.mark.slow

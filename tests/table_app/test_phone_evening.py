@@ -30,7 +30,7 @@ from engine.scoring import settle_up
 from table_app.journal import Journal
 from table_app.service import ManualClock, TableService
 from table_app.web.server import SeatPages
-from tests.table_app.chromium import Chromium, Page, until
+from tests.table_app.chromium import Chromium, Page, join_phone, until
 from tests.table_app.test_phone_decide_browser import tap_text
 from tests.table_app.test_phone_score_browser import fill
 
@@ -150,12 +150,7 @@ def test_an_evening_from_phones_alone_is_the_play_file(tmp_path: Path) -> None:
         # four phones join by the link, each with its player's name
         phones: list[Page] = []
         for seat, name in enumerate(NAMES):
-            page = browser.page(pages.join_url, own_cookies=seat != 0)  # (phone 0: the default context's downloads)
-            page.wait("document.querySelectorAll('.seat').length === 4", "the four seats")
-            page.click(f".seat[data-seat='{seat}']")
-            page.type("#name", name)
-            page.click("#join")
-            page.wait(f"location.pathname === '/phone/{seat}' && document.body.dataset.seq !== ''", "the seat's page")
+            page = join_phone(browser, pages.join_url, seat, name, own_cookies=seat != 0)
             phones.append(page)
         evening = Evening(service, phones)
 

@@ -14,24 +14,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.table_app.chromium import Chromium, Page, shots_dir, until
+from tests.table_app.chromium import Chromium, Page, join_phone, shots_dir, until
 from tests.table_app.test_phones_browser import Serve, free_port, lines, tap
 
 # the longest names the table takes (8 Chinese characters, 12 letters: present.names.NAME_ROOM)
 NAMES = ["欧阳司马诸葛上官", "Maximilianus", "王小明", "MMMMMMMMMMMM"]
 PLACES = [f"屏幕{zh}方的座位 · the seat at the screen's {en}"
           for zh, en in (("下", "bottom"), ("右", "right"), ("上", "top"), ("左", "left"))]
-
-
-def join(browser: Chromium, url: str, seat: int, name: str, width: int = 390, height: int = 844,
-         own_cookies: bool = True) -> Page:
-    page = browser.page(url, width=width, height=height, own_cookies=own_cookies)
-    page.wait("document.querySelectorAll('.seat').length === 4", "the four seats")
-    page.click(f".seat[data-seat='{seat}']")
-    page.type("#name", name)
-    page.click("#join")
-    page.wait(f"location.pathname === '/phone/{seat}' && document.body.dataset.seq !== ''", "the seat's page")
-    return page
 
 
 def text(page: Page, selector: str) -> str:
@@ -72,9 +61,9 @@ def test_the_page_in_its_language_before_during_and_after_a_session(tmp_path: Pa
     try:
         assert until(lambda: "/join/" in serve.join_url()), serve.said
         url = serve.join_url()
-        phones = [join(browser, url, 0, NAMES[0], own_cookies=False),  # (the default context: its downloads)
-                  join(browser, url, 1, NAMES[1]), join(browser, url, 2, NAMES[2]),
-                  join(browser, url, 3, NAMES[3], width=360, height=740)]
+        phones = [join_phone(browser, url, 0, NAMES[0], own_cookies=False),  # (the default context: its downloads)
+                  join_phone(browser, url, 1, NAMES[1]), join_phone(browser, url, 2, NAMES[2]),
+                  join_phone(browser, url, 3, NAMES[3], width=360, height=740)]
 
         # zoom is the phone's: the page does not forbid it
         viewport = phones[0].js("document.querySelector('meta[name=viewport]').content")
@@ -235,7 +224,7 @@ def test_the_page_whole_at_200_percent_zoom(tmp_path: Path) -> None:
                                                            strict=True)]
         assert index.js("document.documentElement.scrollWidth <= innerWidth")
         for seat in (0, 3):
-            page = join(browser, url, seat, NAMES[seat], width=180, height=370)
+            page = join_phone(browser, url, seat, NAMES[seat], width=180, height=370)
             page.wait(f"document.getElementById('name').textContent === {json.dumps(NAMES[seat])}", "its name")
             for lang in ("both", "en", "zh"):
                 choose(page, lang)

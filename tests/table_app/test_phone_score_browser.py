@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.table_app.chromium import Chromium, Page, shots_dir, until
+from tests.table_app.chromium import Chromium, Page, join_phone, shots_dir, until
 from tests.table_app.test_phones_browser import Serve, free_port, lines, tap
 
 NAMES = ["王小明", "Ana", "李雷", "Zoë"]
@@ -37,12 +37,7 @@ def test_phones_start_a_session_bet_and_keep_the_last_session(tmp_path: Path) ->
         assert until(lambda: "/join/" in serve.join_url()), serve.said
         phones: list[Page] = []
         for seat, name in enumerate(NAMES):
-            page = browser.page(serve.join_url())
-            page.wait("document.querySelectorAll('.seat').length === 4", "the four seats")
-            page.click(f".seat[data-seat='{seat}']")
-            page.type("#name", name)
-            page.click("#join")
-            page.wait(f"location.pathname === '/phone/{seat}' && document.body.dataset.seq !== ''", "the seat's page")
+            page = join_phone(browser, serve.join_url(), seat, name)
             phones.append(page)
 
         # the form: the phones' names, the base, the rules in words; 开始 takes two taps

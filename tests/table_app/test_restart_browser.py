@@ -30,7 +30,7 @@ from table_app.journal import Journal
 from table_app.service import ManualClock, TableService
 from table_app.web.admission import Limits
 from table_app.web.server import SeatPages
-from tests.table_app.chromium import Chromium, Page, shots_dir, until
+from tests.table_app.chromium import Chromium, Page, join_phone, shots_dir, until
 from tests.table_app.test_phones_browser import free_port
 
 NAMES = ["王小明", "Ana", "李雷", "Zoë"]
@@ -153,12 +153,7 @@ def test_phones_keep_their_seats_through_sigterm_and_sigkill(tmp_path: Path) -> 
 
         phones: list[Page] = []
         for seat, name in enumerate(NAMES):
-            phone = browser.page(join)
-            phone.wait("document.querySelectorAll('.seat').length === 4", "the four seats")
-            phone.click(f".seat[data-seat='{seat}']")
-            phone.type("#name", name)
-            phone.click("#join")
-            phone.wait(f"location.pathname === '/phone/{seat}' && document.body.dataset.seq !== ''", "the seat's page")
+            phone = join_phone(browser, join, seat, name)
             phones.append(phone)
         # the phones start the session (they keep their seats and the code) and seat the players
         phones[0].click("#sc-new")  # the new session's form: 开始 takes two taps
