@@ -43,6 +43,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler
 from typing import Any, Generic, Literal, Protocol, TypeVar
+from urllib.parse import parse_qsl
 
 from table_app.fault_log import FaultLog
 from table_app.web.admission import Limits, Places
@@ -97,6 +98,15 @@ class Request:
 Answer = Reply | Stream
 
 
+def query_value(query: str, name: str) -> str:
+    """The (decoded) value of ``name`` in a query string, "" when it has none.
+
+    >>> query_value("lang=en&key=a%2Db", "key"), query_value("lang=en", "key")
+    ('a-b', '')
+    """
+    return next((v for k, v in parse_qsl(query, keep_blank_values=True) if k == name), "")
+
+
 @dataclass(frozen=True)
 class Route(Generic[S]):
     """A row of a route table: ``method`` (GET answers HEAD too) and ``path``, a regular
@@ -144,10 +154,10 @@ def refusal(methods: Sequence[str]) -> bytes:
 
 
 class Pacer(Protocol):
-    """What the event streams need of the server's state: a place among the streams, and the
-    pace-maker's ticks (:class:`table_app.web.live.LiveTable`)."""
+    """What the event streams need of the server's state: their count, and the pace-maker's
+    ticks (:class:`table_app.web.live.LiveTable`); their places are :class:`Places`'."""
 
-    def open_stream(self) -> bool: ...
+    def open_stream(self) -> None: ...
 
     def close_stream(self) -> None: ...
 
@@ -384,12 +394,11 @@ class Handler(BaseHTTPRequestHandler):
             return
         pacer, places, pending = self.server.pacer, self.server.places, self.request
         place = places.take_stream(pending.key, pending.trusted)
-        if place is None or not pacer.open_stream():
-            if place is not None:
-                places.give_stream(place, pending.key)
+        if place is None:
             self.close_connection = True
             self._reply(Reply(503, TEXT, b"busy: too many event streams\n", RETRY_AFTER))
             return
+        pacer.open_stream()
         if pending.place is not None:  # the thread is the stream's now: the request's place is free
             places.give_request(pending.place, pending.key)
             pending.place = None

@@ -5,9 +5,10 @@ The service's observer (:meth:`LiveTable.__call__`, on the table's own thread) o
 state and wakes the pace-maker, however many phones watch. The streams move together, on the
 pace-maker thread's ticks: a change is sent at once, a burst of changes at most every
 ``STREAM_INTERVAL_S`` (it shows its end), and each seat's view (and the table page's, per
-language) is built once per tick for all its streams. At most ``max_streams`` streams are
-open at once. The views are :func:`table_app.present.seat.seat_view` — the same as MQTT
-``seat/<n>`` — and :func:`table_app.present.table_page.table_view`, the touchscreen's table screen.
+language) is built once per tick for all its streams (how many may be open, and whose, the
+server's places decide: :mod:`table_app.web.admission`). The views are
+:func:`table_app.present.seat.seat_view` — the same as MQTT ``seat/<n>`` — and
+:func:`table_app.present.table_page.table_view`, the touchscreen's table screen.
 """
 
 from __future__ import annotations
@@ -32,11 +33,10 @@ STREAM_INTERVAL_S = 0.05
 
 
 class LiveTable:
-    """``LiveTable(service, max_streams).start()``; the views; the streams' places and ticks; ``.stop()``."""
+    """``LiveTable(service).start()``; the views; the streams' count and ticks; ``.stop()``."""
 
-    def __init__(self, service: TableService, max_streams: int) -> None:
+    def __init__(self, service: TableService) -> None:
         self.service = service
-        self.max_streams = max_streams
         self._cond = threading.Condition()
         self._public: PublicState = service.public
         self._seq: int = service.seq
@@ -53,7 +53,6 @@ class LiveTable:
         self._unsubscribe: Callable[[], None] | None = None
         self.undone: Callable[[], Both | None] = lambda: None  # what the last undo took back (phone_decide)
         self.streams = 0  # open event streams (for logs and tests)
-        self.refused = 0  # streams answered 503 (for logs, tests and the benchmark)
 
     def start(self) -> None:
         self._unsubscribe = self.service.subscribe(self)
@@ -163,13 +162,9 @@ class LiveTable:
             if self._closed.wait(STREAM_INTERVAL_S):
                 return
 
-    def open_stream(self) -> bool:
+    def open_stream(self) -> None:
         with self._cond:
-            if self.streams >= self.max_streams:
-                self.refused += 1
-                return False
             self.streams += 1
-            return True
 
     def close_stream(self) -> None:
         with self._cond:

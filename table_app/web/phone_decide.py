@@ -33,12 +33,12 @@ from engine.fields import MAX_AMOUNT
 from engine.public import PublicState
 from engine.scored import ScoreHand
 from engine.seats import SEATS
-from table_app.bounded import json_line
 from table_app.present.history import scored_words, sentence
 from table_app.present.words import Both, both, names_list, pair, tr
 from table_app.web.consent import Consent, Proposal
 from table_app.web.http import Reply
 from table_app.web.phone_entry import EntryOffer, bad_bets, bets_in, entry_command, entry_offer
+from table_app.web.replies import json_reply, refused
 from table_app.web.taps import source_seat
 
 if TYPE_CHECKING:
@@ -46,7 +46,6 @@ if TYPE_CHECKING:
     from table_app.service import TableService
 
 KEPT: Final = 64  # the events in effect remembered (whose step, in words), the newest
-JSON = "application/json"
 WORDS: Final = ("dc_by", "dc_agree", "dc_refuse", "dc_confirm", "dc_withdraw", "dc_waiting", "dc_left",
                 "dc_undo_button", "dc_call_false_win", "dc_entry_open", "dc_entry_send", "dc_entry_close",
                 "dc_kongs", "dc_kong_from", "who_won", "nobody", "how_won", "self_drawn", "fed_by", "wait",
@@ -99,16 +98,6 @@ class _Step:
 
 def _no_bets(public: PublicState) -> Mapping[int, int]:
     return {}
-
-
-def _reply(status: int, data: dict[str, object]) -> Reply:
-    return Reply(status, JSON, json_line(data).encode())
-
-
-def refused(status: int, key: str, code: str, **fields: object) -> Reply:
-    """A refusal in both languages, as the phone routes word theirs."""
-    return _reply(status, {"ok": False, "error": tr(key, "en", **fields), "zh": tr(key, "zh", **fields),
-                           "en": tr(key, "en", **fields), "code": code})
 
 
 @dataclass
@@ -262,13 +251,13 @@ class Decide:
         made = self.consent.propose(kind, seat, command, what, self.service.seq)
         if isinstance(made, str):
             return refused(409, made, "decide.open")
-        return _reply(200, {"ok": True, "proposed": kind, **both("dc_proposed")})
+        return json_reply(200, {"ok": True, "proposed": kind, **both("dc_proposed")})
 
     def _answer(self, seat: int, kind: Decision, agree: bool, public: PublicState) -> Reply | Send:
         seq = self.service.seq
         if not agree:
             gone = self.consent.drop(kind, seq, seat)
-            return _reply(200, {"ok": True, "dropped": kind}) if gone else refused(409, "dc_none", "decide.none")
+            return json_reply(200, {"ok": True, "dropped": kind}) if gone else refused(409, "dc_none", "decide.none")
         facts = self.facts(public)
 
         def check(p: Proposal) -> str | None:

@@ -11,19 +11,17 @@ the table page fetches the new QR code when it changes).
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING, TypedDict
 
-from table_app.bounded import json_line
 from table_app.present.vocab_link import LINK
 from table_app.present.words import Both, both, tr
 from table_app.web.http import Reply
 from table_app.web.phone_routes import phone_secret
+from table_app.web.replies import json_object, json_reply, refused
 
 if TYPE_CHECKING:
     from table_app.web.phone_routes import PhoneRoutes
 
-JSON = "application/json"
 LINK_WORDS = {key: {"zh": zh, "en": en} for key, (zh, en) in LINK.items()}  # (the phone page's, with its view)
 
 
@@ -42,10 +40,6 @@ class TablePhones(TypedDict):
     changed: list[Both]
     code: str
     words: dict[str, Both]
-
-
-def _reply(status: int, data: object) -> Reply:
-    return Reply(status, JSON, json_line(data).encode())
 
 
 def changed_lines(routes: PhoneRoutes) -> list[Both]:
@@ -72,14 +66,11 @@ def table_phones(routes: PhoneRoutes) -> TablePhones:
 def answer_takeover(routes: PhoneRoutes, seat: int, body: bytes, cookie: str | None) -> Reply:
     """The seat's phone allows or refuses the phone asking for its seat."""
     if routes.phones.seat_of(phone_secret(cookie)) != seat:
-        return _reply(401, {"ok": False, "code": "phone.unbound", **both("ph_no_seat")})
-    try:
-        data = json.loads(body.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError, RecursionError):
-        data = None
-    allow = data.get("allow") if isinstance(data, dict) and set(data) == {"allow"} else None
+        return refused(401, "ph_no_seat", "phone.unbound")
+    data = json_object(body)
+    allow = data.get("allow") if data is not None and set(data) == {"allow"} else None
     if not isinstance(allow, bool):
-        return _reply(400, {"ok": False, "code": "invalid", **both("ph_bad_join")})
+        return refused(400, "ph_bad_join", "invalid")
     if not routes.phones.answer(seat, allow):
-        return _reply(409, {"ok": False, "code": "join.no_question", **both("lk_no_question")})
-    return _reply(200, {"ok": True, "allow": allow})
+        return refused(409, "lk_no_question", "join.no_question")
+    return json_reply(200, {"ok": True, "allow": allow})

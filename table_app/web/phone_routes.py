@@ -17,10 +17,9 @@ address); each returns a :class:`table_app.web.http.Reply`.
 
 from __future__ import annotations
 
-import json
 import logging
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from http.cookies import CookieError, SimpleCookie
@@ -34,15 +33,16 @@ from engine.public import PublicState
 from engine.records import WAIT_KINDS, WaitKind, Wind
 from engine.seats import SEATS
 from engine.table import accepts
-from table_app.bounded import UnsafeTextError, check_strings, json_line
+from table_app.bounded import UnsafeTextError, check_strings
 from table_app.present.names import NAME_ROOM, name_width
 from table_app.present.refusals import refusal
 from table_app.present.seat import SeatView, seat_label
 from table_app.present.words import WIND_EN, WIND_ZH, Both, both, tr
-from table_app.web.http import MAX_BODY, Reply
+from table_app.web.http import Reply
 from table_app.web.phone_decide import Decide, DecideView, Send
 from table_app.web.phone_score import SCORE_STEPS, PhoneScore, ScoreView
 from table_app.web.phones import Phones
+from table_app.web.replies import json_object, json_reply, json_value, refused
 from table_app.web.taps import PHONE_WAIT_S, Taps, phone_source, source_seat
 
 if TYPE_CHECKING:
@@ -52,7 +52,6 @@ log = logging.getLogger(__name__)
 
 COOKIE = "xian_phone"
 BETWEEN_HANDS = ("betting", "hand_over")  # where a phone offers 结束牌局 (not in the middle of a hand)
-JSON = "application/json"
 HTML = "text/html; charset=utf-8"
 
 
@@ -97,16 +96,6 @@ class JoinSeat(TypedDict):
     wind_en: str | None
     label: Both  # the seat in words: its wind, or its place before the winds are drawn (never 座0-座3)
     phone: bool
-
-
-def _json(status: int, data: Mapping[str, object], *headers: tuple[str, str]) -> Reply:
-    return Reply(status, JSON, json_line(data).encode(), headers)
-
-
-def _refused(status: int, key: str, code: str = "", **fields: object) -> Reply:
-    """A refusal in both languages (the word table's ``key``)."""
-    return _json(status, {"ok": False, "error": tr(key, "en", **fields), "zh": tr(key, "zh", **fields),
-                          "en": tr(key, "en", **fields), "code": code})
 
 
 def phone_secret(cookie_header: str | None) -> str | None:
@@ -196,7 +185,7 @@ class PhoneRoutes:
     def join_seats(self, token: str) -> Reply:
         if not self.phones.token_ok(token):
             return Reply(403, HTML, self.page("join_old.html").encode())
-        return _json(200, {"seats": self.seats()})
+        return json_reply(200, {"seats": self.seats()})
 
     def phone_page(self, seat_text: str, cookie: str | None) -> Reply:
         """The bound phone's page; any other browser (or no such seat) is sent back to ``/``."""
@@ -209,7 +198,7 @@ class PhoneRoutes:
         secret = phone_secret(cookie)
         left = self.phones.leave(secret) if self.phones.seat_of(secret) == seat else None
         gone = f"{COOKIE}=; Path=/phone/{seat}; Max-Age=0"
-        return _json(200, {"ok": True, "seat": left}, ("Set-Cookie", gone))
+        return json_reply(200, {"ok": True, "seat": left}, ("Set-Cookie", gone))
 
     def seats(self) -> list[JoinSeat]:
         public = self.service.public
@@ -239,36 +228,36 @@ class PhoneRoutes:
         """A phone joins a seat. A seat whose phone is here is not taken over unasked: that phone
         is asked (202 with an ``ask``), and the joining phone asks again (``asking``: with its
         ``ask``, whose 128 bits stand for the join limit) until it is answered."""
-        data = _body(body)  # (its only text is the name: the names' own rule, check_name, below)
+        data = json_object(body)  # (its only text is the name: the names' own rule, check_name, below)
         ask = data.get("ask") if asking and data is not None else ""
         if asking and not (isinstance(ask, str) and self.phones.ask_known(ask)):
-            return _refused(403, "lk_ask_gone", "join.ask_gone")
+            return refused(403, "lk_ask_gone", "join.ask_gone")
         if not asking and not self.phones.may_try(client):
-            return _refused(429, "ph_too_many", "join.rate")
+            return refused(429, "ph_too_many", "join.rate")
         if not self.phones.token_ok(token):
             if not asking and not self.phones.wrong_token():
-                return _refused(429, "ph_too_many", "join.rate")
-            return _refused(403, "phone_old_code", "join.token")
+                return refused(429, "ph_too_many", "join.rate")
+            return refused(403, "phone_old_code", "join.token")
         if data is None or set(data) - {"seat", "name", *(("ask",) if asking else ())}:
-            return _refused(400, "ph_bad_join", "invalid")
+            return refused(400, "ph_bad_join", "invalid")
         seat = data.get("seat")
         if type(seat) is not int or not 0 <= seat < SEATS:
-            return _refused(400, "ph_pick_seat", "invalid")
+            return refused(400, "ph_pick_seat", "invalid")
         name = data.get("name")
         if name is not None:
             try:
                 name = check_name(name)
             except InvalidEventError:
-                return _refused(400, "ph_bad_name",
+                return refused(400, "ph_bad_name",
                                 "invalid.name")
             if name_width(name) > NAME_ROOM:  # (the touchscreen's own limit: shown whole on every screen)
-                return _refused(400, "name_too_long", "invalid.name", name=name)
+                return refused(400, "name_too_long", "invalid.name", name=name)
         joined = self.phones.join(seat, ask if isinstance(ask, str) else "")
         if joined.outcome == "asking":  # (the seat's phone is here: its page asks it)
-            return _json(202, {"ok": None, "asking": True, "ask": joined.ask, "seat": seat, "code": "join.asking",
+            return json_reply(202, {"ok": None, "asking": True, "ask": joined.ask, "seat": seat, "code": "join.asking",
                                "zh": tr("lk_asking", "zh"), "en": tr("lk_asking", "en")})
         if joined.outcome == "refused":
-            return _refused(403, "lk_ask_refused", "join.refused")
+            return refused(403, "lk_ask_refused", "join.refused")
         secret, replaced = joined.secret, joined.replaced
         pending = False
         if name is not None and self.service.public["players"][seat] != name:
@@ -282,7 +271,7 @@ class PhoneRoutes:
                 self._keep_if_refused(seat, name, answer)
                 pending = not answer.ok
         cookie = f"{COOKIE}={secret}; Path=/phone/{seat}; HttpOnly; SameSite=Strict; Max-Age=86400"
-        return _json(200, {"ok": True, "seat": seat, "page": f"/phone/{seat}", "replaced": replaced,
+        return json_reply(200, {"ok": True, "seat": seat, "page": f"/phone/{seat}", "replaced": replaced,
                            "name_pending": pending}, ("Set-Cookie", cookie))
 
     def _keep_if_refused(self, seat: int, name: str, answer: Answer) -> None:
@@ -292,12 +281,12 @@ class PhoneRoutes:
 
     def press(self, seat: int, body: bytes, cookie: str | None) -> Reply:
         if self.phones.seat_of(phone_secret(cookie)) != seat:
-            return _refused(401, "ph_no_seat", "phone.unbound")
+            return refused(401, "ph_no_seat", "phone.unbound")
         data = _command_body(body)
         if isinstance(data, Reply):
             return data
         if data is None:
-            return _refused(400, "ph_not_press", "invalid")
+            return refused(400, "ph_not_press", "invalid")
         tap, known = self._known_tap(seat, data)
         if known is not None:
             return known
@@ -308,7 +297,7 @@ class PhoneRoutes:
         if kind == "press" and set(data) <= {"type", "button", "held"} and data.get("button") in BUTTONS:
             if data["button"] == "DICE":  # the dice are the seat's only when it is due to roll
                 if "roll" not in self.service.public["actions"][seat]:
-                    return _refused(409, "ph_not_roll", "phone.not_roll")
+                    return refused(409, "ph_not_roll", "phone.not_roll")
                 command: dict[str, object] = {"type": "press", "seat": None, "button": "DICE"}
             else:
                 command = {"type": "press", "seat": seat, "button": data["button"], "held": data.get("held") is True}
@@ -317,13 +306,13 @@ class PhoneRoutes:
         elif kind == "kong" and set(data) == {"type", "kind"} and data["kind"] in KONG_KINDS:
             command = {"type": "kong", "seat": seat, "kind": data["kind"]}
         else:
-            return _refused(400, "ph_bad_button", "invalid")
+            return refused(400, "ph_bad_button", "invalid")
         return self._send(seat, tap, data, command)
 
     def step(self, seat: int, body: bytes, cookie: str | None) -> Reply:
         """One of the table's own steps (:meth:`steps`) from a bound phone."""
         if self.phones.seat_of(phone_secret(cookie)) != seat:
-            return _refused(401, "ph_no_seat", "phone.unbound")
+            return refused(401, "ph_no_seat", "phone.unbound")
         data = _command_body(body)
         if isinstance(data, Reply):
             return data
@@ -345,10 +334,10 @@ class PhoneRoutes:
             command = {"type": "seating", "method": "C", "east": seat}  # this phone's player drew East
         elif kind in ("next_hand", "end_session") and set(data or ()) == {"type"}:
             if kind == "end_session" and not self.steps(public, seat)["end_session"]:
-                return _refused(409, "ph_mid_hand", "phone.mid_hand")
+                return refused(409, "ph_mid_hand", "phone.mid_hand")
             command = {"type": kind}
         else:
-            return _refused(400, "ph_not_step", "invalid")
+            return refused(400, "ph_not_step", "invalid")
         return self._send(seat, tap, data or {}, command)
 
     # -- a tap: sent once, answered when durable or told "still saving" ---------------------------
@@ -360,13 +349,13 @@ class PhoneRoutes:
         if tap is None:
             return Taps.new_id(), None
         if not Taps.valid(tap):
-            return "", _refused(400, "ph_bad_tap", "invalid.tap")
+            return "", refused(400, "ph_bad_tap", "invalid.tap")
         assert isinstance(tap, str)
         known = self.taps.find(seat, tap)
         if known is None:
             return tap, None
         if known[0] is not None and known[0] != data:  # (None: applied before a restart, by the journal)
-            return tap, _refused(409, "ph_tap_reused", "phone.tap_reused")
+            return tap, refused(409, "ph_tap_reused", "phone.tap_reused")
         return tap, self._wait(tap, known[1])
 
     def _decided(self, seat: int, tap: str, request: dict[str, object], decided: Reply | Send) -> Reply:
@@ -381,7 +370,7 @@ class PhoneRoutes:
         first, future = self.taps.submit(seat, tap, request, lambda: command if isinstance(command, Future) else
                                          self.service.submit(command, source, remote=True))
         if first != request:  # (the same new id from two requests at once, with different bodies)
-            return _refused(409, "ph_tap_reused", "phone.tap_reused")
+            return refused(409, "ph_tap_reused", "phone.tap_reused")
         return self._wait(tap, future)
 
     def _wait(self, tap: str, future: Future[Answer]) -> Reply:
@@ -389,16 +378,16 @@ class PhoneRoutes:
         try:
             answer = future.result(self.wait_s)
         except TimeoutError:
-            return _json(202, {"ok": None, "saving": True, "tap": tap, "code": "phone.saving",
+            return json_reply(202, {"ok": None, "saving": True, "tap": tap, "code": "phone.saving",
                                "zh": tr("ph_saving", "zh"), "en": tr("ph_saving", "en")})
         return self._answer(answer, tap)
 
     def _answer(self, answer: Answer, tap: str) -> Reply:
         if answer.ok:
-            return _json(200, {"ok": True, "seq": answer.seq, "tap": tap})
+            return json_reply(200, {"ok": True, "seq": answer.seq, "tap": tap})
         players = self.service.public["players"]
         params = answer.params or {}
-        return _json(200, {"ok": False, "tap": tap, "error": answer.error, "code": answer.code, "params": params,
+        return json_reply(200, {"ok": False, "tap": tap, "error": answer.error, "code": answer.code, "params": params,
                            "zh": refusal(answer.code, params, answer.error or "", players, "zh"),
                            "en": refusal(answer.code, params, answer.error or "", players, "en")})
 
@@ -410,24 +399,9 @@ def _command_body(body: bytes) -> dict[str, object] | Reply | None:
     """A press's or a step's JSON object (None: the body is not one), or the refusal of a body
     with a control character or a lone surrogate in any string (the rule of every command:
     :func:`table_app.bounded.check_strings`)."""
-    value = _json_value(body)
+    value = json_value(body)
     try:
         check_strings(value)
     except UnsafeTextError as e:
-        return _refused(400, "ph_bad_text", "invalid.text", why=str(e))
+        return refused(400, "ph_bad_text", "invalid.text", why=str(e))
     return value if isinstance(value, dict) else None
-
-
-def _body(body: bytes) -> dict[str, object] | None:
-    value = _json_value(body)
-    return value if isinstance(value, dict) else None
-
-
-def _json_value(body: bytes) -> object:
-    """The JSON value of a POST's body (None: too long, not UTF-8 or not JSON)."""
-    if len(body) > MAX_BODY:
-        return None
-    try:
-        return json.loads(body.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError, RecursionError):
-        return None

@@ -36,7 +36,6 @@ from engine.public import PublicState, public_state
 from engine.rules import XIAN, Rules, RulesError, RuleValue
 from engine.seats import SEATS
 from engine.table import accepts
-from table_app.bounded import json_line
 from table_app.journal_state import state_after
 from table_app.notices import Answer
 from table_app.present.names import names_problem
@@ -46,6 +45,7 @@ from table_app.present.table import FinalView, session_view
 from table_app.present.vocab_score import SCORE
 from table_app.present.words import Both, pair, tr
 from table_app.web.http import Reply
+from table_app.web.replies import refusal, refused
 
 if TYPE_CHECKING:
     from table_app.journal import Journal
@@ -110,15 +110,6 @@ class ScoreView(TypedDict):
     bets: BetsView | None  # while bets are open
     last: LastSession | None  # the session before this one, if any
     words: dict[str, dict[str, str]]
-
-
-def _refusal(status: int, zh: str, en: str, code: str) -> Reply:
-    return Reply(status, "application/json", json_line({"ok": False, "error": en, "zh": zh, "en": en,
-                                                        "code": code}).encode())
-
-
-def _refused(status: int, key: str, code: str, **fields: object) -> Reply:
-    return _refusal(status, tr(key, "zh", **fields), tr(key, "en", **fields), code)
 
 
 def _as_json(value: object) -> RuleValue:
@@ -235,7 +226,7 @@ class PhoneScore:
         with self._lock:
             last = self._last
             if _bets_open(public):
-                entered = self._entered if self._hand == (self._gen, public["hand"]) else {}
+                entered = self._this_hand(public)
                 players = public["players"]
                 bets = {"names": list(players), "entered": [entered.get(s) for s in range(SEATS)],
                         "held": list(public["bets"]), "missing": [players[s] for s in range(SEATS) if s not in entered],
@@ -247,7 +238,11 @@ class PhoneScore:
         """This hand's bets as the phones have entered them so far, by seat (a copy; empty for
         another hand, or after a new session or an undo): what a result-only form starts with."""
         with self._lock:
-            return dict(self._entered) if self._hand == (self._gen, public["hand"]) else {}
+            return dict(self._this_hand(public))
+
+    def _this_hand(self, public: PublicState) -> dict[int, int]:
+        """(Under the lock.) The bets entered, when they are this hand's (else none)."""
+        return self._entered if self._hand == (self._gen, public["hand"]) else {}
 
     # -- the steps -------------------------------------------------------------------------
 
@@ -262,11 +257,11 @@ class PhoneScore:
     def _bet(self, seat: int, data: Mapping[str, object], public: PublicState) -> Reply | dict[str, object] | \
             Future[Answer]:
         if not set(data) <= _BET_KEYS:
-            return _refused(400, "ph_not_step", "invalid")
+            return refused(400, "ph_not_step", "invalid")
         if "seat" in data and not _same(data["seat"], seat):
-            return _refused(403, "sc_not_your_bet", "phone.not_your_bet")
+            return refused(403, "sc_not_your_bet", "phone.not_your_bet")
         if not _bets_open(public):
-            return _refused(409, "sc_bets_closed", "phone.bets_closed")
+            return refused(409, "sc_bets_closed", "phone.bets_closed")
         with self._lock:
             if self._hand != (self._gen, public["hand"]):
                 self._hand, self._entered, self._sent = (self._gen, public["hand"]), {}, ()
@@ -274,7 +269,7 @@ class PhoneScore:
             try:
                 bets = check_bets([given.get(s, 0) for s in range(SEATS)], "bets")  # (the engine's own check)
             except InvalidEventError:
-                return _refused(400, "sc_bad_bet", "invalid.bet", max=MAX_AMOUNT)
+                return refused(400, "sc_bad_bet", "invalid.bet", max=MAX_AMOUNT)
             self._entered[seat] = bets[seat]
             if len(self._entered) < SEATS or bets == self._sent:
                 return _done()
@@ -291,25 +286,25 @@ def new_session(data: Mapping[str, object], public: PublicState,
     """The ``new_session`` command of a phone's form (the names, base and rules it leaves out:
     the form's own starting values), or why not."""
     if public["phase"] not in NEW_SESSION_PHASES:
-        return _refused(409, "ph_session_on", "phone.session_on")
+        return refused(409, "ph_session_on", "phone.session_on")
     if not set(data) <= _FORM_KEYS:
-        return _refused(400, "sc_bad_form", "invalid")
+        return refused(400, "sc_bad_form", "invalid")
     if data.get("confirm") is not True:
-        return _refused(409, "sc_confirm_first", "phone.confirm")
+        return refused(409, "sc_confirm_first", "phone.confirm")
     names = data.get("players", form_names(public, pending))
     if not isinstance(names, list) or len(names) != SEATS or not all(isinstance(n, str) for n in names):
-        return _refused(400, "sc_bad_form", "invalid")
+        return refused(400, "sc_bad_form", "invalid")
     names = [n.strip() for n in names]
     if names_problem(names, "en"):  # (empty, unprintable, too wide or twice: the touchscreen's own check)
-        return _refusal(400, names_problem(names, "zh"), names_problem(names, "en"), "invalid.name")
+        return refusal(400, names_problem(names, "zh"), names_problem(names, "en"), "invalid.name")
     try:
         overrides = Rules.from_overrides(data.get("rules", public["rules"])).overrides()  # type: ignore[arg-type]
     except (RulesError, TypeError) as e:
-        return _refused(400, "sc_bad_rules", "invalid.rules", why=str(e))
+        return refused(400, "sc_bad_rules", "invalid.rules", why=str(e))
     command: dict[str, object] = {"type": "new_session", "players": names, "base": data.get("base", public["base"]),
                                   **({"rules": overrides} if overrides else {})}
     try:
         parse_event(command)  # (the base: the engine's own check)
     except InvalidEventError:
-        return _refused(400, "sc_bad_base", "invalid.base", max=MAX_AMOUNT)
+        return refused(400, "sc_bad_base", "invalid.base", max=MAX_AMOUNT)
     return command

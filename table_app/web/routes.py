@@ -23,9 +23,10 @@ from table_app.present.buttons import phone_words
 from table_app.present.qr import qr_svg
 from table_app.present.seat import seat_labels
 from table_app.web import phone_join
-from table_app.web.http import Reply, Request, Route, Stream
+from table_app.web.http import Reply, Request, Route, Stream, query_value
 from table_app.web.live import KEEPALIVE_S, LiveTable, sse_view
 from table_app.web.phone_routes import PhoneRoutes, PhoneView
+from table_app.web.replies import json_object
 
 PHONE_WAKE_S = 1.0  # a phone's stream looks at its binding at least this often
 HTML = "text/html; charset=utf-8"
@@ -109,7 +110,7 @@ def seat_events(site: Site, request: Request) -> Stream:
 # -- the table page -----------------------------------------------------------------------------------
 
 def _lang(request: Request) -> str:
-    return "en" if "lang=en" in request.query.split("&") else "zh"
+    return "en" if query_value(request.query, "lang") == "en" else "zh"
 
 
 def table_page(site: Site, request: Request) -> Reply:
@@ -125,14 +126,6 @@ def table_events(site: Site, request: Request) -> Stream:
     return Stream(lambda: (site.live.frame(lang)[1], False), KEEPALIVE_S)
 
 
-def _query(request: Request, name: str) -> str:
-    for part in request.query.split("&"):
-        k, _, v = part.partition("=")
-        if k == name:
-            return v
-    return ""
-
-
 def _the_table(site: Site, request: Request, key: str) -> bool:
     """Whether a request comes from the table: a page opened with the display key (the link the
     table prints), or a browser on this machine — never from one elsewhere on the network
@@ -144,7 +137,7 @@ def _the_table(site: Site, request: Request, key: str) -> bool:
 
 def join_code(site: Site, request: Request) -> Reply:
     """The join link and its QR code, for the table's pages only (:func:`_the_table`)."""
-    if not _the_table(site, request, _query(request, "key")):
+    if not _the_table(site, request, query_value(request.query, "key")):
         return Reply(403, JSON, b'{"error": "the join code is shown on the table only"}')
     url = site.join_url()
     return Reply(200, JSON, json.dumps({"url": url, "svg": _qr(url), "code": site.phones.phones.code_tag()}).encode())
@@ -158,11 +151,8 @@ def _qr(url: str) -> str:
 def new_code(site: Site, request: Request) -> Reply:
     """A new join code on demand (换二维码), from a table's page: an old one photographed stops
     working; the seats stay."""
-    try:
-        body = json.loads(request.body.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError, RecursionError):
-        body = None
-    key = body.get("key") if isinstance(body, dict) else None
+    body = json_object(request.body)
+    key = body.get("key") if body is not None else None
     if not _the_table(site, request, key if isinstance(key, str) else ""):
         return Reply(403, JSON, b'{"ok": false, "error": "a new code is made on the table only"}')
     site.phones.phones.new_code()

@@ -29,11 +29,10 @@ import socket
 import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING
-from urllib.parse import unquote
 
 from table_app.present.seat import SeatView
 from table_app.web.admission import Limits
-from table_app.web.http import Router, Server
+from table_app.web.http import Router, Server, query_value
 from table_app.web.live import LiveTable
 from table_app.web.phone_routes import PhoneRoutes, phone_secret
 from table_app.web.phones import Phones
@@ -46,7 +45,6 @@ if TYPE_CHECKING:
 LIMITS = Limits()  # the request deadline, the places in all and per address, bound phones' reserve
 MAX_STREAMS = LIMITS.streams  # anyone's event streams (bound phones' have their own reserve besides)
 _PHONE_PAGE = re.compile(r"/phone/([0-3])(?:[/?]|$)")
-_TABLE_KEYED = re.compile(r"/table[^?]*\?(?:[^#]*&)?key=([^&#]*)")
 
 
 def parse_listen(text: str) -> tuple[str, int]:
@@ -70,7 +68,7 @@ class SeatPages:
         self.service = service
         self.table = table
         self.limits = limits
-        self.live = LiveTable(service, limits.streams + limits.trusted_streams)  # (the split: the server's places)
+        self.live = LiveTable(service)  # (how many streams, and whose: the server's places)
         self.phones = PhoneRoutes(service, self.page, phones or Phones(), taps=taps or Taps())  # (kept: phone_store)
         self.live.undone = self.phones.decide.undone  # (the table page says what an undo took back)
         site = Site(self.live, self.phones, table, lambda: self.join_url)
@@ -86,8 +84,8 @@ class SeatPages:
         the server's intake once the request's headers are in, before it is given a thread."""
         page = _PHONE_PAGE.match(target)
         if page is None:  # the table page opened with the display key (the table's own screen) is the table's too
-            keyed = _TABLE_KEYED.match(target)
-            return keyed is not None and self.phones.phones.key_ok(unquote(keyed.group(1)))
+            path, _, query = target.partition("?")
+            return path.startswith("/table") and self.phones.phones.key_ok(query_value(query, "key"))
         return self.phones.phones.seat_of(phone_secret(cookie)) == int(page.group(1))
 
     @property
@@ -106,7 +104,7 @@ class SeatPages:
     @property
     def refused(self) -> int:
         """Connections, requests and event streams answered 503 (for logs, tests and the benchmark)."""
-        return self._server.refused + self.live.refused
+        return self._server.refused
 
     @property
     def cut(self) -> int:

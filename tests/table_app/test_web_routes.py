@@ -122,7 +122,7 @@ def test_the_server_answers_the_table_it_is_given_and_no_other(service: TableSer
     """The mechanics carry no route of their own: with a table of two rows, the seat pages'
     paths are unknown there, and OPTIONS and 405 follow the two rows."""
     toy = (Route("GET", r"/hello/(\w+)", hello, "a greeting"), Route("POST", r"/echo/(\d)", echo, "an echo"))
-    server = Server(("127.0.0.1", 0), Router(toy, "hi"), LiveTable(service, 1),
+    server = Server(("127.0.0.1", 0), Router(toy, "hi"), LiveTable(service),
                     Limits(request_timeout_s=WAIT, write_timeout_s=WAIT, requests=4))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
