@@ -40,11 +40,6 @@ function freshEntry() {  // a seat's bet null: as the view prefills it (the phon
 let entry = freshEntry();
 let decideView = null;
 let decideLater = false;  // a view came while a bet was being typed: drawn when the field is left
-function DW(key, fields = {}) {  // the decide part's words (served with its view): "中文 · English"
-  const w = (decideView && decideView.decide.words[key]) || {zh: key, en: key};
-  const fill = (t) => t.replace(/\{(\w+)\}/g, (_, k) => String(fields[k]));
-  return fill(w.zh) === fill(w.en) ? fill(w.zh) : fill(w.zh) + " · " + fill(w.en);
-}
 function el(tag, text, cls) {
   const e = document.createElement(tag);
   if (text !== undefined) e.textContent = text;
@@ -66,12 +61,12 @@ async function decide(body) {
 function proposalCard(p) {
   const card = el("div", undefined, "proposal");
   card.dataset.kind = p.kind;
-  card.append(el("div", both(p.what), "what"), el("div", both(p.by_words) + " · " + DW("dc_left", {n: p.left}), "by"));
+  card.append(el("div", both(p.what), "what"), el("div", both(p.by_words) + " · " + W("dc_left", {n: p.left}), "by"));
   const row = el("div", undefined, "row");
-  if (p.mine && p.decides) row.append(button(DW("dc_confirm"), () => decide({type: "agree", kind: p.kind})));
-  if (p.mine && !p.decides) row.append(el("div", DW("dc_waiting")));
-  if (!p.mine) row.append(button(DW("dc_agree"), () => decide({type: "agree", kind: p.kind})));
-  row.append(button(DW(p.mine ? "dc_withdraw" : "dc_refuse"), () => decide({type: "refuse", kind: p.kind}), "no"));
+  if (p.mine && p.decides) row.append(button(W("dc_confirm"), () => decide({type: "agree", kind: p.kind})));
+  if (p.mine && !p.decides) row.append(el("div", W("dc_waiting")));
+  if (!p.mine) row.append(button(W("dc_agree"), () => decide({type: "agree", kind: p.kind})));
+  row.append(button(W(p.mine ? "dc_withdraw" : "dc_refuse"), () => decide({type: "refuse", kind: p.kind}), "no"));
   card.append(row);
   return card;
 }
@@ -89,30 +84,30 @@ function entryForm(offer, names) {
   const e = entry;
   const form = el("div", undefined, "form");
   const won = e.winner !== null && e.winner !== "nobody";
-  form.append(...choices(DW("who_won"), [
+  form.append(...choices(W("who_won"), [
     ...names.map((n, s) => [n, e.winner === s, true, () => { e.winner = s; if (e.discarder === s) { e.how = null; e.discarder = null; } }]),
-    [DW("nobody"), e.winner === "nobody", true, () => { e.winner = "nobody"; }]]));
-  form.append(...choices(DW("how_won"), [
-    [DW("self_drawn"), e.how === "self_drawn", won, () => { e.how = "self_drawn"; e.discarder = null; }],
-    ...names.map((n, s) => [DW("fed_by", {name: n}), e.how === "discard" && e.discarder === s, won && s !== e.winner,
+    [W("nobody"), e.winner === "nobody", true, () => { e.winner = "nobody"; }]]));
+  form.append(...choices(W("how_won"), [
+    [W("self_drawn"), e.how === "self_drawn", won, () => { e.how = "self_drawn"; e.discarder = null; }],
+    ...names.map((n, s) => [W("fed_by", {name: n}), e.how === "discard" && e.discarder === s, won && s !== e.winner,
                             () => { e.how = "discard"; e.discarder = s; }]).filter((_, s) => s !== e.winner)]));
   const kongState = !won ? "none" : e.kongs[e.winner].some((k) => k) ? "own" : e.kongs.some((k) => k[0] || k[1]) ? "other" : "none";
   const allowed = won && e.how ? offer.extras[`${e.winner}:${e.how}:${kongState}`] || [] : [];
   if (e.extra && !allowed.includes(e.extra)) e.extra = null;  // (no longer what the engine allows)
-  form.append(...choices(DW("wait"), [
-    ...offer.waits.map((w) => [DW("wait_" + w), e.wait === w, won, () => { e.wait = w; }]),
-    ...["kong_bloom", "heavenly", "robbed_kong"].map((x) => [DW("kind_" + x), e.extra === x, allowed.includes(x),
+  form.append(...choices(W("wait"), [
+    ...offer.waits.map((w) => [W("wait_" + w), e.wait === w, won, () => { e.wait = w; }]),
+    ...["kong_bloom", "heavenly", "robbed_kong"].map((x) => [W("kind_" + x), e.extra === x, allowed.includes(x),
                                                              () => { e.extra = e.extra === x ? null : x; }])]));
-  form.append(el("p", DW("dc_kongs")));
+  form.append(el("p", W("dc_kongs")));
   form.append(...kongRows(e, names));
-  form.append(el("p", DW("dc_bets")), betsRow(e, offer, names));
+  form.append(el("p", W("dc_bets")), betsRow(e, offer, names));
   const ready = e.winner === "nobody" || (won && e.how !== null);
-  const send = button(DW("dc_entry_send"), async () => {
+  const send = button(W("dc_entry_send"), async () => {
     if (await decide(entryBody(e, offer))) { entryOpen = false; drawDecide(); }
   });
   send.disabled = !ready;
   const row = el("div", undefined, "row");
-  row.append(send, button(DW("dc_entry_close"), () => { entryOpen = false; drawDecide(); }, "no"));
+  row.append(send, button(W("dc_entry_close"), () => { entryOpen = false; drawDecide(); }, "no"));
   form.append(row);
   return form;
 }
@@ -122,7 +117,7 @@ function kongRows(e, names) {
     const row = el("div", undefined, "row");
     row.append(el("span", n));
     ["entry_kong_c", "entry_kong_e"].forEach((word, k) => {
-      row.append(button(DW(word, {n: e.kongs[s][k]}), () => { e.kongs[s][k] = (e.kongs[s][k] + 1) % 5; drawDecide(); }));
+      row.append(button(W(word, {n: e.kongs[s][k]}), () => { e.kongs[s][k] = (e.kongs[s][k] + 1) % 5; drawDecide(); }));
     });
     rows.push(row);
   });
@@ -165,8 +160,8 @@ function betsInForm(d) {  // all four bets are in, the hand not begun: take them
   const form = el("div", undefined, "form");
   form.append(el("p", both(d.bets_in.words), "bets-in"));
   const row = el("div", undefined, "row");
-  if (!d.proposals.some((p) => p.kind === "undo")) row.append(button(DW("dc_take_bets_back"), () => decide({type: "undo"})));
-  row.append(button(DW("dc_entry_close"), () => { entryOpen = false; drawDecide(); }, "no"));
+  if (!d.proposals.some((p) => p.kind === "undo")) row.append(button(W("dc_take_bets_back"), () => decide({type: "undo"})));
+  row.append(button(W("dc_entry_close"), () => { entryOpen = false; drawDecide(); }, "no"));
   form.append(row);
   return form;
 }
@@ -184,13 +179,13 @@ function drawDecide() {
   for (const p of d.proposals) parts.push(proposalCard(p));
   const row = el("div", undefined, "row");
   if (d.false_win && !d.proposals.some((p) => p.kind === "reject_win")) {
-    row.append(button(DW("dc_call_false_win"), () => decide({type: "reject_win"}), "no"));
+    row.append(button(W("dc_call_false_win"), () => decide({type: "reject_win"}), "no"));
   }
   if (v.seq && !d.proposals.some((p) => p.kind === "undo")) {
-    row.append(button(DW("dc_undo_button"), () => decide({type: "undo"})));
+    row.append(button(W("dc_undo_button"), () => decide({type: "undo"})));
   }
   if ((d.entry || d.bets_in) && !entryOpen && !d.proposals.some((p) => p.kind === "score_hand")) {
-    row.append(button(DW("dc_entry_open"), () => { entryOpen = true; drawDecide(); }));
+    row.append(button(W("dc_entry_open"), () => { entryOpen = true; drawDecide(); }));
   }
   parts.push(row);
   if (d.last_step && !d.proposals.some((p) => p.kind === "undo")) parts.push(el("div", "↶ " + both(d.last_step), "last"));
@@ -204,5 +199,6 @@ VIEW_HOOKS.push((v) => {
     entry = freshEntry();
   }
   decideView = v;
+  if (v.decide) Object.assign(words, v.decide.words);  // (its words join the page's: W follows the language chosen)
   drawDecide();
 });

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, TypedDict
 
-from table_app.present.vocab_link import LINK
 from table_app.present.words import Both, both, tr
 from table_app.web.http import Reply
 from table_app.web.phone_routes import phone_secret
@@ -22,7 +21,6 @@ from table_app.web.replies import json_object, json_reply, refused
 if TYPE_CHECKING:
     from table_app.web.phone_routes import PhoneRoutes
 
-LINK_WORDS = {key: {"zh": zh, "en": en} for key, (zh, en) in LINK.items()}  # (the phone page's, with its view)
 
 
 class LinkView(TypedDict):
@@ -30,7 +28,6 @@ class LinkView(TypedDict):
 
     takeover: int | None  # the question another phone asks for this seat (its number), or None
     changed: list[Both]
-    link_words: dict[str, dict[str, str]]
 
 
 class TablePhones(TypedDict):
@@ -55,7 +52,7 @@ def changed_lines(routes: PhoneRoutes) -> list[Both]:
 
 def link_view(routes: PhoneRoutes, seat: int) -> LinkView:
     """The link's part of seat ``seat``'s phone's view."""
-    return {"takeover": routes.phones.asked(seat), "changed": changed_lines(routes), "link_words": LINK_WORDS}
+    return {"takeover": routes.phones.asked(seat), "changed": changed_lines(routes)}
 
 
 def table_phones(routes: PhoneRoutes) -> TablePhones:

@@ -6,12 +6,6 @@
 // phone". Put in whole into phone.html's second <script>: it reads the page's globals ($, W,
 // render, view, HERE, tapId, VIEW_HOOKS) and draws into its own element of #more.
 const LINK = (() => {
-  const FALLBACK = {lk_not_sent: ["没送到", "not sent"], lk_send_again: ["再送一次", "send again"],
-                    lk_reconnecting: ["连不上牌桌，正在重连…", "the table does not answer: reconnecting"]};
-  const lw = (key) => {
-    const w = view && view.link_words && view.link_words[key];
-    return w ? (w.zh === w.en ? w.zh : w.zh + " · " + w.en) : FALLBACK[key].join(" · ");
-  };
   const box = document.createElement("div");
   box.id = "link-box";
   box.innerHTML = '<p id="lk-changed"></p>'
@@ -54,7 +48,7 @@ const LINK = (() => {
       events.close();
       events = null;
       document.body.classList.add("stale");
-      $("link").textContent = lw("lk_reconnecting");
+      $("link").textContent = W("lk_reconnecting");
       timer = setTimeout(open, pause * (1 + Math.random() / 2));
       pause = Math.min(pause * 2, 8000);
     };
@@ -86,9 +80,9 @@ const LINK = (() => {
     const shown = $("lk-unsent");
     shown.hidden = tap === null;
     if (tap === null) return;
-    shown.firstChild.textContent = lw("lk_not_sent");
-    $("lk-again").textContent = lw("lk_send_again");
-    $("msg").textContent = lw("lk_not_sent");
+    shown.firstChild.textContent = W("lk_not_sent");
+    $("lk-again").textContent = W("lk_send_again");
+    $("msg").textContent = W("lk_not_sent");
   }
   async function send(tap) {
     const got = await attempt(tap.path, tap.body);
@@ -130,9 +124,9 @@ const LINK = (() => {
     const asking = $("lk-ask");
     asking.hidden = !v.takeover || v.takeover === answered;
     if (!asking.hidden) {
-      asking.firstChild.textContent = lw("lk_takeover_ask");
-      asking.querySelector("[data-allow=true]").textContent = lw("lk_allow");
-      asking.querySelector("[data-allow=false]").textContent = lw("lk_refuse");
+      asking.firstChild.textContent = W("lk_takeover_ask");
+      asking.querySelector("[data-allow=true]").textContent = W("lk_allow");
+      asking.querySelector("[data-allow=false]").textContent = W("lk_refuse");
     }
     $("lk-changed").textContent = (v.changed || []).map((c) => c.zh + " · " + c.en).join("\n");
   });

@@ -85,7 +85,6 @@ class PhoneView(SeatView):
     decide: DecideView  # proposals, what an undo took back, what this seat may decide (phone_decide)
     takeover: int | None
     changed: list[Both]
-    link_words: dict[str, dict[str, str]]
 
 
 class JoinSeat(TypedDict):
