@@ -130,6 +130,11 @@ def warm() -> None:
     _index()
 
 
+def ready() -> bool:
+    """Whether the index is built (the first question then answers at once)."""
+    return bool(_built)
+
+
 def _index() -> _Index:
     with _building:
         if not _built:

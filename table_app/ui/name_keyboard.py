@@ -1,7 +1,7 @@
 """The touchscreen's name keyboard: a full-screen popup for one player's name — pinyin with
 汉字 to tap, or Latin letters — so a table without phones can enter 欧阳诸葛 too.
 
-    NameKeyboard(lang, on_done=lambda name: ..., initial="").open()
+    NameKeyboard(lang, on_done=lambda name: ..., initial="").open()  # (returns the view shown)
 
 ``on_done`` gets the name after 确定 (checked as the engine checks names; a refusal shows in
 the top line, in ``lang``); 取消 closes it without a call. What each key does is
@@ -14,6 +14,7 @@ share what the screen has beyond that, at 800×480 and 1280×720 alike.
 from __future__ import annotations
 
 import threading
+import weakref
 from collections.abc import Callable
 from functools import partial
 
@@ -33,21 +34,52 @@ ROWS = ("qwertyuiop", "asdfghjkl", "zxcvbnm")
 BACKSPACE, ENTER, SPACE = 8, 13, 32
 
 
-class NameKeyboard(ModalView):  # type: ignore[misc]  # Kivy is untyped
-    """One name typed by touch; see the module's docstring."""
+class NameKeyboard:
+    """One name typed by touch; see the module's docstring. The keyboard's widgets are made
+    once and kept for the next name (:func:`keyboard_view`): 45 new buttons at every open left
+    a few MB more behind each time, for the first few opens."""
 
-    def __init__(self, lang: str, on_done: Callable[[str], None], initial: str = "", **kw: object) -> None:
+    def __init__(self, lang: str, on_done: Callable[[str], None], initial: str = "") -> None:
+        self.lang, self.on_done, self.initial = lang, on_done, initial
+        self.view: KeyboardView | None = None
+
+    def open(self) -> KeyboardView:
+        self.view = keyboard_view(self.lang)
+        self.view.start(self.on_done, self.initial)
+        self.view.open()
+        return self.view
+
+
+_kept: list[KeyboardView] = []  # the one keyboard made: its language and mm say whether it serves
+
+
+def keyboard_view(lang: str) -> KeyboardView:
+    """The keyboard's widgets for ``lang`` at the window's present size (made again only when
+    these change: a new language, another screen size)."""
+    app = App.get_running_app()
+    made_for = (lang, app.mm, app.touch)
+    if not _kept or _kept[0].made_for != made_for or _kept[0].app() is not app:
+        _kept[:] = [KeyboardView(lang)]
+    return _kept[0]
+
+
+class KeyboardView(ModalView):  # type: ignore[misc]  # Kivy is untyped
+    """The keyboard on the screen: it shows :class:`NameEntry` and passes the taps on."""
+
+    def __init__(self, lang: str, **kw: object) -> None:
         super().__init__(size_hint=(1, 1), auto_dismiss=False, **kw)
-        self.lang, self.on_done = lang, on_done
-        self.entry = NameEntry(lang, initial)
+        app = App.get_running_app()
+        self.lang, self.made_for, self.app = lang, (lang, app.mm, app.touch), weakref.ref(app)
+        self.on_done: Callable[[str], None] = print
+        self.entry = NameEntry(lang)
         self.page_starts = [0]  # where each page of candidates begins (◀ goes back one)
         self.refusal = ""
-        app = App.get_running_app()
+        self.pool: list[BigButton] = []  # the candidate bar's buttons
         mm = app.mm
         box = BoxLayout(orientation="vertical", padding=mm * 1.5, spacing=mm)
         self.hint = Small(size_hint_y=None, height=app.line_s, halign="left", valign="middle", shorten=True)
         self.hint.bind(size=lambda w, s: setattr(w, "text_size", s))
-        self.shown = Label(font_size=app.fs_l, size_hint_y=None, height=app.touch * 1.2, halign="left",
+        self.shown = Label(font_size=app.fs_m, size_hint_y=None, height=app.touch * 1.2, halign="left",
                            valign="middle", shorten=True, shorten_from="left")  # (the end is what is being typed)
         self.shown.bind(size=lambda w, s: setattr(w, "text_size", s))
         box.add_widget(self.hint)
@@ -59,6 +91,11 @@ class NameKeyboard(ModalView):  # type: ignore[misc]  # Kivy is untyped
         box.add_widget(self._bottom_row(mm, app.touch))
         self.add_widget(box)
         self.ids["box"] = box
+        self.refresh()
+
+    def start(self, on_done: Callable[[str], None], initial: str = "") -> None:
+        """A new name (``initial`` to begin with) for ``on_done``."""
+        self.on_done, self.entry, self.refusal, self.page_starts = on_done, NameEntry(self.lang, initial), "", [0]
         self.refresh()
 
     # -- the parts ------------------------------------------------------------------------
@@ -91,18 +128,18 @@ class NameKeyboard(ModalView):  # type: ignore[misc]  # Kivy is untyped
             self.shift = self._key(tr("kb_shift", self.lang), "shift", self.flip_shift, size_hint_x=1.4)
             row.add_widget(self.shift)
         for k in letters:
-            b = self._key(k, f"key_{k}", partial(self.entry.letter, k))
+            b = self._key(k, f"key_{k}", partial(self.letter, k))
             self.letters.append(b)
             row.add_widget(b)
         if i == 2:
-            row.add_widget(self._key(tr("kb_back", self.lang), "backspace", self.entry.backspace, size_hint_x=1.4))
+            row.add_widget(self._key(tr("kb_back", self.lang), "backspace", self.backspace, size_hint_x=1.4))
         return row
 
     def _bottom_row(self, mm: float, touch: float) -> BoxLayout:
         row = BoxLayout(size_hint_y=None, height=touch, spacing=mm * 0.8)
-        self.mode = self._key("", "mode", self.entry.toggle, size_hint_x=1.2)
+        self.mode = self._key("", "mode", self.toggle, size_hint_x=1.2)
         row.add_widget(self.mode)
-        row.add_widget(self._key(tr("kb_space", self.lang), "space", self.entry.space, size_hint_x=3.5))
+        row.add_widget(self._key(tr("kb_space", self.lang), "space", self.space, size_hint_x=3.5))
         cancel = BigButton(text=tr("cancel", self.lang), action="cancel", size_hint_x=1.5)
         cancel.bind(on_release=lambda *_: self.dismiss())
         ok = BigButton(text=tr("ok", self.lang), action="ok", style="go", size_hint_x=1.5)
@@ -118,6 +155,19 @@ class NameKeyboard(ModalView):  # type: ignore[misc]  # Kivy is untyped
         self.refusal = ""
         self.page_starts = [0]
         self.refresh()
+
+    # (the keys call these, not the entry's own methods: each name has a new entry)
+    def letter(self, key: str) -> None:
+        self.entry.letter(key)
+
+    def backspace(self) -> None:
+        self.entry.backspace()
+
+    def space(self) -> None:
+        self.entry.space()
+
+    def toggle(self) -> None:
+        self.entry.toggle()
 
     def flip_shift(self) -> None:
         self.entry.shift = not self.entry.shift
@@ -174,13 +224,17 @@ class NameKeyboard(ModalView):  # type: ignore[misc]  # Kivy is untyped
         return n
 
     def show_candidates(self) -> None:
-        self.bar.clear_widgets()
+        """The page of candidates on the bar (its buttons kept and relabelled: each new button
+        is one more texture to make)."""
         options, first = self.entry.options(), self.page_starts[-1]
         n = self._fitting(first)
-        for i in range(first, first + n):
-            text = options[i].text
-            b = BigButton(text=text, action="candidate", size_hint_x=None, width=self._width(text))
-            b.bind(on_release=lambda _b, i=i: self.pick(i))
+        while len(self.pool) < n:
+            b = BigButton(action="candidate", size_hint_x=None)
+            b.bind(on_release=lambda b: self.pick(b.index))
+            self.pool.append(b)
+        self.bar.clear_widgets()
+        for b, i in zip(self.pool, range(first, first + n), strict=False):
+            b.index, b.text, b.width = i, options[i].text, self._width(options[i].text)
             self.bar.add_widget(b)
         self.less.disabled = first == 0
         self.more.disabled = first + n >= len(options)
@@ -188,23 +242,26 @@ class NameKeyboard(ModalView):  # type: ignore[misc]  # Kivy is untyped
 
     # -- open and close ---------------------------------------------------------------------
 
-    def on_open(self) -> None:
-        threading.Thread(target=pinyin.warm, name="pinyin-index", daemon=True).start()
+    def open(self, *args: object, **kw: object) -> None:
+        if not pinyin.ready():
+            threading.Thread(target=pinyin.warm, name="pinyin-index", daemon=True).start()
+        # (here, not in on_open: that comes after the opening animation, perhaps after a dismiss)
         Window.bind(on_key_down=self.on_key)
-
-    def on_dismiss(self) -> None:
-        Window.unbind(on_key_down=self.on_key)
+        super().open(*args, **kw)
 
     def dismiss(self, *args: object, **kw: object) -> None:
+        Window.unbind(on_key_down=self.on_key)
         kw.setdefault("animation", False)  # (gone at once, as the app's dialogs: see dialogs.Dialog)
         super().dismiss(*args, **kw)
 
     def on_key(self, _window: object, key: int, _scancode: int, codepoint: str | None, _mods: object) -> bool:
         """A real keyboard types too (the sim on a desktop): letters, space, backspace, Enter."""
+        if self.get_parent_window() is None:  # (taken off the window without a dismiss)
+            return False
         if codepoint and len(codepoint) == 1 and codepoint.isascii() and codepoint.isalpha():
-            self.tapped(lambda: self.entry.letter(codepoint))
+            self.tapped(partial(self.letter, codepoint))
         elif key in (BACKSPACE, SPACE):
-            self.tapped(self.entry.backspace if key == BACKSPACE else self.entry.space)
+            self.tapped(self.backspace if key == BACKSPACE else self.space)
         elif key == ENTER:
             self.finish()
         else:

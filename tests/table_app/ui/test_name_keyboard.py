@@ -14,8 +14,7 @@ from tests.table_app.ui.conftest import UI
 
 def keyboard(ui: UI, lang: str, initial: str = "") -> tuple[Any, list[str]]:
     got: list[str] = []
-    kb = NameKeyboard(lang, on_done=got.append, initial=initial)
-    kb.open()
+    kb = NameKeyboard(lang, on_done=got.append, initial=initial).open()
     ui.frames(3)
     assert ui.modal() is kb
     return kb, got
@@ -51,6 +50,28 @@ def test_cancel_gives_nothing(ui: UI) -> None:
     type_letters(ui, kb, "hua")
     ui.tap(ui.find("cancel", root=kb))
     assert got == [] and kb.get_parent_window() is None
+
+
+def test_the_next_name_starts_afresh_on_the_same_keys(ui: UI) -> None:
+    from kivy.core.window import Window
+
+    first, got = keyboard(ui, "zh")
+    type_letters(ui, first, "li")
+    tap_candidate(ui, first, "李")
+    ui.tap(ui.find("ok", root=first))
+    again, got_again = keyboard(ui, "zh")
+    assert again is first  # (the widgets are kept)
+    assert (again.entry.name, again.composing.text, again.hint.text) == ("", "", "打拼音，点上面的字")
+    type_letters(ui, again, "wang")
+    tap_candidate(ui, again, "王")
+    Window.dispatch("on_key_down", 0, 0, "x", [])  # a real keyboard's letter reaches the open keyboard
+    assert again.composing.text == "x"
+    ui.tap(ui.find("backspace", root=again))
+    ui.tap(ui.find("ok", root=again))
+    assert (got, got_again) == (["李"], ["王"])
+    other, _ = keyboard(ui, "en")
+    assert other is not first  # another language: its own words
+    other.dismiss()
 
 
 def test_a_latin_name_and_paging(ui: UI) -> None:
