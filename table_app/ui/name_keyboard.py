@@ -70,7 +70,7 @@ class KeyboardView(ModalView):  # type: ignore[misc]  # Kivy is untyped
         super().__init__(size_hint=(1, 1), auto_dismiss=False, **kw)
         app = App.get_running_app()
         self.lang, self.made_for, self.app = lang, (lang, app.mm, app.touch), weakref.ref(app)
-        self.on_done: Callable[[str], None] = print
+        self.on_done: Callable[[str], None] = lambda name: None  # (each name's own, from start)
         self.entry = NameEntry(lang)
         self.page_starts = [0]  # where each page of candidates begins (◀ goes back one)
         self.refusal = ""
@@ -246,6 +246,7 @@ class KeyboardView(ModalView):  # type: ignore[misc]  # Kivy is untyped
         if not pinyin.ready():
             threading.Thread(target=pinyin.warm, name="pinyin-index", daemon=True).start()
         # (here, not in on_open: that comes after the opening animation, perhaps after a dismiss)
+        Window.unbind(on_key_down=self.on_key)  # (an open keyboard opened again: bound once)
         Window.bind(on_key_down=self.on_key)
         super().open(*args, **kw)
 
