@@ -41,6 +41,7 @@ from table_app.journal import Journal
 from table_app.notices import Answer, Notice
 from table_app.present.buttons import forward
 from table_app.present.fonts import MISSING, find_cjk_font
+from table_app.present.money import Money
 from table_app.present.refusals import refusal
 from table_app.present.words import tr
 from table_app.service import TableService
@@ -75,6 +76,7 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
     rule_overrides = DictProperty({})  # the rules chosen for the next session
     join_url = StringProperty("")  # the phones' join link (the QR code) while the web pages are on
     money_per_point = StringProperty("")  # the money a point is worth ("0.5"; "": points only), config money.per_point
+    money_units = ("元", "yuan")  # its currency's word in zh and en (config money.unit_zh, money.unit_en)
     diagonal_in = NumericProperty(units.DEFAULT_DIAGONAL_IN)
     # sizes in px, from the window's size and the screen's diagonal (units.py)
     mm = NumericProperty(5.25)
@@ -208,6 +210,10 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
         except Exception as e:  # (a history we cannot read must not stop the table)
             self.say(f"history: {e}")
             return History([], [])
+
+    def money(self) -> Money | None:
+        """What a point is worth, for every settle-up (None: points only)."""
+        return Money.of(self.money_per_point, *self.money_units)
 
     # -- the service's notices (service thread → Kivy thread) -----------------------------
 

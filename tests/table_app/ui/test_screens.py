@@ -314,7 +314,8 @@ def test_settings_are_changed_on_screen_and_saved_to_the_config(ui: UI, tmp_path
     ui.frames(2)
     s = ui.screen
     assert "buttons: simulated (keyboard)" in s.ids.links.text and "MQTT: offline" in s.ids.links.text
-    assert "Phone pages: off (set web.listen)" in s.ids.links.text and "journal: journal.sqlite3" in s.ids.links.text
+    assert "Phone pages: off (set the phone pages' address in the config)" in s.ids.links.text
+    assert "journal: journal.sqlite3" in s.ids.links.text
     ui.app.join_url = "http://192.168.1.20:8080/join/abc"
     s.refresh()
     assert "Phone pages: http://192.168.1.20:8080" in s.ids.links.text and "/join/" not in s.ids.links.text
