@@ -2,15 +2,16 @@
 (``money.per_point``, ``money.unit_zh``, ``money.unit_en``; docs/config.md), worded once for
 every settle-up — the touchscreen's, the phones', the table page's and the command line's.
 
-Off by default: without a value (``None``) every line shows points only, as before.
+Off by default: without a value (``None``) every line shows points only, as before. An amount
+is joined to its unit by no-break spaces (``\xa0``): a wrapped line never parts them.
 
 >>> m = Money.of("0.5")
 >>> money_text(7, m, "zh"), money_text(-3, m, "en")
-('3.50 元', '-1.50 yuan')
+('3.50\xa0元', '-1.50\xa0yuan')
 >>> money_text(12, m, "zh")
-'6 元'
+'6\xa0元'
 >>> points_text(12, m, "zh"), points_text(12, None, "zh")
-('12 分（6 元）', '12')
+('12\xa0分（6\xa0元）', '12')
 >>> Money.of("") is None, Money.of("0") is None
 (True, True)
 """

@@ -249,7 +249,7 @@ def final_view(pub: PublicState, money: Money | None = None) -> FinalView | None
     >>> print(final_view(public_state(replay([{"type": "new_session", "players": ["A", "B", "C", "D"], "base": 1},
     ...     {"type": "seating", "method": "C", "east": 0},
     ...     {"type": "score_hand", "winner": 2, "how": "self_drawn"}, {"type": "end_session"}])),
-    ...     Money.of("0.5"))["text"]["zh"])
+    ...     Money.of("0.5"))["text"]["zh"].replace("\xa0", " "))
     牌局结束 · 共 1 局
     每分 0.5 元
     排名

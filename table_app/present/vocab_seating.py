@@ -32,8 +32,8 @@ SEATING: Final[dict[str, tuple[str, str]]] = {
     "want_any": ("这个值不行", "this value is not allowed"),
     "link_mqtt_off": ("没设置（不发送到 MQTT）", "not set up (nothing sent to MQTT)"),
     "phones_not_set": ("没开（在配置里设置手机页面的地址）", "off (set the phone pages' address in the config)"),
-    # money beside points
-    "money_amount": ("{value} {unit}", "{value} {unit}"),
-    "points_money": ("{points} 分（{money}）", "{points} ({money})"),
+    # money beside points (no-break spaces: an amount never wraps apart from its unit)
+    "money_amount": ("{value}\u00a0{unit}", "{value}\u00a0{unit}"),
+    "points_money": ("{points}\u00a0分（{money}）", "{points}\u00a0({money})"),
     "money_unit": ("元", "yuan"),
 }
