@@ -8,10 +8,11 @@ from typing import Final
 
 SEATING: Final[dict[str, tuple[str, str]]] = {
     # seating
-    "explain_C_drew": ("把东南西北四张风牌扣着洗好，每人摸一张，在下面点各人摸到的风。"
-                       "摸到东的不动，其他人按南、西、北逆时针换座。",
-                       "Shuffle the four wind tiles face down; each takes one. Tap the wind each drew: "
-                       "East stays put, the others move round from East (South, West, North)."),
+    "explain_C": ("把东南西北四张风牌扣着洗好，每人摸一张，在下面点各人摸到的风。"
+                  "摸到东的不动，其他人按南、西、北逆时针换座。",
+                  "Shuffle the four wind tiles face down; each takes one. Tap the wind each drew: "
+                  "East stays put, the others move round from East (South, West, North)."),
+    "dice_missing": ("还差骰子：{names}", "dice still missing: {names}"),
     "rolls_missing": ("还有 {n} 人没掷", "{n} still to roll"),
     "winds_missing": ("还有 {n} 人没选风", "{n} still to pick a wind"),
     "moves_title": ("请换座：", "Change places:"),

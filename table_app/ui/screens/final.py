@@ -26,7 +26,7 @@ class FinalScreen(Base):
             grid.add_widget(ScoreLabel(text=f"{scores[seat]:+d}" if scores[seat] else "0", color=SEAT_COLOURS[seat]))
         ended = pub["phase"] == "ended"
         money = a.money()  # (the money beside the points when a point has a value)
-        each = "" if money is None else " · " + money_each(money, a.lang)
+        each = "" if money is None else "\n" + money_each(money, a.lang)
         self.ids.settle_head.text = tr("settle_up", a.lang) + each
         self.ids.settle.text = "\n".join(settle_lines(pub, a.lang, money)) if ended else ""
         self.ids.top.title = tr("final", a.lang) + " · " + tr("hands_played", a.lang, n=len(pub["results"]))

@@ -17,7 +17,7 @@ from kivy.uix.boxlayout import BoxLayout
 from engine.records import Wind
 from engine.seats import WINDS
 from table_app.present.table import PLACES
-from table_app.present.words import WIND_EN, WIND_ZH, tr
+from table_app.present.words import WIND_EN, WIND_ZH, names_list, tr
 from table_app.ui.dialogs import DicePad
 from table_app.ui.screens import Base, app
 from table_app.ui.widgets import BigButton, BigToggle, NameLabel, Small, Text, text_width
@@ -78,6 +78,7 @@ class SeatingScreen(Base):
         self.toggles: dict[tuple[Any, ...], BigToggle] = {}
         self.roll_buttons: list[BigButton] = []
         self.build_areas()
+        self.ids.missing.bind(width=lambda *_: self.show_ready())  # (names or a count: as the line's room allows)
 
     def build_areas(self) -> None:
         a = app()
@@ -147,7 +148,7 @@ class SeatingScreen(Base):
     def refresh(self) -> None:
         a = app()
         names = list(a.pub["players"])
-        self.ids.explain.text = tr("explain_C_drew" if self.method == "C" else f"explain_{self.method}", a.lang)
+        self.ids.explain.text = tr(f"explain_{self.method}", a.lang)
         for key, word in (("roller", "who_rolls"), ("die0", "die_1"), ("die1", "die_2")):
             self.heads[key].text = tr(word, a.lang)
         for (kind, *rest), t in self.toggles.items():
@@ -178,8 +179,11 @@ class SeatingScreen(Base):
         cmd = seating_command(self.method, self.choice)
         self.ids.confirm.disabled = cmd is None
         missing = ""
-        if cmd is None and self.method == "B":
-            missing = tr("rolls_missing", a.lang, n=sum(0 in r for r in self.choice["rolls"]))
+        if cmd is None and self.method == "B":  # who still rolls, by name when the names fit on the line
+            todo = [a.pub["players"][s] for s, r in enumerate(self.choice["rolls"]) if 0 in r]
+            missing = tr("dice_missing", a.lang, names=names_list(todo, a.lang))
+            if text_width(missing, a.fs_s) > self.ids.missing.width - a.mm:
+                missing = tr("rolls_missing", a.lang, n=len(todo))
         elif cmd is None and self.method == "C":
             missing = tr("winds_missing", a.lang, n=self.choice["drew"].count(None))
         self.ids.missing.text = missing

@@ -224,7 +224,7 @@ def test_seating_by_everyone_rolling_refuses_ties_then_by_wind_tiles(ui: UI) -> 
     seating = ui.screen
     assert seating.name == "seating"
     ui.tap(seating.ids.method_B)
-    assert seating.ids.confirm.disabled and seating.ids.missing.text == "4 still to roll"
+    assert seating.ids.confirm.disabled and seating.ids.missing.text == "dice still missing: Ann, Bo, Cy, Di"
     rolls = [(6, 5), (3, 3), (3, 3), (1, 2)]  # Bo and Cy tie on 6
     for seat, (a, b) in enumerate(rolls):
         ui.tap(ui.find(f"roll_{seat}"))

@@ -56,7 +56,7 @@ def test_money_per_point_is_set_saved_and_shown_beside_the_points(ui: UI, tmp_pa
     assert s.ids.money.text == "points only"
     for _ in range(3):
         ui.tap(ui.find("money_up"))
-    assert s.ids.money.text == "0.5 yuan" and ui.app.money_per_point == "0.5"
+    assert s.ids.money.text == "0.5\xa0yuan" and ui.app.money_per_point == "0.5"
     ui.tap(s.ids.save)
     assert load_config(ui.app.config_path).money_per_point == "0.5"
     for ev in ({"type": "new_session", "players": ["Ann", "Bo", "Cy", "Di"], "base": 1},
@@ -65,6 +65,6 @@ def test_money_per_point_is_set_saved_and_shown_beside_the_points(ui: UI, tmp_pa
         assert ui.service.call(ev, source="test").ok
     ui.settled()
     assert ui.screen.name == "final"
-    assert ui.screen.ids.settle_head.text == "Settle up (fewest payments) · 0.5 yuan a point"
+    assert ui.screen.ids.settle_head.text == "Settle up (fewest payments)\n0.5 yuan a point"
     settle = ui.screen.ids.settle.text.replace("\xa0", " ")  # (no-break spaces keep an amount whole)
     assert settle.split("\n") == ["Ann pays Cy 2 (1 yuan)", "Bo pays Cy 2 (1 yuan)", "Di pays Cy 2 (1 yuan)"]
