@@ -31,6 +31,7 @@ from table_app.present.vocab_link import LINK
 from table_app.present.vocab_page import PAGE
 from table_app.present.vocab_refusals import REFUSALS, SENTENCES
 from table_app.present.vocab_score import SCORE
+from table_app.present.vocab_seating import SEATING
 from table_app.present.vocab_table import TABLE
 
 Lang = Literal["zh", "en"]
@@ -58,7 +59,7 @@ def _gather(*vocabularies: dict[str, tuple[str, str]]) -> dict[str, tuple[str, s
     return out
 
 
-_T: Final = _gather(TABLE, FORMS, SENTENCES, REFUSALS, PAGE, SCORE, DECIDE, LINK, KEYBOARD)
+_T: Final = _gather(TABLE, FORMS, SENTENCES, REFUSALS, PAGE, SCORE, DECIDE, LINK, KEYBOARD, SEATING)
 
 
 def tr(key: str, lang: str, **fields: object) -> str:

@@ -32,7 +32,7 @@ from kivy.properties import BooleanProperty, DictProperty, NumericProperty, Stri
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from engine.event_base import Event
-from engine.events import Claim, Kong
+from engine.events import Claim, Kong, Seating
 from engine.moves import Effect
 from engine.public import PublicState
 from engine.scored import ScoreHand
@@ -41,6 +41,7 @@ from table_app.journal import Journal
 from table_app.notices import Answer, Notice
 from table_app.present.buttons import forward
 from table_app.present.fonts import MISSING, find_cjk_font
+from table_app.present.money import Money
 from table_app.present.refusals import refusal
 from table_app.present.words import tr
 from table_app.service import TableService
@@ -74,6 +75,8 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
     score_only = BooleanProperty(False)  # hands are entered (score_hand), not played
     rule_overrides = DictProperty({})  # the rules chosen for the next session
     join_url = StringProperty("")  # the phones' join link (the QR code) while the web pages are on
+    money_per_point = StringProperty("")  # the money a point is worth ("0.5"; "": points only), config money.per_point
+    money_units = ("元", "yuan")  # its currency's word in zh and en (config money.unit_zh, money.unit_en)
     diagonal_in = NumericProperty(units.DEFAULT_DIAGONAL_IN)
     # sizes in px, from the window's size and the screen's diagonal (units.py)
     mm = NumericProperty(5.25)
@@ -114,6 +117,7 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
         self.history: SessionHistory | None = None  # the session's events from the journal (History)
         self.pending_bets = [0, 0, 0, 0]
         self.last_phase = self.pub["phase"]
+        self.last_seating: Seating | None = None  # who moves where after it (the sithere screen)
         self.font_path = find_cjk_font()
         self.sm: ScreenManager | None = None
         self._unsubscribe: Callable[[], None] | None = None
@@ -207,6 +211,10 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
             self.say(f"history: {e}")
             return History([], [])
 
+    def money(self) -> Money | None:
+        """What a point is worth, for every settle-up (None: points only)."""
+        return Money.of(self.money_per_point, *self.money_units)
+
     # -- the service's notices (service thread → Kivy thread) -----------------------------
 
     def notice(self, n: Notice) -> None:
@@ -240,6 +248,8 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
         ev = n.event
         if isinstance(ev, ScoreHand):
             self.score_only = True
+        if isinstance(ev, Seating):
+            self.last_seating = ev
         self.claims_deadline = n.claim_deadline
         left = seconds_left(n.claim_deadline, self.service.clock)
         if left is not None and n.has("claims_open"):

@@ -224,7 +224,7 @@ def test_seating_by_everyone_rolling_refuses_ties_then_by_wind_tiles(ui: UI) -> 
     seating = ui.screen
     assert seating.name == "seating"
     ui.tap(seating.ids.method_B)
-    assert seating.ids.confirm.disabled and "Ann, Bo, Cy, Di" in seating.ids.missing.text
+    assert seating.ids.confirm.disabled and seating.ids.missing.text == "dice still missing: Ann, Bo, Cy, Di"
     rolls = [(6, 5), (3, 3), (3, 3), (1, 2)]  # Bo and Cy tie on 6
     for seat, (a, b) in enumerate(rolls):
         ui.tap(ui.find(f"roll_{seat}"))
@@ -236,11 +236,13 @@ def test_seating_by_everyone_rolling_refuses_ties_then_by_wind_tiles(ui: UI) -> 
     ui.send_and_settle(seating.ids.confirm)
     assert ui.app.message == "Bo, Cy rolled the same: they roll again" and ui.service.public["phase"] == "seating"
     ui.tap(seating.ids.method_C)
-    assert seating.ids.confirm.disabled  # nobody has drawn East yet
-    ui.tap(_toggle(seating, ("east", 3)))
+    assert seating.ids.confirm.disabled  # nobody has said which wind they drew yet
+    for seat, wind in enumerate(["S", "W", "N", "E"]):  # (in the seats' order: nobody moves)
+        ui.tap(_toggle(seating, ("drew", seat, wind)))
     ui.send_and_settle(seating.ids.confirm)
     pub = ui.service.public
     assert pub["phase"] == "betting" and pub["dealer"] == 3 and pub["winds"] == ["S", "W", "N", "E"]
+    assert pub["players"] == ["Ann", "Bo", "Cy", "Di"]
     assert ui.screen.name == "sithere"
 
 
@@ -312,7 +314,8 @@ def test_settings_are_changed_on_screen_and_saved_to_the_config(ui: UI, tmp_path
     ui.frames(2)
     s = ui.screen
     assert "buttons: simulated (keyboard)" in s.ids.links.text and "MQTT: offline" in s.ids.links.text
-    assert "Phone pages: off (set web.listen)" in s.ids.links.text and "journal: journal.sqlite3" in s.ids.links.text
+    assert "Phone pages: off (set the phone pages' address in the config)" in s.ids.links.text
+    assert "journal: journal.sqlite3" in s.ids.links.text
     ui.app.join_url = "http://192.168.1.20:8080/join/abc"
     s.refresh()
     assert "Phone pages: http://192.168.1.20:8080" in s.ids.links.text and "/join/" not in s.ids.links.text
