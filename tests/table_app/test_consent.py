@@ -1,9 +1,9 @@
-"""Proposals a second seat agrees to (table_app/web/consent.py): one per kind, replaced by its
+"""Proposals a second seat agrees to (table_app/consent.py): one per kind, replaced by its
 own proposer, gone when refused, lapsing after 60 s or when the table changes."""
 
 from __future__ import annotations
 
-from table_app.web.consent import TTL_S, Consent, Proposal
+from table_app.consent import TTL_S, Consent, Proposal
 
 WHAT = {"zh": "撤销", "en": "undo"}
 

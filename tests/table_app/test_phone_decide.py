@@ -122,11 +122,12 @@ def test_undo_by_the_seat_that_made_the_last_step_is_confirmed_on_its_phone_and_
     assert step(phones[0], type="agree", kind="undo")[1]["ok"]  # its own confirmation
     assert service.public["phase"] == "turn" and service.public["turn"] == 0
     for phone in phones:
-        assert view(phone)["decide"]["undone"] == {"zh": "撤销了：P0 出牌", "en": "Undone: P0 discards"}
-    assert phones[1].request("GET", "/table.json?lang=en")[1]["undone"] == "Undone: P0 discards"  # the table page
+        assert view(phone)["decide"]["undone"] == {"zh": "撤销了：P0 出牌（P0确认）",
+                                                   "en": "Undone: P0 discards (confirmed by P0)"}
+    assert phones[1].request("GET", "/table.json?lang=en")[1]["undone"] == "Undone: P0 discards (confirmed by P0)"
     assert phones[0].press(type="press", button="TURN")[1]["ok"]  # the next step: the notice is gone
     assert view(phones[1])["decide"]["undone"] is None and phones[1].request("GET", "/table.json")[1]["undone"] is None
-    assert sources(service, 2)[0] == "phone 0 tap"  # (the undo record: its own confirmation)
+    assert sources(service, 2)[0] == "phone 0 tap press 0:TURN:held"  # (the undo record: its own confirmation)
 
 
 def test_undo_of_another_seats_step_needs_a_second_seat(table: tuple[TableService, SeatPages]) -> None:
@@ -140,7 +141,7 @@ def test_undo_of_another_seats_step_needs_a_second_seat(table: tuple[TableServic
     assert service.public["phase"] == "claims"
     assert step(phones[3], type="agree", kind="undo")[1]["ok"]
     assert service.public["phase"] == "turn"
-    assert sources(service, 1) == ["phone 3 tap agrees phone 2"]
+    assert sources(service, 1) == ["phone 3 tap press 3:TURN:held agrees phone 2 tap press 2:TURN:held"]
 
 
 def test_a_proposal_lapses_when_the_table_moves_on_and_an_undo_never_takes_a_newer_step(
