@@ -18,6 +18,7 @@ UNDO: Final[dict[str, tuple[str, str]]] = {
                   "{owner}'s step: {owner} or another player holds TURN too (or agrees on a phone)"),
     "un_second_any": ("要另一位玩家也按住TURN（或在手机上同意）",
                       "Another player holds TURN too (or agrees on a phone)"),
+    "un_last_step": ("上一步", "the last step"),
     "un_left": ("{n}秒后作废", "Lapses in {n} s"),
     # the notice of what an undo took back, and who decided it
     "un_undone_by": ("撤销了：{what}（{by}）", "Undone: {what} ({by})"),
