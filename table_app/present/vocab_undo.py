@@ -28,3 +28,16 @@ UNDO: Final[dict[str, tuple[str, str]]] = {
     "un_by_screen": ("在触摸屏上", "on the touchscreen"),
 }
 """The held TURN's undo words, zh and en."""
+
+ENTRY: Final[dict[str, tuple[str, str]]] = {
+    # the score-only entry (issue 28, item 10): why a special win is not offered (engine.scored.extra_bar)
+    "xb_line": ("{kind}：{why}", "{kind}: {why}"),
+    "xb_drawn": ("流局没有赢家", "a drawn hand has no winner"),
+    "xb_how": ("先选怎么胡的", "say how it was won first"),
+    "xb_self_drawn": ("是胡别人补的杠，不是自摸", "won on another's added kong, not self-drawn"),
+    "xb_not_self_drawn": ("要自摸才算", "only when self-drawn"),
+    "xb_no_own_kong": ("要{name}自己开过杠", "needs a kong of {name}'s own"),
+    "xb_kong_before": ("起手就胡才算：开过杠就不是", "won on the dealt tiles: not after a kong"),
+    "xb_not_dealer": ("只有庄家{dealer}才有", "only the dealer, {dealer}"),
+}
+"""The entry's words, zh and en."""

@@ -48,7 +48,8 @@ WORDS: Final = ("dc_by", "dc_agree", "dc_refuse", "dc_confirm", "dc_withdraw", "
                 "dc_undo_button", "dc_call_false_win", "dc_entry_open", "dc_entry_send", "dc_entry_close",
                 "dc_kongs", "dc_kong_from", "who_won", "nobody", "how_won", "self_drawn", "fed_by", "wait",
                 "wait_plain", "wait_closed", "wait_single", "wait_edge", "kind_kong_bloom", "kind_heavenly",
-                "kind_robbed_kong", "entry_kong_c", "entry_kong_e", "ph_tap_again", "dc_bets", "dc_take_bets_back")
+                "kind_robbed_kong", "entry_kong_c", "entry_kong_e", "ph_tap_again", "dc_bets", "dc_take_bets_back",
+                "xb_how")
 
 
 @dataclass(frozen=True)

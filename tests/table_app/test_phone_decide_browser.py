@@ -120,6 +120,13 @@ def test_a_result_entered_on_one_phone_and_confirmed_on_another(tmp_path: Path) 
                        " return [r.left, r.right, document.documentElement.scrollWidth]; })()")
         assert box[0] >= 0 and box[1] <= 390 and box[2] <= 390  # (the four fields inside the phone's width)
         tap_text(first, "阿强")  # who won
+        first.wait("document.querySelector('#decide p.why').textContent.startsWith('先选怎么胡的')", "how first")
+        tap_text(first, "自摸")  # by 阿强, not the dealer, with no kong: why each special win is not offered
+        first.wait("document.querySelector('#decide p.why').textContent.includes("
+                   "'天胡：只有庄家阿明才有 · heavenly: only the dealer, 阿明')", "why no 天胡")
+        assert "杠后开花：要阿强自己开过杠" in first.js("document.querySelector('#decide p.why').textContent")
+        assert first.js("[...document.querySelectorAll('#decide button')].find(b => b.textContent.startsWith("
+                        "'杠后开花')).disabled")  # (no kong: the engine allows no 杠后开花)
         tap_text(first, "阿明点炮")  # how: 阿明 fed it
         tap_text(first, "夹张")  # the wait
         assert first.js("[...document.querySelectorAll('#decide button')].find(b => b.textContent.startsWith('天胡'))"
