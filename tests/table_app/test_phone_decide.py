@@ -215,3 +215,22 @@ def test_a_stranger_decides_nothing(table: tuple[TableService, SeatPages]) -> No
     stranger.seat = 1
     for body in ({"type": "undo"}, {"type": "agree", "kind": "undo"}, {"type": "reject_win"}):
         assert step(stranger, **body)[0] == 401
+
+
+def test_a_buttons_held_turn_is_put_up_on_the_phones_and_a_phone_agrees_to_it(
+        table: tuple[TableService, SeatPages]) -> None:
+    """Issue 28: one set of proposals for every input — a wired button's held TURN is on every
+    phone, and a phone's 同意 is the second seat."""
+    service, pages = table
+    phones = seated(pages)
+    deal(service)
+    assert phones[0].press(type="press", button="TURN")[1]["ok"]  # P0 discards
+    answer = service.call({"type": "press", "seat": 1, "button": "TURN", "held": True}, "gpio", timeout=10)
+    assert answer.ok and answer.proposal is not None and service.public["phase"] == "claims"
+    seen = view(phones[2])["decide"]["proposals"]
+    assert [(p["kind"], p["by"], p["what"]["en"], p["decides"]) for p in seen] == [
+        ("undo", 1, "Undo: P0 discards", True)]
+    assert step(phones[2], type="agree", kind="undo")[1]["ok"]
+    assert service.public["phase"] == "turn" and service.public["turn"] == 0
+    assert sources(service, 1) == ["phone 2 tap press 2:TURN:held agrees gpio press 1:TURN:held"]
+    assert view(phones[0])["decide"]["undone"]["en"] == "Undone: P0 discards (proposed by P1, agreed by P2)"
