@@ -58,10 +58,12 @@ def test_the_consent_prompt_on_a_phone(tmp_path: Path) -> None:
         dealer.click("#decide .proposal button")  # 同意 · Agree
         for page in (dealer, other):
             page.wait("(document.querySelector('#decide .undone') || {}).textContent === "
-                      "'撤销了：阿明 出牌 · Undone: 阿明 discards'", "what was undone")
+                      "'撤销了：阿明 出牌（阿强提议，阿明同意） · '"
+                      "+ 'Undone: 阿明 discards (proposed by 阿强, agreed by 阿明)'",
+                      "what was undone, and who decided it")
         assert service.public["phase"] == "turn" and service.public["turn"] == 0
         records = list(journal.records())
-        assert records[-1].kind == "undo" and records[-1].source.endswith("agrees phone 2")
+        assert records[-1].kind == "undo" and " agrees phone 2 tap " in records[-1].source
     finally:
         browser.close()
         pages.stop()
