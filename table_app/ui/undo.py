@@ -6,8 +6,10 @@ The dialog says what would be taken back, who makes it stand — the step's own 
 TURN again (or 确认 here, which is that seat's held TURN: only for its own step), or a second
 seat holding TURN or agreeing on its phone — and when it lapses; 取消 drops it for everyone.
 It goes when the table changes (an undo, a step), when it lapses, or when a phone refuses it.
-The note is not modal: it lies over the top of the screen for :data:`NOTE_S` seconds, or until
-the next step, or a tap on it; the taps around it reach the screen.
+The note is not modal: it lies where it hides no button — on the table screen over the middle's
+words (whose turn, the claim window, the hand), elsewhere over the top bar's title — for
+:data:`NOTE_S` seconds, or until the next step, or a tap on it; the taps around it reach the
+screen.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from table_app.ui.dialogs import Dialog
 from table_app.ui.palette import PANEL, TEXT
 from table_app.ui.widgets import BigButton, Small
 
-NOTE_S = 10.0  # how long the note of an undo stays
+NOTE_S = 8.0  # how long the note of an undo stays
 CHECK_S = 0.5  # how often the dialog looks whether its undo is still open
 
 
@@ -95,6 +97,18 @@ class UndoAsk(Dialog):
         super().dismiss(*args, **kw)
 
 
+def _region(app: Any) -> tuple[float, float, float, float]:
+    """The note's room: left, top, width and height in the window."""
+    sm = app.sm
+    screen = sm.current_screen if sm is not None else None
+    middle = screen.ids.get("middle") if screen is not None and screen.name == "table" else None
+    if middle is not None and middle.width > 0:
+        x, y = middle.to_window(middle.x, middle.y)
+        inset = app.mm * 2
+        return x + inset, y + middle.height - inset, middle.width - 2 * inset, middle.height - app.touch - app.mm * 5.5
+    return 0.0, float(Window.height), Window.width - app.mm * 23.5, float(app.touch)
+
+
 class UndoneNote(Label):  # type: ignore[misc]  # Kivy is untyped
     """What an undo took back, over the top of the screen: gone after :data:`NOTE_S`, at the
     next step, or tapped."""
@@ -112,13 +126,19 @@ class UndoneNote(Label):  # type: ignore[misc]  # Kivy is untyped
         self._gone = Clock.schedule_once(lambda *_: self.close(), NOTE_S)
 
     def place(self, *_: object) -> None:
-        """Across the top, wrapped on at most three lines (a long name is never cut)."""
+        """Where it hides no button: on the table screen over the middle's words (the menu's row
+        below stays free), elsewhere over the top bar's title (its 菜单 stays free); wrapped,
+        in the small size when the name size would not fit (a long name is never cut)."""
         app = _app()
-        w = Window.width * 0.92
-        self.text_size = (w - app.mm * 4, None)
-        self.texture_update()
-        self.size = (w, max(app.touch, self.texture_size[1] + app.mm * 2))
-        self.pos = ((Window.width - w) / 2, Window.height - self.height - app.mm)
+        x, top, w, room = _region(app)
+        for size in (app.fs_m, app.fs_s):
+            self.font_size = size
+            self.text_size = (w - app.mm * 4, None)
+            self.texture_update()
+            if self.texture_size[1] + app.mm * 2 <= room:
+                break
+        self.size = (w, max(room, self.texture_size[1] + app.mm * 2))
+        self.pos = (x, top - self.height)
 
     def _draw(self, *_: object) -> None:
         self._bg.pos, self._bg.size = self.pos, self.size
