@@ -33,6 +33,7 @@ from table_app.present.vocab_refusals import REFUSALS, SENTENCES
 from table_app.present.vocab_score import SCORE
 from table_app.present.vocab_seating import SEATING
 from table_app.present.vocab_table import TABLE
+from table_app.present.vocab_undo import ENTRY, UNDO
 
 Lang = Literal["zh", "en"]
 LANGS: Final[tuple[Lang, ...]] = get_args(Lang)
@@ -59,7 +60,7 @@ def _gather(*vocabularies: dict[str, tuple[str, str]]) -> dict[str, tuple[str, s
     return out
 
 
-_T: Final = _gather(TABLE, FORMS, SENTENCES, REFUSALS, PAGE, SCORE, DECIDE, LINK, KEYBOARD, SEATING)
+_T: Final = _gather(TABLE, FORMS, SENTENCES, REFUSALS, PAGE, SCORE, DECIDE, LINK, KEYBOARD, SEATING, UNDO, ENTRY)
 
 
 def tr(key: str, lang: str, **fields: object) -> str:

@@ -48,6 +48,7 @@ from table_app.service import TableService
 from table_app.session_history import History, SessionHistory
 from table_app.ui import screens, units
 from table_app.ui.sim import KEYS
+from table_app.ui.undo import UndoPart
 
 HERE = Path(__file__).parent
 TOUCH = "touch"
@@ -122,6 +123,7 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
         self.sm: ScreenManager | None = None
         self._unsubscribe: Callable[[], None] | None = None
         self._pending: list[Notice] = []
+        self.undo = UndoPart(self)  # an undo's dialog and note (ui/undo.py)
         self._pending_lock = threading.Lock()
         self._drain_scheduled = False
 
@@ -220,6 +222,7 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
     def notice(self, n: Notice) -> None:
         """Service thread: queue the notice; one drain on the Kivy thread takes all queued ones
         (so a fast source — the demo, a replay — never builds a backlog of screen refreshes)."""
+        self.undo.heard(n)  # (an undo is worded now, on this thread: the steps' record moves on with the table)
         with self._pending_lock:
             self._pending.append(n)
             if self._drain_scheduled:
@@ -243,6 +246,9 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
         if n.kind == "dice":  # the dice button while the seats are chosen: the seating form takes them
             if n.dice is not None:
                 self.seating_dice(list(n.dice))
+            return
+        if n.kind == "proposal":  # a held TURN put an undo up: its dialog
+            self.undo.ask(n)
             return
         self.pub, self.seq = n.state, n.seq
         ev = n.event
@@ -272,6 +278,7 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
             if not stay:
                 seated = ev is not None and ev.TYPE == "seating" and n.kind == "event"
                 self.goto("sithere" if seated else self.home(), refresh=False)
+        self.undo.changed(n)  # (after the screen: its note of what an undo took back stays)
         if refresh:
             self.refresh()
 

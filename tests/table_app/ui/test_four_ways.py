@@ -4,7 +4,8 @@ and a ``play`` file of presses — gives the same journal, event for event: ever
 sends presses, and the engine's one button mapping, in the service thread, makes the events.
 
 The hand has what players do: the quick 下家 who draws and discards inside the claim
-window, a pong that makes the 下家 wait, a misclick taken back with a held TURN, a kong
+window, a pong that makes the 下家 wait, a misclick taken back with a held TURN (held twice: the
+first puts the undo up, the same seat's second confirms its own step — issue 28), a kong
 refused right after the pong (docs/rules.md §17), a win claimed on a discard.
 """
 
@@ -49,7 +50,8 @@ SCRIPT: list[tuple[str, int | None, str, bool]] = [
     ("press", 3, "PENG", False),
     ("press", 2, "TURN", True),  # the 下家 waits: seat 3's pong is pending
     ("press", 0, "HU", False),  # a misclick…
-    ("held", 0, "TURN", False),  # …taken back
+    ("propose", 0, "TURN", False),  # …a held TURN puts its undo up…
+    ("held", 0, "TURN", False),  # …and the same seat's second confirms it: taken back
     ("press", 0, "TURN", False),  # a pass
     ("close", None, "", False),  # the claim window closes: seat 3 pongs
     ("press", 3, "GANG", True),  # no kong right after a pong
@@ -101,7 +103,7 @@ def by_gpio(tmp_path: Path, mock_factory: Any, clock: Any) -> list[tuple[str, An
                 wait_until(lambda seq=seq: service.seq > seq, what="the window closing")
                 continue
             pin = mock_factory.pin(PINS.dice if button == "DICE" else PINS.button_pin(seat, button))
-            answers = press_pin(pin, buttons, send, clock, 1.2 if what == "held" else 0.05)
+            answers = press_pin(pin, buttons, send, clock, 1.2 if what in ("held", "propose") else 0.05)
             assert len(answers) == 1 and answers[0].ok is not refused, (what, seat, button, answers)
         assert service.call(CONFIRM, source="touch", timeout=10).ok
         _check_the_end(service)
@@ -150,7 +152,7 @@ def by_panel(tmp_path: Path, fw: Any) -> list[tuple[str, Any, Any]]:  # noqa: F8
                 time.sleep(0.1)
                 wait_until(lambda seq=seq: service.seq > seq, what="the roll")
                 continue
-            if what == "held":
+            if what in ("held", "propose"):
                 row, col = fw.app.ROW_PINS[seat], fw.app.COL_PINS[fw.keys.BUTTONS.index(button)]
                 panel.board.press(row, col)
                 time.sleep(fw.keys.LONG_MS / 1000 + 0.3)
@@ -161,7 +163,7 @@ def by_panel(tmp_path: Path, fw: Any) -> list[tuple[str, Any, Any]]:  # noqa: F8
                 panel.tap(seat, button)
             wait_until(lambda n=n: len(panel.panel.delivered) == n + 1, what=f"seat {seat} {button} answered")
             wait_until(lambda done=done: len(handled) == done + 1, what=f"seat {seat} {button} acted on")
-            assert (service.seq == seq) is refused, (what, seat, button)
+            assert (service.seq == seq) is (refused or what == "propose"), (what, seat, button)
             if refused:  # the seat's LED on the panel blinks
                 wait_until(lambda seat=seat: (seat, "blink") in modes, what=f"seat {seat}'s LED blinking")
         assert service.call(CONFIRM, source="touch", timeout=10).ok
@@ -195,10 +197,11 @@ def by_keys(ui: UI) -> list[tuple[str, Any, Any]]:
             ui.wait(lambda seq=seq: ui.service.seq > seq, "the window closing")
             continue
         char = KEYS[(seat, button)]
-        Window.dispatch("on_key_down", 32 if char == " " else ord(char), 0, char, ["shift"] if what == "held" else [])
+        held = what in ("held", "propose")
+        Window.dispatch("on_key_down", 32 if char == " " else ord(char), 0, char, ["shift"] if held else [])
         assert ui.service.call({"type": "state"}, timeout=10).ok  # (the queue is in order: the key is done)
         ui.settled()
-        assert (ui.service.seq == seq) is refused, (what, seat, button)
+        assert (ui.service.seq == seq) is (refused or what == "propose"), (what, seat, button)
         if refused:  # the reason, on that seat's panel
             ui.wait(lambda seat=seat: table.panel(seat).lit and table.panel(seat).refused, "the refusal shown")
     assert ui.service.call(CONFIRM, source="touch", timeout=10).ok
@@ -213,6 +216,8 @@ def by_play_file(tmp_path: Path) -> list[dict[str, Any]]:
     for what, seat, button, bad in SCRIPT:
         if what == "close":
             lines.append(json.dumps({"type": "resolve"}))
+        elif what == "propose":  # (a play file is its author's: a held TURN in it undoes at once)
+            continue
         elif bad:
             refused.append(json.dumps(Press(seat, button).to_json()))
         else:

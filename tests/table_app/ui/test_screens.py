@@ -392,10 +392,14 @@ def test_score_only_offers_the_special_wins_the_engine_allows(ui: UI) -> None:
         return [x for x in EXTRAS if not _toggle(entry, ("extra", x)).disabled]
 
     assert enabled() == []
+    assert entry.ids.extras_why.text == ""
     ui.tap(_toggle(entry, ("winner", 1)))
     assert enabled() == []  # no way chosen yet
+    assert entry.ids.extras_why.text == "say how it was won first"
     ui.tap(_toggle(entry, ("how", "self_drawn")))
-    assert enabled() == []  # Bo is not the dealer and declared no kong
+    assert enabled() == []  # Bo is not the dealer and declared no kong: why, beside them (the engine's bars)
+    assert entry.ids.extras_why.text == ("kong bloom: needs a kong of Bo's own · heavenly: only the dealer, Ann"
+                                         " · robbed kong: won on another's added kong, not self-drawn")
     ui.tap(_toggle(entry, ("winner", 0)))
     assert enabled() == ["heavenly"]
     ui.tap(_toggle(entry, ("extra", "heavenly")))
@@ -405,6 +409,7 @@ def test_score_only_offers_the_special_wins_the_engine_allows(ui: UI) -> None:
     ui.tap(ui.find("kong_0_0"))
     ui.tap(entry.ids.page)
     assert enabled() == ["kong_bloom"] and entry.e["extra"] is None  # 天胡 went with the kong
+    assert entry.ids.extras_why.text.startswith("heavenly: won on the dealt tiles: not after a kong")
     assert _toggle(entry, ("extra", "heavenly")).state == "normal"
     ui.tap(_toggle(entry, ("fed", 2)))
     assert enabled() == ["robbed_kong"]
