@@ -39,7 +39,10 @@ class SettlementScreen(Base):
             grid.add_widget(ScoreLabel(text=signed(hand) if settled else ""))
             grid.add_widget(ScoreLabel(text=str(total)))
         for w in grid.children:
-            if not isinstance(w, NameLabel):
+            if isinstance(w, ScoreLabel):  # (one line wider than its box: the digits' ink is in it)
+                w.halign = "right"
+                w.bind(width=lambda w, v: setattr(w, "text_size", (v, None)))
+            elif not isinstance(w, NameLabel):
                 w.bind(size=lambda w, s: setattr(w, "text_size", s))
         hand_over = pub["phase"] == "hand_over"
         self.ids.next_hand.disabled = not hand_over
