@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from kivy.app import App
@@ -53,7 +54,7 @@ class FitText:
     big: bool
     font_size: float
     text_size: tuple[float, float | None]
-    peers: list[FitText] | None = None
+    peers: Sequence[FitText] | None = None
 
     def _fit(self, *_: object) -> None:
         app = _app()

@@ -372,3 +372,22 @@ def test_the_check_sees_words_broken_text_overlapping_and_glyphs_too_small(ui: U
     finally:
         for w in extra:
             screen.remove_widget(w)
+
+
+def test_the_screen_size_buttons_stay_under_the_finger(ui: UI) -> None:
+    """Settings' screen size: each tap changes every size in mm (the px per mm), yet − and +
+    stay where the finger is (they once moved off it after one tap)."""
+    from kivy.core.window import Window
+
+    Window.size = (800, 480)
+    ui.app.goto("settings")
+    ui.frames(3)
+    for action in ("diagonal_up", "diagonal_up", "diagonal_down", "diagonal_down"):  # 7" → 8" → 10.1" → 8" → 7"
+        button = ui.find(action)
+        x, y = button.to_window(*button.center)
+        before = ui.app.diagonal_in
+        ui.tap(button)
+        ui.frames(2)
+        assert ui.app.diagonal_in != before
+        moved = ui.find(action)
+        assert moved.collide_point(*moved.to_widget(x, y)), f"{action}: the button left the finger at {(x, y)}"
