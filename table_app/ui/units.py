@@ -9,9 +9,9 @@ Text is measured on its glyphs, not by its font size: a score's digits are :data
 tall on the screen (their ink), a name's characters :data:`NAME_MM` — a Chinese character's
 ink, and a Latin name's capitals and ascenders, which are smaller in the same font. The ink's
 share of the font size is the CJK font's own (Noto Sans CJK, measured at 100 px: the digits
-0.72–0.76 em (a 7 is the shortest), CJK characters 0.94 em, capitals and ascenders 0.81 em;
-:data:`INK`), rounded down so that no size falls under its mm; tests/table_app/ui/test_layout.py
-measures the pixels drawn.
+0.72–0.76 em (a 7 is the shortest), CJK characters 0.89–0.94 em (阿 the lowest), capitals
+and ascenders 0.81 em; :data:`INK`), rounded down so that no size falls under its mm;
+tests/table_app/ui/test_layout.py measures the pixels drawn.
 
 Four font sizes only (:func:`type_scale`): each size of a font is one more face the text
 renderer keeps open (about 3 MB each for the CJK font), so the app uses exactly these.
@@ -19,9 +19,9 @@ renderer keeps open (about 3 MB each for the CJK font), so the app uses exactly 
 >>> round(px_per_mm(800, 480, 7.0), 2)
 5.25
 >>> type_scale(px_per_mm(800, 480, 7.0))
-TypeScale(small=19, name=29, latin=33, score=67)
+TypeScale(small=19, name=30, latin=33, score=67)
 >>> type_scale(px_per_mm(1280, 720, 7.0))
-TypeScale(small=29, name=45, latin=52, score=105)
+TypeScale(small=29, name=47, latin=52, score=105)
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ NAME_MM: Final = 5.0  # names (and buttons' words, the status line: the same siz
 SMALL_MM: Final = 3.5  # detail lines (bets, tiles in hand, discards): the font size
 TOUCH_MM: Final = 10.0  # a button's height (and at least its width)
 LINE: Final = 1.45  # a line of the CJK font is 1.45 em tall (ascent + descent)
-INK: Final = {"digits": 0.71, "cjk": 0.93, "latin": 0.80}  # glyphs' ink height in em (rounded down)
+INK: Final = {"digits": 0.71, "cjk": 0.88, "latin": 0.80}  # glyphs' ink height in em (rounded down)
 SCORE_BOX: Final = 0.9  # a score's box in em: its digits' ink (0.41–1.17 em of the 1.45 em line, centred) and a margin
 
 

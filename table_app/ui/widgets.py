@@ -44,6 +44,17 @@ def breakable(text: str) -> str:
     return re.sub(r"(?<=[^\s（(])（", " （", text)
 
 
+def keep_last(text: str) -> str:
+    """``text`` with its last word held to the one before (a no-break space): an amount at the
+    end of a line never wraps onto a line of its own.
+
+    >>> keep_last("Christabella pays 欧阳诸葛司马东方 6")
+    'Christabella pays 欧阳诸葛司马东方\xa06'
+    """
+    head, sep, last = text.rpartition(" ")
+    return f"{head}\u00a0{last}" if sep and head else text
+
+
 class FitText:
     """A button's words in the name size (5 mm), or the small size (3.5 mm) when they would
     not fit on one line; they wrap only if even that is too wide. Buttons in one row (a seat's

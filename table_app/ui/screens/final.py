@@ -8,7 +8,7 @@ from table_app.present.table import ranking, settle_lines
 from table_app.present.words import tr
 from table_app.ui.palette import SEAT_COLOURS
 from table_app.ui.screens import Base, app
-from table_app.ui.widgets import NameLabel, ScoreLabel, Text
+from table_app.ui.widgets import NameLabel, ScoreLabel, Text, keep_last
 
 
 class FinalScreen(Base):
@@ -24,7 +24,8 @@ class FinalScreen(Base):
             grid.add_widget(NameLabel(text=names[seat], color=SEAT_COLOURS[seat]))
             grid.add_widget(ScoreLabel(text=f"{scores[seat]:+d}" if scores[seat] else "0", color=SEAT_COLOURS[seat]))
         ended = pub["phase"] == "ended"
-        self.ids.settle.text = "\n".join(settle_lines(pub, a.lang)) if ended else ""
+        # (each amount held to the name before it: a line that wraps never leaves it alone)
+        self.ids.settle.text = "\n".join(keep_last(line) for line in settle_lines(pub, a.lang)) if ended else ""
         self.ids.top.title = tr("final", a.lang) + " · " + tr("hands_played", a.lang, n=len(pub["results"]))
         self.ids.resume.disabled = not ended  # (only end_session ends a session: undo takes it back)
 

@@ -344,7 +344,7 @@ def test_the_end_of_the_evening(ui: UI) -> None:
     final = ui.screen
     ranks = [w.text for w in reversed(final.ids.ranking.children)]
     assert ranks == ["#1", "Cy", "+1", "#2", "Bo", "0", "#2", "Di", "0", "#4", "Ann", "-1"]
-    assert final.ids.settle.text == "Ann pays Cy 1"
+    assert final.ids.settle.text == "Ann pays Cy\u00a01"  # (the amount held to the name)
     ui.send_and_settle(final.ids.resume)
     assert ui.service.public["phase"] == "hand_over"
 
