@@ -20,7 +20,8 @@ from tests.table_app.ui.conftest import UI
 SCORE_MM = 9.0  # the running scores' digits, read from a chair (issue 28)
 NAME_MM = 5.0
 
-NAMES = ["欧阳司马诸葛上官", "Maximilianus", "阿强", "欧阳诸葛司马东方"]  # (8 characters at a side seat too; 阿: the lowest ink)
+# (8 characters at a side seat too; 阿 has the lowest ink of the characters)
+NAMES = ["欧阳司马诸葛上官", "Maximilianus", "阿强", "欧阳诸葛司马东方"]
 START = [{"type": "new_session", "players": NAMES, "base": 1}]
 SEATED = [{"type": "seating", "method": "C", "east": 0}]
 DEAL = [{"type": "roll", "dice": [4, 6]}, {"type": "roll", "dice": [2, 3]}]
