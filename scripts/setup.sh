@@ -24,6 +24,8 @@ if [[ $purpose == test ]]; then
     DEBS+=(nodejs)
     # zbarimg reads the join QR codes the touchscreen and the pages draw, as a phone's camera would
     DEBS+=(zbar-tools)
+    # xdotool taps the full-screen app with real X events (the fullscreen test)
+    DEBS+=(xdotool)
 fi
 scripts/debian-packages.sh "${DEBS[@]}"
 if [[ ! -x .venv/bin/python ]]; then

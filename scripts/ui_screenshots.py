@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""The screenshots of docs/ui.md: every screen at 800×480 in Chinese and 1280×720 in English,
-and the facing layout, made by driving the real app through a session (events into the
+"""The screenshots of docs/ui.md: every screen at 800×480 in Chinese and in English, 1024×600
+in Chinese and 1280×720 in English, with the longest names a session takes (8 Chinese
+characters, 12 letters), and the facing layout, made by driving the real app through a session (events into the
 service, as any input sends them) and saving what the window shows.
 
     xvfb-run -a -s "-screen 0 1280x720x24" .venv/bin/python scripts/ui_screenshots.py docs/ui
@@ -19,8 +20,11 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-SETS = {"800x480-zh": ((800, 480), "zh", ["阿明", "阿华", "阿强", "阿芳"]),
-        "1280x720-en": ((1280, 720), "en", ["Ann", "Bo", "Cy", "Di"])}
+LONG = ["欧阳诸葛司马东方", "Maximilianus", "Christabella", "欧阳司马诸葛上官"]  # the longest names a session takes
+SETS = {"800x480-zh": ((800, 480), "zh", LONG),
+        "800x480-en": ((800, 480), "en", LONG),
+        "1024x600-zh": ((1024, 600), "zh", LONG),
+        "1280x720-en": ((1280, 720), "en", LONG)}
 
 
 def shots(names: list[str]) -> list[tuple[str, list[dict[str, Any]], str, dict[str, Any]]]:

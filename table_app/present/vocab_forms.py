@@ -169,7 +169,7 @@ FORMS: Final[dict[str, tuple[str, str]]] = {
     "off": ("未启用", "off"),
     "keys_help": (
         "键盘：下方 1-5，右方 Q-T，上方 A-G，左方 Z-B（出/吃/碰/杠/胡），空格 掷骰",
-        "Keys: bottom 1-5, right Q-T, top A-G, left Z-B (turn/chow/pong/kong/win), space rolls",
+        "Keys: bottom 1-5, right Q-T, top A-G, left Z-B (play, chow, pong, kong, win), space rolls",
     ),
     "no_font": (
         "找不到中文字体：请安装 fonts-noto-cjk 或在 XIAN_TABLE_FONT 中给出字体文件",

@@ -54,7 +54,8 @@ TABLE: Final[dict[str, tuple[str, str]]] = {
     "call_sep": ("", "/"),
     "discarder_hint": ("你刚出牌", "you discarded"),
     # the seats' buttons (fixed slots: 出牌 吃 碰 杠 胡 过)
-    "slot_discard": ("出牌", "Discard"),
+    # (出牌, play a tile: "Discard" did not fit six buttons in a row at 7" with 8-character names at the sides)
+    "slot_discard": ("出牌", "Play"),
     "slot_chow": ("吃", "Chow"),
     "slot_pong": ("碰", "Pong"),
     "slot_kong": ("杠", "Kong"),

@@ -16,6 +16,7 @@ Kivy must be configured (window size, ``KIVY_NO_ARGS``) before this module is im
 
 from __future__ import annotations
 
+import math
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -83,10 +84,11 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
     mm = NumericProperty(5.25)
     fs_s = NumericProperty(19)
     fs_m = NumericProperty(27)
-    fs_l = NumericProperty(42)
+    fs_latin = NumericProperty(33)  # a name in Latin letters (its capitals 5 mm)
+    fs_l = NumericProperty(63)  # a score (its digits 9 mm)
     line_s = NumericProperty(30)
-    line_m = NumericProperty(42)
-    line_l = NumericProperty(63)
+    line_m = NumericProperty(45)
+    line_l = NumericProperty(63)  # a score's box: its digits and a margin
     touch = NumericProperty(53)
 
     def __init__(self, service: TableService, *, journal: Journal | None = None, sim: bool = False, lang: str = "zh",
@@ -164,8 +166,9 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
         ppm = units.px_per_mm(w, h, self.diagonal_in)
         ts = units.type_scale(ppm)
         self.mm = ppm
-        self.fs_s, self.fs_m, self.fs_l = ts
-        self.line_s, self.line_m, self.line_l = (int(units.LINE * f) + 3 for f in ts)
+        self.fs_s, self.fs_m, self.fs_latin, self.fs_l = ts
+        self.line_s, self.line_m = (int(units.LINE * f) + 3 for f in (ts.small, ts.name))
+        self.line_l = math.ceil(units.SCORE_BOX * ts.score)
         self.touch = max(48, round(units.TOUCH_MM * ppm))
 
     def _flipped(self, *_: object) -> None:

@@ -15,7 +15,7 @@ from kivy.uix.modalview import ModalView
 
 from engine.table import accepts
 from table_app.present.words import tr
-from table_app.ui.widgets import BigButton, BigToggle, Small, Text
+from table_app.ui.widgets import BigButton, BigToggle, FitLabel, Small, Text
 
 
 def _app() -> Any:
@@ -159,8 +159,8 @@ class JoinDialog(Dialog):
         body.bind(height=lambda b, h: setattr(self.code, "width", h))
         body.add_widget(self.code)
         words = BoxLayout(orientation="vertical", spacing=app.mm)
-        title = Text(text=tr("join_title", app.lang), size_hint_y=None, height=app.line_m * 1.2,
-                     halign="left", valign="middle")
+        title = FitLabel(text=tr("join_title", app.lang), size_hint_y=None, height=app.line_m * 1.2,
+                         halign="left", valign="middle")
         steps = Small(text=tr("join_steps", app.lang), halign="left", valign="top")
         link = Small(text=app.join_url, halign="left", valign="bottom", size_hint_y=None, height=app.line_s * 2)
         for label in (title, steps, link):

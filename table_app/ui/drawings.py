@@ -3,13 +3,17 @@ countdown bar and a mahjong tile's face."""
 
 from __future__ import annotations
 
-from kivy.graphics import Color, Line, Rectangle, RoundedRectangle
-from kivy.metrics import dp
+import math
+
+from kivy.app import App
+from kivy.core.text import Label as CoreLabel
+from kivy.graphics import Color, Ellipse, Line, Rectangle, RoundedRectangle
 from kivy.properties import ListProperty, NumericProperty, ObjectProperty
 from kivy.uix.widget import Widget
 
 from table_app.present.wall import HEAD, PRESENT, TAIL, WallView, screen_index
 from table_app.ui.palette import COUNTDOWN, SEAT_COLOURS
+from table_app.ui.widgets import text_width
 
 WALL_COLOURS = {PRESENT: (0.96, 0.93, 0.82, 1), HEAD: (0.22, 0.24, 0.26, 1), TAIL: (1.0, 0.55, 0.1, 1)}
 
@@ -104,7 +108,10 @@ class CountdownBar(Widget):  # type: ignore[misc]  # Kivy is untyped
 
 
 class TotalsChart(Widget):  # type: ignore[misc]  # Kivy is untyped
-    """Running totals hand by hand, one line per seat (``series``: list of 4-score lists)."""
+    """Running totals hand by hand, one line per seat (``series``: list of 4-score lists), on
+    axes: the totals at the left (the lowest, 0, the highest), the hands along the bottom. Lines
+    that run together are drawn side by side (each seat a little above or below its place) and
+    every hand's total is a dot, so equal totals do not hide each other."""
 
     series = ListProperty([])
 
@@ -112,33 +119,62 @@ class TotalsChart(Widget):  # type: ignore[misc]  # Kivy is untyped
         super().__init__(**kw)
         self.bind(pos=self.redraw, size=self.redraw, series=self.redraw)
 
+    def _text(self, text: str, x: float, y: float, anchor: str) -> float:
+        """``text`` in the small size at (x, y): ``anchor`` "right" (a total, its middle at y) or
+        "top" (a hand's number, its top at y); returns its width."""
+        app = App.get_running_app()
+        label = CoreLabel(text=text, font_size=app.fs_s, color=(0.75, 0.8, 0.77, 1))
+        label.refresh()
+        w, h = label.texture.size
+        pos = (x - w, y - h / 2) if anchor == "right" else (x - w / 2, y - h)
+        Color(1, 1, 1, 1)
+        Rectangle(texture=label.texture, pos=(int(pos[0]), int(pos[1])), size=(w, h))
+        return float(w)
+
     def redraw(self, *_: object) -> None:
         self.canvas.clear()
+        app = App.get_running_app()
         pts = self.series
+        if app is None or self.width < 40 or self.height < 40:
+            return
+        mm, line = app.mm, app.line_s
+        lo = min(min(p) for p in [*pts, [0, 0, 0, 0]])
+        hi = max(max(p) for p in [*pts, [0, 0, 0, 0]])
+        span = max(1, hi - lo)
+        n = max(1, len(pts) - 1)
+        left = max(text_width(f"{v:+d}" if v else "0", app.fs_s) for v in (lo, hi)) + mm * 1.5
+        x0, y0 = self.x + left, self.y + line
+        w, h = self.right - mm * 2 - x0, self.top - line / 2 - y0
+
+        def xy(i: int, v: float, seat: int = -1) -> tuple[float, float]:
+            lift = 0.0 if seat < 0 else (seat - 1.5) * max(1.5, mm * 0.45)  # (equal totals side by side)
+            return x0 + w * i / n, y0 + h * (v - lo) / span + lift
+
         with self.canvas:
-            Color(0.3, 0.3, 0.3, 1)
-            Line(rectangle=(self.x, self.y, self.width, self.height), width=1)
-            if len(pts) < 1:
-                return
-            lo = min(min(p) for p in [*pts, [0, 0, 0, 0]])
-            hi = max(max(p) for p in [*pts, [0, 0, 0, 0]])
-            span = max(1, hi - lo)
-            n = max(1, len(pts) - 1)
-            pad = dp(8)
-
-            def xy(i: int, v: float) -> tuple[float, float]:
-                return (self.x + pad + (self.width - 2 * pad) * i / n,
-                        self.y + pad + (self.height - 2 * pad) * (v - lo) / span)
-
-            Color(0.5, 0.5, 0.5, 1)
-            Line(points=[*xy(0, 0), *xy(n, 0)], width=1, dash_length=4, dash_offset=4)
+            Color(0.45, 0.48, 0.5, 1)
+            Line(points=[x0, y0 + h, x0, y0, x0 + w, y0], width=1.2)  # the axes
+            for v in sorted({lo, 0, hi}):
+                _x, y = xy(0, v)
+                Color(0.45, 0.48, 0.5, 1)
+                Line(points=[x0 - mm * 0.8, y, x0, y], width=1.2)
+                if v == 0:
+                    Line(points=[x0, y, x0 + w, y], width=1, dash_length=4, dash_offset=4)
+                self._text(f"{v:+d}" if v else "0", x0 - mm, y, "right")
+            step = max(1, math.ceil(n / 8))
+            for i in range(0, len(pts), step):  # the hands: 0 is the start
+                x, _y = xy(i, lo)
+                Color(0.45, 0.48, 0.5, 1)
+                Line(points=[x, y0, x, y0 - mm * 0.8], width=1.2)
+                self._text(str(i), x, y0 - mm * 0.9, "top")
             for seat in range(4):
                 Color(*SEAT_COLOURS[seat])
-                line = [c for i, p in enumerate(pts) for c in xy(i, p[seat])]
-                if len(line) >= 4:
-                    Line(points=line, width=2)
-                else:
-                    Line(circle=(*line, 3), width=2)
+                line_pts = [c for i, p in enumerate(pts) for c in xy(i, p[seat], seat)]
+                if len(line_pts) >= 4:
+                    Line(points=line_pts, width=1.6)
+                for i, p in enumerate(pts):
+                    cx, cy = xy(i, p[seat], seat)
+                    r = max(2.5, mm * 0.6)
+                    Ellipse(pos=(cx - r, cy - r), size=(2 * r, 2 * r))
 
 
 class TileBack(Widget):  # type: ignore[misc]  # Kivy is untyped

@@ -34,9 +34,40 @@ def launched_at() -> float:
         return time.monotonic()
 
 
+def display_bounds() -> tuple[int, int, int, int] | None:
+    """(x, y, width, height) of the first display as SDL sees it (X11, Wayland, KMS on the Pi),
+    asked of the SDL library Kivy loads, before Kivy makes its window; None if SDL cannot say."""
+    import ctypes
+
+    import kivy.core.text  # noqa: F401  (its SDL2 text provider loads Kivy's SDL library)
+
+    with open("/proc/self/maps", encoding="utf-8", errors="replace") as maps:
+        path = next((line.split()[-1] for line in maps if "/libSDL2-2" in line or "/libSDL2.so" in line), None)
+    if path is None:
+        return None
+
+    class Rect(ctypes.Structure):
+        _fields_ = [("x", ctypes.c_int), ("y", ctypes.c_int), ("w", ctypes.c_int), ("h", ctypes.c_int)]
+
+    sdl = ctypes.CDLL(path)
+    video = 0x20  # SDL_INIT_VIDEO
+    if sdl.SDL_InitSubSystem(video) != 0:
+        return None
+    try:
+        r = Rect()
+        if sdl.SDL_GetNumVideoDisplays() < 1 or sdl.SDL_GetDisplayBounds(0, ctypes.byref(r)) != 0:
+            return None
+        return (r.x, r.y, r.w, r.h) if r.w > 0 and r.h > 0 else None
+    finally:
+        sdl.SDL_QuitSubSystem(video)  # (Kivy starts video itself, after its own hints)
+
+
 def configure_kivy(width: int, height: int, fullscreen: bool) -> None:
-    """Kivy's settings before it is imported. Full screen takes the display's own size (SDL's
-    desktop mode): the window size is then only what a display that reports none gets."""
+    """Kivy's settings before it is imported. Full screen is the display's own size: the window
+    is asked for at exactly the display's bounds, so it covers the screen even where nothing
+    makes it full screen (X with no window manager, which left a 1280×720 window in the middle
+    of a 1280×800 screen while Kivy laid out 1280×800: the menu off the top, touches ~50 px off);
+    ``width``×``height`` is then only what a display that reports no size gets."""
     os.environ.setdefault("KIVY_NO_ARGS", "1")
     os.environ.setdefault("KIVY_NO_FILELOG", "1")
     os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")
@@ -49,6 +80,12 @@ def configure_kivy(width: int, height: int, fullscreen: bool) -> None:
     logging.getLogger("kivy").setLevel(logging.WARNING)
     Config.set("kivy", "exit_on_escape", "0")
     Config.set("input", "mouse", "mouse,disable_multitouch")
+    bounds = display_bounds() if fullscreen else None
+    if bounds is not None:
+        left, top, width, height = bounds
+        Config.set("graphics", "position", "custom")
+        Config.set("graphics", "left", str(left))
+        Config.set("graphics", "top", str(top))
     Config.set("graphics", "width", str(width))
     Config.set("graphics", "height", str(height))
     Config.set("graphics", "fullscreen", "auto" if fullscreen else "0")

@@ -22,9 +22,12 @@ from engine.public import PublicState
 from table_app.present.buttons import buttons, slots
 from table_app.present.seat import led_modes, seat_lines
 from table_app.present.words import tr
-from table_app.ui.widgets import Badge, BigButton, NameLabel, ScoreLabel, Small, text_width
+from table_app.ui.units import is_latin
+from table_app.ui.widgets import Badge, BigButton, NameLabel, ScoreLabel, Small, breakable, text_width
 
 REFUSED_S = 4.0  # a refusal stays long enough to be read
+PAD_MM = 0.6  # a panel's padding
+GAP_MM = 0.4  # between its buttons (six in a row fit the upright layout's top panel at 7")
 LIT_S = 2.0
 
 
@@ -48,6 +51,7 @@ class SeatPanel(BoxLayout):  # type: ignore[misc]  # Kivy is untyped
     led = StringProperty("off")  # what the seat's LED shows: off, on, blink
     countdown = NumericProperty(-1.0)  # 0..1 of the claim window left (the discarder's panel); < 0: none
     line_text = StringProperty("")  # what the detail line shows now
+    wide = BooleanProperty(True)  # a row panel with room for the name and the score side by side
 
     def __init__(self, seat: int = 0, orient: str = "row", **kw: object) -> None:
         super().__init__(orientation="vertical", **kw)
@@ -78,73 +82,104 @@ class SeatPanel(BoxLayout):  # type: ignore[misc]  # Kivy is untyped
             b.bind(on_release=self._pressed)
             self.slot_buttons.append(b)
             self.grid.add_widget(b)
+        for b in self.slot_buttons:
+            b.peers = self.slot_buttons  # (one size of words in the row)
         for prop, widget, attr in (("wind", self.wind_badge, "text"), ("mark", self.dealer_badge, "text"),
                                    ("name", self.name_label, "text"), ("score", self.score_label, "text"),
                                    ("led", self.led_dot, "mode"), ("line_text", self.line, "text")):
             self.fbind(prop, lambda _w, v, widget=widget, attr=attr: setattr(widget, attr, v))
-        self.bind(orient=lambda *_: self._arrange())
+        self.bind(orient=lambda *_: self._arrange(), wide=lambda *_: self._arrange())
         app.bind(mm=lambda *_: self._arrange(), fs_l=lambda *_: self._arrange())
         self._arrange()
 
     def _arrange(self) -> None:
-        """Put the parts in place for ``orient`` with the app's sizes (mm, type scale)."""
+        """Put the parts in place for ``orient`` (and ``wide``) with the app's sizes (mm, type scale)."""
         app = _app()
-        mm, s_line, m_line, l_line = app.mm, app.line_s, app.line_m, app.line_l
+        mm, m_line = app.mm, app.line_m
         self.clear_widgets()
         for w in (self.wind_badge, self.dealer_badge, self.name_label, self.score_label, self.led_dot, self.line,
                   self.grid):
             if w.parent is not None:
                 w.parent.remove_widget(w)
-        self.padding = mm * 0.8
+        self.padding = mm * PAD_MM
         self.spacing = mm * 0.5
-        badge = m_line
         for b in (self.wind_badge, self.dealer_badge):
             b.size_hint = (None, None)
-            b.size = (badge, badge)
+            b.size = (m_line, m_line)
+            b.pos_hint = {"center_y": 0.5}
         self.led_dot.size_hint = (None, None)
-        self.led_dot.size = (mm * 3, badge)
-        self.grid.spacing = mm * 0.6
-        button_h = app.touch
+        self.led_dot.size = (mm * 3, m_line)
+        self.led_dot.pos_hint = {"center_y": 0.5}
+        self.grid.spacing = mm * GAP_MM
+        self.score_label.size_hint = (None, 1)
+        self.marks = None
         if self.orient == "row":
-            head = BoxLayout(size_hint_y=None, height=l_line, spacing=mm)
-            marks = self.marks = BoxLayout(orientation="horizontal", size_hint=(None, 1), spacing=mm * 0.6)
-            self._marks_width()
-            for b in (self.wind_badge, self.dealer_badge):
-                b.pos_hint = {"center_y": 0.5}
-                marks.add_widget(b)
-            self.name_label.size_hint = (1, 1)
-            self.score_label.size_hint = (None, 1)
-            head.add_widget(marks)
-            head.add_widget(self.name_label)
+            self._arrange_row(app)
+        else:
+            self._arrange_column(app)
+        self._marks_width()
+
+    def _arrange_row(self, app: Any) -> None:
+        """A wide panel: [wind name / 庄 detail | score] over the six buttons in a row; a
+        narrower one (the upright layout's top and bottom at 7"): [wind name] / [庄 detail score]."""
+        mm, s_line, m_line, l_line = app.mm, app.line_s, app.line_m, app.line_l
+        self.name_label.size_hint = (1, 1)
+        self.line.shorten_from = "right"  # (one line: the end goes first)
+        top = BoxLayout(size_hint_y=None, height=m_line, spacing=mm * 0.6)
+        top.add_widget(self.wind_badge)
+        top.add_widget(self.name_label)
+        second = BoxLayout(spacing=mm * 0.6)
+        second.add_widget(self.dealer_badge)
+        self.line.size_hint_y = 1
+        second.add_widget(self.line)
+        if self.wide:  # [wind name / 庄 detail | score]
+            head = BoxLayout(size_hint_y=None, height=max(m_line + s_line, l_line), spacing=mm)
+            left = BoxLayout(orientation="vertical")
+            left.add_widget(top)
+            second.size_hint_y = None
+            second.height = s_line
+            self.line.shorten, self.line.max_lines = True, 1
+            left.add_widget(second)
+            head.add_widget(left)
             head.add_widget(self.led_dot)
             head.add_widget(self.score_label)
             self.add_widget(head)
-            self.line.size_hint_y = None
-            self.line.height = s_line
-            self.line.shorten, self.line.shorten_from, self.line.max_lines = True, "right", 1  # the end goes first
-            self.add_widget(self.line)
-            self.grid.cols, self.grid.size_hint_y, self.grid.height = 6, None, button_h
-            self.add_widget(self.grid)
-        else:
-            top = BoxLayout(size_hint_y=None, height=badge, spacing=mm * 0.6)
-            top.add_widget(self.wind_badge)
-            top.add_widget(self.dealer_badge)
-            top.add_widget(Widget())
-            top.add_widget(self.led_dot)
+        else:  # [wind name] / [庄 detail score]
             self.add_widget(top)
-            self.name_label.size_hint = (1, None)
-            self.name_label.height = 2 * m_line
-            self.add_widget(self.name_label)
-            self.score_label.size_hint = (1, None)
-            self.score_label.height = l_line
-            self.add_widget(self.score_label)
-            self.line.size_hint_y = 1
-            self.line.shorten = False
-            self._line_lines()
-            self.add_widget(self.line)
-            self.grid.cols, self.grid.size_hint_y = 2, None
-            self.grid.height = 3 * button_h + 2 * self.grid.spacing[1]
-            self.add_widget(self.grid)
+            second.size_hint_y = None
+            second.height = l_line
+            self.line.shorten, self.line.max_lines = False, max(1, int(l_line // s_line))
+            second.add_widget(self.led_dot)
+            second.add_widget(self.score_label)
+            self.add_widget(second)
+        self.grid.cols, self.grid.size_hint_y, self.grid.height = 6, None, app.touch
+        self.add_widget(self.grid)
+
+    def _arrange_column(self, app: Any) -> None:
+        """A tall side panel: the badges, the name on its own line (as wide as 8 characters),
+        the score, the detail lines the height holds, the buttons two by three."""
+        mm, m_line, l_line = app.mm, app.line_m, app.line_l
+        top = BoxLayout(size_hint_y=None, height=m_line, spacing=mm * 0.6)
+        marks = self.marks = BoxLayout(size_hint=(None, 1), spacing=mm * 0.6)
+        marks.add_widget(self.wind_badge)
+        marks.add_widget(self.dealer_badge)
+        top.add_widget(marks)
+        top.add_widget(Widget())
+        top.add_widget(self.led_dot)
+        self.add_widget(top)
+        self.name_label.size_hint = (1, None)
+        self.name_label.height = m_line
+        self.add_widget(self.name_label)
+        self.score_label.size_hint = (1, None)
+        self.score_label.height = l_line
+        self.add_widget(self.score_label)
+        self.line.size_hint_y = 1
+        self.line.shorten = False
+        self._line_lines()
+        self.add_widget(self.line)
+        self.grid.cols, self.grid.size_hint_y = 2, None
+        self.grid.height = 3 * app.touch + 2 * self.grid.spacing[1]
+        self.add_widget(self.grid)
 
     def _line_lines(self, *_: object) -> None:
         """A tall panel's detail shows the lines its height holds (the first ones: what matters most)."""
@@ -161,9 +196,22 @@ class SeatPanel(BoxLayout):  # type: ignore[misc]  # Kivy is untyped
             self.marks.width = sum(b.width for b in shown) + max(0, len(shown) - 1) * app.mm * 0.6
 
     @staticmethod
-    def depth(app: Any) -> float:
+    def depth(app: Any, wide: bool = True) -> float:
         """How tall a ``row`` panel is (the table screen lays the seats out with it)."""
-        return float(app.mm * 1.6 + app.line_l + app.line_s + 2 * app.mm * 0.5 + app.touch)
+        head = max(app.line_m + app.line_s, app.line_l) if wide else app.line_m + app.line_l + app.mm * 0.5
+        return float(app.mm * 2 * PAD_MM + head + app.mm * 0.5 + app.touch)
+
+    @staticmethod
+    def wide_width(app: Any) -> float:
+        """How wide a ``row`` panel must be for [wind name | score] on one line: the wind, a name
+        of 8 characters, the LED and a score of three digits with its sign."""
+        return float(app.mm * 2 * PAD_MM + app.line_m + app.mm * 0.6 + 8 * app.fs_m + 2 * app.mm + app.mm * 3
+                     + text_width("+888", app.fs_l))
+
+    @staticmethod
+    def name_width(app: Any, name: str) -> float:
+        """How wide a panel must be for ``name`` on one line."""
+        return float(text_width(name, app.fs_latin if is_latin(name) else app.fs_m) + app.mm * 2 * PAD_MM + 4)
 
     # -- what it shows -----------------------------------------------------------------
 
@@ -194,7 +242,7 @@ class SeatPanel(BoxLayout):  # type: ignore[misc]  # Kivy is untyped
             self.line_text = self.lit_text
             return
         parts = [p for p in ((self.lit_text if self.lit else ""), self.prompt, self.detail) if p]
-        self.line_text = " · ".join(parts)
+        self.line_text = breakable(" · ".join(parts))
 
     def flash(self, text: str, refused: bool = False) -> None:
         """Light the panel for a moment: a press from the seat's wired buttons (``text`` says

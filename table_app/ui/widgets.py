@@ -6,6 +6,8 @@ the table). Their look is in ``widgets.kv``; sizes come from the app's mm and ty
 from __future__ import annotations
 
 import math
+import re
+from collections.abc import Sequence
 from typing import Any
 
 from kivy.app import App
@@ -18,6 +20,8 @@ from kivy.uix.scatter import Scatter
 from kivy.uix.togglebutton import ToggleButton
 from kivy.uix.widget import Widget
 
+from table_app.ui.units import LINE
+
 
 def _app() -> Any:
     return App.get_running_app()
@@ -29,24 +33,50 @@ def text_width(text: str, font_size: float) -> float:
     return max((label.get_extents(line)[0] for line in text.split("\n")), default=0)
 
 
+def breakable(text: str) -> str:
+    """``text`` with a space before each opening bracket inside a run of Chinese, where the
+    line may break: Kivy breaks a line at spaces, and a run too long for its line anywhere —
+    once leaving a lone "）" on a line of its own.
+
+    >>> breakable("该你掷骰（定哪家的墙） · 注0")
+    '该你掷骰 （定哪家的墙） · 注0'
+    """
+    return re.sub(r"(?<=[^\s（(])（", " （", text)
+
+
+def keep_last(text: str) -> str:
+    """``text`` with its last word held to the one before (a no-break space): an amount at the
+    end of a line never wraps onto a line of its own.
+
+    >>> keep_last("Christabella pays 欧阳诸葛司马东方 6")
+    'Christabella pays 欧阳诸葛司马东方\xa06'
+    """
+    head, sep, last = text.rpartition(" ")
+    return f"{head}\u00a0{last}" if sep and head else text
+
+
 class FitText:
     """A button's words in the name size (5 mm), or the small size (3.5 mm) when they would
-    not fit on one line; they wrap only if even that is too wide."""
+    not fit on one line; they wrap only if even that is too wide. Buttons in one row (a seat's
+    six: ``peers``) take one size together: the small one if any of them needs it."""
 
     text: str
     width: float
     big: bool
     font_size: float
     text_size: tuple[float, float | None]
+    peers: Sequence[FitText] | None = None
 
     def _fit(self, *_: object) -> None:
         app = _app()
         if app is None or not self.text:
             return
-        room = self.width - app.mm  # the name size keeps a margin
         big = app.fs_m if self.big else app.fs_s
-        self.font_size = big if text_width(self.text, big) <= room else app.fs_s
-        self.text_size = (max(1.0, self.width - 2), None)
+        group = [b for b in (self.peers or [self]) if b.text]
+        fits = all(text_width(b.text, big) <= b.width - app.mm for b in group)  # (the name size keeps a margin)
+        for b in group:
+            b.font_size = big if fits else app.fs_s
+            b.text_size = (max(1.0, b.width - 2), None)
 
 
 class BigButton(FitText, Button):  # type: ignore[misc]  # Kivy is untyped
@@ -109,7 +139,8 @@ class TileFace(Label):  # type: ignore[misc]  # Kivy is untyped
 
 class FitLabel(Label):  # type: ignore[misc]  # Kivy is untyped
     """One line of words (a title, the status): the name size if it fits, else the small
-    size; only then is the end cut off (never the middle, where a name would be)."""
+    size; two lines of it where the box is tall enough (a long name in the table's line); only
+    then is the end cut off (never the middle, where a name would be)."""
 
     def __init__(self, **kw: object) -> None:
         super().__init__(**kw)
@@ -125,18 +156,23 @@ class FitLabel(Label):  # type: ignore[misc]  # Kivy is untyped
         if app is None:
             return
         room = max(1.0, self.width - app.mm)
-        self.font_size = app.fs_m if text_width(self.text, app.fs_m) <= room else app.fs_s
+        big = text_width(self.text, app.fs_m) <= room
+        two = not big and text_width(self.text, app.fs_s) > room and self.height >= 2 * LINE * app.fs_s
+        self.font_size = app.fs_m if big else app.fs_s
+        self.shorten, self.max_lines = not two, 2 if two else 0
         self.text_size = (room, self.height)
 
 
 class NameLabel(Label):  # type: ignore[misc]  # Kivy is untyped
-    """A player's name, 5 mm tall, never shortened: it wraps (8 CJK characters, 12 letters)."""
+    """A player's name, its glyphs 5 mm tall (Chinese characters, or a Latin name's capitals:
+    ``units.is_latin``), never shortened; the screens give it the room of 8 characters."""
 
 
 class ScoreLabel(Label):  # type: ignore[misc]  # Kivy is untyped
-    """A running score, 8 mm tall (``big``; else 5 mm)."""
+    """A running score, its digits 9 mm tall (``units.SCORE_MM``), in a box ``app.line_l`` tall
+    that holds the digits' ink (the font's line, 1.45 em, is mostly room for CJK ascents)."""
 
-    big = BooleanProperty(True)
+    big = BooleanProperty(True)  # (kept for callers; every score is 9 mm)
 
 
 class Badge(Label):  # type: ignore[misc]  # Kivy is untyped

@@ -18,7 +18,7 @@ from table_app.present.extras import bars_line, extra_bars
 from table_app.present.words import tr
 from table_app.ui.dialogs import ChoiceDialog
 from table_app.ui.screens import Base, app
-from table_app.ui.widgets import BigButton, BigToggle, NameLabel
+from table_app.ui.widgets import BigButton, BigToggle, NameLabel, text_width
 
 WAITS: Final = ("plain", *(w for w in WAIT_KINDS if w != "plain"))  # (plain first: the default)
 COUNTED: Final[tuple[KongKind, ...]] = ("concealed", "exposed")  # the kongs counted on the second page
@@ -155,6 +155,7 @@ class EntryScreen(Base):
         box.clear_widgets()
         for text, value, down, enabled in items:
             t = BigToggle(text=text, value=value, state="down" if down else "normal", disabled=not enabled)
+            t.size_hint_min_x = text_width(text, app().fs_s) + app().mm  # (a name of 8 characters on one line)
             t.bind(on_release=lambda btn: self.pick(*btn.value))
             box.add_widget(t)
 

@@ -9,7 +9,7 @@ from table_app.present.table import ranking, settle_lines
 from table_app.present.words import tr
 from table_app.ui.palette import SEAT_COLOURS
 from table_app.ui.screens import Base, app
-from table_app.ui.widgets import NameLabel, ScoreLabel, Text
+from table_app.ui.widgets import NameLabel, ScoreLabel, Text, keep_last
 
 
 class FinalScreen(Base):
@@ -28,7 +28,7 @@ class FinalScreen(Base):
         money = a.money()  # (the money beside the points when a point has a value)
         each = "" if money is None else "\n" + money_each(money, a.lang)
         self.ids.settle_head.text = tr("settle_up", a.lang) + each
-        self.ids.settle.text = "\n".join(settle_lines(pub, a.lang, money)) if ended else ""
+        self.ids.settle.text = "\n".join(keep_last(line) for line in settle_lines(pub, a.lang, money)) if ended else ""
         self.ids.top.title = tr("final", a.lang) + " · " + tr("hands_played", a.lang, n=len(pub["results"]))
         self.ids.resume.disabled = not ended  # (only end_session ends a session: undo takes it back)
 

@@ -11,7 +11,7 @@ from kivy.uix.boxlayout import BoxLayout
 from engine.rules import XIAN, Rules
 from table_app.present.rules import RULE_WORDS, rule_value_word
 from table_app.ui.screens import Base, app
-from table_app.ui.widgets import BigButton, Small, Text
+from table_app.ui.widgets import BigButton, Small, Text, breakable
 
 
 def choices(option: str) -> list[Any]:
@@ -36,7 +36,7 @@ class RulesScreen(Base):
                 words.add_widget(w)
             row.add_widget(words)
             changed = option in a.rule_overrides
-            b = BigButton(text=rule_value_word(option, values[option], a.lang), action=f"rule_{option}",
+            b = BigButton(text=breakable(rule_value_word(option, values[option], a.lang)), action=f"rule_{option}",
                           style="go" if changed else "plain", size_hint=(None, None),
                           width=a.mm * 58, height=a.touch)
             b.bind(on_release=lambda _b, option=option: self.next_value(option))

@@ -22,7 +22,7 @@ class ScoresScreen(Base):
         for rank, seat in ranking(scores):
             grid.add_widget(Small(text=tr("rank_n", a.lang, n=rank), color=SEAT_COLOURS[seat]))
             grid.add_widget(NameLabel(text=names[seat], color=SEAT_COLOURS[seat]))
-            grid.add_widget(ScoreLabel(text=f"{scores[seat]:+d}" if scores[seat] else "0", big=False,
+            grid.add_widget(ScoreLabel(text=f"{scores[seat]:+d}" if scores[seat] else "0",
                                        color=SEAT_COLOURS[seat]))
         hands = len(a.pub["results"])
         self.ids.top.title = tr("scoreboard", a.lang) + " · " + tr("hands_played", a.lang, n=hands)

@@ -46,7 +46,10 @@ class SettlementScreen(Base):
             if money is not None:
                 grid.add_widget(Text(text=money_amount(total, money), halign="right", valign="middle"))
         for w in grid.children:
-            if not isinstance(w, NameLabel):
+            if isinstance(w, ScoreLabel):  # (one line wider than its box: the digits' ink is in it)
+                w.halign = "right"
+                w.bind(width=lambda w, v: setattr(w, "text_size", (v, None)))
+            elif not isinstance(w, NameLabel):
                 w.bind(size=lambda w, s: setattr(w, "text_size", s))
         hand_over = pub["phase"] == "hand_over"
         self.ids.next_hand.disabled = not hand_over

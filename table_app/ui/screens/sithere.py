@@ -44,7 +44,7 @@ class SitHereScreen(Base):
                 top.add_widget(BoxLayout())
                 card.add_widget(top)
                 name.size_hint_y = None
-                name.height = 2 * a.line_m
+                name.height = a.line_m
                 card.add_widget(name)
             else:
                 top.add_widget(name)
@@ -63,13 +63,13 @@ class SitHereScreen(Base):
         area = self.ids.area
         x0, y0, w, h = area.x, area.y, area.width, area.height
         row = a.line_l + a.mm
-        tall = a.line_l + 2 * a.line_m + a.mm
+        tall = a.line_l + a.line_m + a.mm
         if a.layout == "facing":
             side = h - 2 * row
             rects = [(x0 + w * 0.25, y0, w * 0.5, row), (x0 + w - tall, y0 + row, tall, side),
                      (x0 + w * 0.25, y0 + h - row, w * 0.5, row), (x0, y0 + row, tall, side)]
         else:
-            side_w = w * 0.27
+            side_w = max(w * 0.27, 8 * a.fs_m + a.mm)  # (a name of 8 characters on one line)
             rects = [(x0 + w * 0.25, y0, w * 0.5, row), (x0 + w - side_w, y0 + (h - tall) / 2, side_w, tall),
                      (x0 + w * 0.25, y0 + h - row, w * 0.5, row), (x0, y0 + (h - tall) / 2, side_w, tall)]
         for holder, (x, y, rw, rh) in zip(self.holders, rects, strict=True):

@@ -24,9 +24,9 @@ from table_app.ui import drawings  # noqa: F401  (drawings: the kv rules use its
 from table_app.ui.dialogs import ChoiceDialog, DicePad
 from table_app.ui.panel import SeatPanel
 from table_app.ui.screens import STEP_SCREENS, Base, app
-from table_app.ui.widgets import BigButton, Turned
+from table_app.ui.widgets import BigButton, Turned, text_width
 
-SIDE_MM = 33.0  # the side seats' panels in the upright layout
+SIDE_MM = 33.0  # the side seats' panels in the upright layout (at least: a name of 8 characters)
 ANGLES = (0, 90, 180, 270)  # each seat's panel turned toward its player (facing layout)
 
 
@@ -40,6 +40,7 @@ class TableScreen(Base):
         self.holders: list[Any] = []
         self.sets: dict[str, tuple[list[SeatPanel], list[Any]]] = {}
         self.forward_buttons: list[BigButton] = []
+        self.names: list[str] = []
         self.arrange()
         self.bind(size=self.place, pos=self.place)
         app().bind(mm=self.place)
@@ -72,26 +73,57 @@ class TableScreen(Base):
             holders.append(holder)
         return panels, holders
 
-    def rects(self) -> tuple[list[tuple[float, float, float, float]], tuple[float, float, float, float]]:
-        """Where each seat's panel goes and the middle, in the screen's coordinates."""
+    def rects(self) -> tuple[list[tuple[float, float, float, float]], tuple[float, float, float, float], bool]:
+        """Where each seat's panel goes and the middle, in the screen's coordinates, and whether
+        the row panels have room for the name and the score side by side (``SeatPanel.wide``)."""
         a = app()
         x0, y0, w, h = self.x, self.y, self.width, self.height
-        d = min(SeatPanel.depth(a), h / 3)
-        side = d if a.layout == "facing" else min(SIDE_MM * a.mm, w / 4)
-        mid_w = w - 2 * side
-        seats = [(x0 + side, y0, mid_w, d), (x0 + w - side, y0, side, h), (x0 + side, y0 + h - d, mid_w, d),
-                 (x0, y0, side, h)]
-        return seats, (x0 + side, y0 + d, mid_w, h - 2 * d)
+        if a.layout == "facing":  # (the side panels are turned: as long as the screen is tall)
+            wide = min(h, w - 2 * SeatPanel.depth(a, True)) >= SeatPanel.wide_width(a)
+            d = side = min(SeatPanel.depth(a, wide), h / 3)
+            right = left = side
+        else:  # each side panel as wide as the name at its seat needs (up to 8 characters)
+            names = list(a.pub["players"]) or ["", "", "", ""]
+            right, left = (min(max(SIDE_MM * a.mm, SeatPanel.name_width(a, names[s])), w / 3) for s in (1, 3))
+            wide = w - right - left >= SeatPanel.wide_width(a)
+            d = min(SeatPanel.depth(a, wide), h * 0.4)
+        mid_w = w - right - left
+        seats = [(x0 + left, y0, mid_w, d), (x0 + w - right, y0, right, h), (x0 + left, y0 + h - d, mid_w, d),
+                 (x0, y0, left, h)]
+        return seats, (x0 + left, y0 + d, mid_w, h - 2 * d), wide
 
     def place(self, *_: object) -> None:
         if not self.holders:
             return
-        seats, (mx, my, mw, mh) = self.rects()
+        seats, (mx, my, mw, mh), wide = self.rects()
+        for panel in self.panels:
+            panel.wide = wide
         for holder, (x, y, w, h) in zip(self.holders, seats, strict=True):
             holder.size_hint = (None, None)
             holder.pos, holder.size = (x, y), (w, h)
         mid = self.ids.middle
         mid.pos, mid.size = (mx, my), (mw, mh)
+        self.compact(mh - app().mm * 4.2)
+
+    def compact(self, room: float) -> None:
+        """Where the middle is too low for the table's line above its buttons (the upright layout
+        at 7" and 1280×720), the line goes into the row of buttons, at its left."""
+        a = app()
+        ids = self.ids
+        low = room < max(a.line_m, 2 * a.line_s - 4) + a.mm * 0.6 + a.touch + 3 * a.mm * 0.2
+        status, inner, row = ids.status, ids.inner, ids.forward
+        if low and status.parent is inner:
+            inner.remove_widget(status)
+            row.add_widget(status, index=len(row.children))
+            status.size_hint = (1, 1)
+            ids.spacer.size_hint_x = 0  # (the line takes the room the buttons leave)
+        elif not low and status.parent is row:
+            row.remove_widget(status)
+            inner.add_widget(status, index=len(inner.children))
+            status.size_hint = (1, None)
+            status.height = max(a.line_m, 2 * a.line_s - 4)
+            ids.spacer.size_hint_x = 1
+        ids.info.opacity = 0 if low else 1
 
     def panel(self, seat: int) -> SeatPanel:
         return self.panels[seat]
@@ -101,6 +133,9 @@ class TableScreen(Base):
     def refresh(self) -> None:
         a = app()
         pub, lang = a.pub, a.lang
+        if list(pub["players"]) != self.names:  # (the side panels take the room the names need)
+            self.names = list(pub["players"])
+            self.place()
         for seat, p in enumerate(self.panels):
             p.show(pub, lang, a.pending_bets[seat])
         first, second = info_lines(pub, lang)
@@ -121,6 +156,7 @@ class TableScreen(Base):
         self.forward_buttons = []
         for act in wanted:
             b = BigButton(text=tr(f"go_{act}", lang), action=act, style="go" if act != "score_hand" else "plain")
+            b.size_hint_min_x = text_width(b.text, app().fs_s) + app().mm * 2  # (its words on one line)
             b.bind(on_release=lambda _b, act=act: self.go(act))
             row.add_widget(b, index=1)
             self.forward_buttons.append(b)

@@ -3,13 +3,20 @@ terminal table, and what happens with no display."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import struct
 import subprocess
 import sys
+import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+
+from table_app.ui.palette import BUTTON
+from tests.table_app.ui.conftest import _free_display
 
 
 def _run(args: list[str], env: dict[str, str], cwd: Path, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
@@ -114,3 +121,75 @@ def test_the_ui_settings_come_from_the_config(xvfb: str, tmp_path: Path) -> None
                 _env(tmp_path, DISPLAY=xvfb), tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert "(800×480, facing, en, 10.1\")" in proc.stderr
+
+
+@contextlib.contextmanager
+def _screen(width: int, height: int) -> Iterator[str]:
+    """An X screen of its own size (no window manager, as on a kiosk Pi with X)."""
+    n = _free_display()
+    proc = subprocess.Popen(["Xvfb", f":{n}", "-screen", "0", f"{width}x{height}x24", "-nolisten", "tcp"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        sock = Path(f"/tmp/.X11-unix/X{n}")
+        deadline = time.monotonic() + 20
+        while not sock.exists():
+            assert proc.poll() is None and time.monotonic() < deadline, f"Xvfb :{n} did not start"
+            time.sleep(0.05)
+        yield f":{n}"
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+def _menu_button(shot: Any) -> tuple[int, int]:
+    """The centre of the 菜单 button as drawn: the plain button's colour at the top right."""
+    w, h = shot.size
+    plain = tuple(round(c * 255) for c in BUTTON["plain"][:3])
+    px = shot.load()
+    found = [(x, y) for y in range(0, h // 5, 2) for x in range(w // 2, w, 2)
+             if all(abs(a - b) <= 3 for a, b in zip(px[x, y][:3], plain, strict=True))]
+    assert found, "no 菜单 button drawn at the top right"
+    xs, ys = [p[0] for p in found], [p[1] for p in found]
+    return (min(xs) + max(xs)) // 2, (min(ys) + max(ys)) // 2
+
+
+def _edge_light(shot: Any) -> float:
+    """How light the screen's bottom edge is (a dialog darkens what is around it)."""
+    from PIL import ImageStat
+
+    w, h = shot.size
+    band = shot.crop((0, h - h // 30, w, h)).convert("L")
+    return float(ImageStat.Stat(band).mean[0])
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1280, 800)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_fullscreen_on_another_size_a_tap_at_the_drawn_menu_opens_it(tmp_path: Path, size: tuple[int, int]) -> None:
+    """``--fullscreen`` on a screen of another size than the default layout (1280×720): the X
+    window covers the screen exactly, the layout is drawn for it (the 菜单 button in the top
+    right corner of the screen's pixels), and a real X click there (xdotool) opens the menu."""
+    from PIL import ImageGrab
+
+    with _screen(*size) as display:
+        env = _env(tmp_path, DISPLAY=display)
+        app = subprocess.Popen([sys.executable, "-m", "table_app.cli", "run", "--sim", "--fullscreen", "--exit-after",
+                                "60"], env=env, cwd=tmp_path, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+        try:
+            found = subprocess.run(["xdotool", "search", "--sync", "--onlyvisible", "--pid", str(app.pid)], env=env,
+                                   capture_output=True, text=True, timeout=60)
+            window = found.stdout.split()[0]
+            geometry = subprocess.run(["xdotool", "getwindowgeometry", "--shell", window], env=env, capture_output=True,
+                                      text=True, timeout=10).stdout
+            assert f"X=0\nY=0\nWIDTH={size[0]}\nHEIGHT={size[1]}" in geometry, geometry
+            time.sleep(3)  # (the first frames)
+            before = ImageGrab.grab(xdisplay=display)
+            assert before.size == size
+            x, y = _menu_button(before)
+            assert x > size[0] * 0.8 and y < size[1] * 0.12, (x, y)  # at the top right of the screen itself
+            subprocess.run(["xdotool", "mousemove", str(x), str(y), "click", "1"], env=env, check=True, timeout=10)
+            time.sleep(2)
+            after = ImageGrab.grab(xdisplay=display)
+            assert _edge_light(after) < 0.5 * _edge_light(before), "the menu did not open"
+        finally:
+            app.terminate()
+            app.communicate(timeout=30)

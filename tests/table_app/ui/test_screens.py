@@ -76,7 +76,7 @@ def test_the_six_buttons_keep_their_places_whatever_is_allowed(ui: UI) -> None:
     given(ui, [{"type": "discard", "seat": 0}])
     claims = places(1)  # Bo may chow, pong, kong, win or pass
     assert [(t, xy) for t, xy, _ in turn] == [(t, xy) for t, xy, _ in claims]
-    assert [t for t, _, _ in claims] == ["Discard", "Chow", "Pong", "Kong", "Win", "Pass"]
+    assert [t for t, _, _ in claims] == ["Play", "Chow", "Pong", "Kong", "Win", "Pass"]
     assert all(off for _, _, off in turn) and [off for _, _, off in claims] == [True, False, False, False, False,
                                                                                False]
 
@@ -347,7 +347,7 @@ def test_the_end_of_the_evening(ui: UI) -> None:
     final = ui.screen
     ranks = [w.text for w in reversed(final.ids.ranking.children)]
     assert ranks == ["#1", "Cy", "+1", "#2", "Bo", "0", "#2", "Di", "0", "#4", "Ann", "-1"]
-    assert final.ids.settle.text == "Ann pays Cy 1"
+    assert final.ids.settle.text == "Ann pays Cy\u00a01"  # (the amount held to the name)
     ui.send_and_settle(final.ids.resume)
     assert ui.service.public["phase"] == "hand_over"
 
