@@ -143,6 +143,8 @@ def on_new_session(s: TableState, ev: NewSession) -> Effects:
     fresh = TableState(
         phase="seating", players=list(ev.players), base=ev.base, rules=ev.rule_set, wall_seed=ev.wall_seed, hand=1
     )
+    if ev.player_ids is not None:
+        fresh.player_ids = list(ev.player_ids)
     for f in fields(TableState):
         setattr(s, f.name, getattr(fresh, f.name))
     return []
@@ -172,9 +174,10 @@ def on_seating(s: TableState, ev: Seating) -> Effects:
         east = order[0]
         # The highest roller keeps its place, which becomes East; the others take the places
         # counter-clockwise from it by descending sum, so winds follow the seat order (§2).
-        players = list(s.players)
+        players, ids = list(s.players), list(s.player_ids)
         for i, seat in enumerate(order):
             s.players[(east + i) % SEATS] = players[seat]
+            s.player_ids[(east + i) % SEATS] = ids[seat]
     else:
         assert ev.east is not None
         east = ev.east
@@ -378,6 +381,7 @@ def dealer_after(dealer: int, last: Settlement | None) -> int:
 def on_name(s: TableState, ev: Name) -> Effects:
     """A seat's player gives their name (any phase before a hand is dealt or after it is over)."""
     s.players[ev.seat] = ev.name
+    s.player_ids[ev.seat] = ev.player_id  # (another name is another player: no id without the roster's)
     return [Effect("named", ev.seat, data=ev.name)]
 
 
