@@ -59,7 +59,7 @@ def check_player_id(value: object, name: str, etype: str) -> int:
     7
     """
     if type(value) is not int or not 1 <= value <= PLAYER_ID_MAX:
-        raise InvalidEventError(f"{etype}: {name!r} must be a roster player's id (a whole number from 1), got {value!r}")
+        raise InvalidEventError(f"{etype}: {name!r} must be a roster player's id (a whole number >= 1), got {value!r}")
     return value
 
 

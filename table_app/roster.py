@@ -78,7 +78,7 @@ class Player:
 
 
 def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
+    return datetime.now(UTC).isoformat(timespec="microseconds")  # (two sessions in one second keep their order)
 
 
 def _player(row: tuple[object, ...]) -> Player | None:
@@ -111,6 +111,9 @@ class Roster:
             conn.execute("PRAGMA busy_timeout = 5000")
             if not readonly:
                 conn.execute(SCHEMA)
+            elif conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'players'").fetchone() is None:
+                conn.close()  # a journal from before the roster: nobody in it
+                return
             self._conn = conn
         except sqlite3.Error as e:
             self._failed("cannot open the roster", e)
@@ -204,7 +207,8 @@ class Roster:
 
     def played(self, ids: Sequence[int | None], at: str | None = None) -> None:
         """These players started a session at ``at`` (now)."""
-        known = [(at or _now(), i) for i in ids if i is not None]
+        when = at or _now()
+        known = [(when, i) for i in ids if i is not None]
         with self._lock:
             if self._conn is None or self.readonly or not known:
                 return

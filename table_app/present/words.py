@@ -29,6 +29,7 @@ from table_app.present.vocab_forms import FORMS
 from table_app.present.vocab_link import LINK
 from table_app.present.vocab_page import PAGE
 from table_app.present.vocab_refusals import REFUSALS, SENTENCES
+from table_app.present.vocab_roster import ROSTER
 from table_app.present.vocab_score import SCORE
 from table_app.present.vocab_table import TABLE
 
@@ -57,7 +58,7 @@ def _gather(*vocabularies: dict[str, tuple[str, str]]) -> dict[str, tuple[str, s
     return out
 
 
-_T: Final = _gather(TABLE, FORMS, SENTENCES, REFUSALS, PAGE, SCORE, DECIDE, LINK)
+_T: Final = _gather(TABLE, FORMS, SENTENCES, REFUSALS, PAGE, SCORE, DECIDE, LINK, ROSTER)
 
 
 def tr(key: str, lang: str, **fields: object) -> str:
