@@ -260,7 +260,12 @@ class Roster:
         return event
 
     def observe(self, notice: Notice) -> None:
-        """A service observer: the players of a durable ``new_session`` (not a redo) have played."""
+        """A service observer: the players of a durable ``new_session``, and a player who named
+        a seat (between hands: they play on), have played (not on a redo)."""
         event = notice.event
-        if notice.kind == "event" and isinstance(event, NewSession) and event.player_ids is not None:
+        if notice.kind != "event":
+            return
+        if isinstance(event, NewSession) and event.player_ids is not None:
             self.played(event.player_ids)
+        elif isinstance(event, Name) and event.player_id is not None:
+            self.played([event.player_id])

@@ -122,7 +122,9 @@ def test_a_name_event_from_a_phone_joins_the_roster_with_its_id(table, path: Pat
     player = roster.find("Nguyễn Thị")
     assert player is not None and named["player_id"] == player.id
     assert service.public["player_ids"][1] == player.id
-    assert player.first_played is None  # joined, not yet played a session
+    assert player.first_played is not None  # named a seat of this session: plays in it
+    assert service.call({"type": "end_session"}, "touch", 10).ok
+    assert roster.add("Ōta") is not None and roster.find("Ōta").first_played is None  # type: ignore[union-attr]
 
 
 def test_seating_b_moves_the_ids_with_the_players(table) -> None:
