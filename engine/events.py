@@ -38,7 +38,7 @@ from engine.fields import (
     quoted_event,
 )
 from engine.hand import HandError, parse_meld
-from engine.records import CALLS, WAIT_KINDS, Call, WaitKind
+from engine.records import CALLS, WAIT_KINDS, Call, WaitKind, Wind
 from engine.rules import Rules, RulesError
 from engine.scored import SCORED_FIELDS, ScoreHand  # (score-only mode)
 from engine.tiles import TileError, format_tiles, parse_tiles, tile_text
@@ -47,6 +47,7 @@ OwnKong = Literal["concealed", "added"]
 KONG_KINDS: Final[tuple[OwnKong, ...]] = get_args(OwnKong)
 SeatingMethod = Literal["A", "B", "C"]
 SEATING_METHODS: Final[tuple[SeatingMethod, ...]] = get_args(SeatingMethod)
+WIND_LETTERS: Final[tuple[Wind, ...]] = get_args(Wind)
 @dataclass(frozen=True)
 class NewSession(Event):
     """Start over: four players by seat, the base, rule overrides, and ``wall_seed`` for full-tile mode;
@@ -107,7 +108,8 @@ class NewSession(Event):
 
 @dataclass(frozen=True)
 class Seating(Event):
-    """定位: method A (``roller`` rolls ``dice``), B (every seat's ``rolls``) or C (``east`` given)."""
+    """定位: method A (``roller`` rolls ``dice``), B (every seat's ``rolls``) or C (the wind tile
+    each seat ``drew``; in journals before it, only the seat that drew East: ``east``)."""
 
     TYPE: ClassVar[str] = "seating"
     method: SeatingMethod
@@ -115,18 +117,22 @@ class Seating(Event):
     dice: tuple[int, int] | None = None
     rolls: tuple[tuple[int, int], ...] | None = None
     east: int | None = None
+    drew: tuple[Wind, Wind, Wind, Wind] | None = None
 
     def __post_init__(self) -> None:
         m = self.method
         if m not in SEATING_METHODS:
             raise InvalidEventError(f"seating: 'method' must be 'A', 'B' or 'C', got {m!r}")
-        need = {"A": {"roller", "dice"}, "B": {"rolls"}, "C": {"east"}}[m]
-        for name in ("roller", "dice", "rolls", "east"):
-            given = getattr(self, name) is not None
-            if given and name not in need:
-                raise InvalidEventError(f"seating: method {m} takes {' and '.join(sorted(need))}, not {name!r}")
-            if not given and name in need:
-                raise InvalidEventError(f"seating: method {m} needs {name!r}")
+        given = {name for name in ("roller", "dice", "rolls", "east", "drew") if getattr(self, name) is not None}
+        need = {"A": ({"roller", "dice"},), "B": ({"rolls"},), "C": ({"drew"}, {"east"})}[m]
+        if given not in need:
+            takes = " or ".join(" and ".join(repr(n) for n in sorted(fs)) for fs in need)
+            extra = sorted(given - set().union(*need))
+            if extra:
+                raise InvalidEventError(f"seating: method {m} takes {takes}, not {extra[0]!r}")
+            if any(given < fs for fs in need):
+                raise InvalidEventError(f"seating: method {m} needs {takes}")
+            raise InvalidEventError(f"seating: method {m} takes {takes}, not both")
         if self.roller is not None:
             check_seat(self.roller, "roller", "seating")
         if self.east is not None:
@@ -138,6 +144,12 @@ class Seating(Event):
             if not isinstance(r, list | tuple) or len(r) != 4:
                 raise InvalidEventError(f"seating: 'rolls' must be 4 pairs of dice, one per seat, got {r!r}")
             object.__setattr__(self, "rolls", tuple(check_dice(x, f"rolls[{i}]", "seating") for i, x in enumerate(r)))
+        if self.drew is not None:
+            d = self.drew
+            if not isinstance(d, list | tuple) or sorted(map(str, d)) != sorted(WIND_LETTERS):
+                raise InvalidEventError(f"seating: 'drew' must be the wind tile each seat drew, "
+                                        f"the four of E, S, W, N once each, got {d!r}")
+            object.__setattr__(self, "drew", tuple(d))
 
     def to_json(self) -> dict[str, object]:
         d: dict[str, object] = {"type": self.TYPE, "method": self.method}
@@ -146,6 +158,8 @@ class Seating(Event):
             d["dice"] = list(self.dice or ())
         elif self.method == "B":
             d["rolls"] = [list(x) for x in self.rolls or ()]
+        elif self.drew is not None:
+            d["drew"] = list(self.drew)
         else:
             d["east"] = self.east
         return d
@@ -410,7 +424,7 @@ class Name(Event):
 _SCHEMA: Final[dict[str, tuple[type[Event], tuple[str, ...], tuple[str, ...]]]] = {
     # type: (class, required fields, optional fields)
     "new_session": (NewSession, ("players", "base"), ("rules", "wall_seed", "player_ids")),
-    "seating": (Seating, ("method",), ("roller", "dice", "rolls", "east")),
+    "seating": (Seating, ("method",), ("roller", "dice", "rolls", "east", "drew")),
     "bets": (Bets, ("bets",), ()),
     "roll": (Roll, ("dice",), ("seat",)),
     "discard": (Discard, ("seat",), ("tile",)),

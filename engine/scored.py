@@ -96,13 +96,46 @@ _EXTRA_NAMES: Final[dict[Extra, str]] = {
     "kong_bloom": "杠后开花 (kong_bloom)", "heavenly": "天胡 (heavenly)", "robbed_kong": "抢杠 (robbed_kong)"}
 
 
+ExtraBar = Literal["drawn", "how", "self_drawn", "not_self_drawn", "no_own_kong", "kong_before", "not_dealer"]
+"""Why a scored hand cannot be a special win: a drawn hand; how it was won not said; 抢杠
+self-drawn; 杠后开花 or 天胡 not self-drawn; 杠后开花 with no kong of the winner's; 天胡 after a
+kong; 天胡 of a seat not the dealer."""
+
+
+def extra_bar(extra: Extra, winner: int | None, how: WinHow | None, kong_seats: Sequence[int],
+              dealer: int | None = None) -> ExtraBar | None:
+    """What bars a scored hand from being the special win ``extra``, or None when it may be
+    (the one place these rules live: :func:`extras` offers what this allows, a form shows the
+    bar's words beside what it does not offer, :class:`ScoreHand` refuses it with
+    :func:`why_not_extra`). 杠后开花 is self-drawn after one of the winner's own kongs; 天胡
+    the dealer's self-drawn win before any kong (``dealer`` None: not known here); 抢杠 a win
+    on another seat's added kong, paid like a discard by its declarer.
+
+    >>> extra_bar("heavenly", 1, "self_drawn", [], dealer=0), extra_bar("kong_bloom", 1, "self_drawn", [2])
+    ('not_dealer', 'no_own_kong')
+    >>> extra_bar("robbed_kong", 1, "discard", []) is None
+    True
+    """
+    if winner is None:
+        return "drawn"
+    if how is None:
+        return "how"
+    if extra == "robbed_kong":
+        return "self_drawn" if how == "self_drawn" else None
+    if how != "self_drawn":
+        return "not_self_drawn"
+    if extra == "kong_bloom":
+        return None if winner in kong_seats else "no_own_kong"
+    if kong_seats:
+        return "kong_before"
+    if dealer is not None and dealer != winner:
+        return "not_dealer"
+    return None
+
+
 def why_not_extra(extra: Extra, winner: int | None, how: WinHow | None, kong_seats: Sequence[int],
                   dealer: int | None = None) -> str | None:
-    """Why a scored hand cannot be the special win ``extra``, or None when it may be (the one
-    place these rules live: :func:`extras` offers what this allows, :class:`ScoreHand` refuses
-    what it does not). 杠后开花 is self-drawn after one of the winner's own kongs; 天胡 the
-    dealer's self-drawn win before any kong (``dealer`` None: not known here); 抢杠 a win on
-    another seat's added kong, paid like a discard by its declarer.
+    """:func:`extra_bar` in words (English, for a refusal), or None when ``extra`` may be.
 
     >>> why_not_extra("kong_bloom", 1, "self_drawn", [2])
     '杠后开花 (kong_bloom) needs a kong declared by the winner, seat 1'
@@ -111,28 +144,24 @@ def why_not_extra(extra: Extra, winner: int | None, how: WinHow | None, kong_sea
     >>> why_not_extra("robbed_kong", 1, "discard", []) is None
     True
     """
+    bar = extra_bar(extra, winner, how, kong_seats, dealer)
+    if bar is None:
+        return None
     name = _EXTRA_NAMES[extra]
-    if winner is None:
-        return f"a drawn hand has no winner: it cannot be {name}"
-    if how is None:
-        return f"say how the hand was won ('how') before {name}"
-    if extra == "robbed_kong":
-        return f"{name} is won on another seat's kong, paid by its declarer: not self-drawn" \
-            if how == "self_drawn" else None
-    if how != "self_drawn":
-        return f"{name} is a self-drawn win: not won on a discard or a robbed kong"
-    if extra == "kong_bloom":
-        return None if winner in kong_seats else f"{name} needs a kong declared by the winner, seat {winner}"
-    if kong_seats:
-        return f"{name} is won on the dealt tiles, before anyone could declare a kong"
-    if dealer is not None and dealer != winner:
-        return f"{name} is the dealer's: seat {winner} is not the dealer ({dealer})"
-    return None
+    return {
+        "drawn": f"a drawn hand has no winner: it cannot be {name}",
+        "how": f"say how the hand was won ('how') before {name}",
+        "self_drawn": f"{name} is won on another seat's kong, paid by its declarer: not self-drawn",
+        "not_self_drawn": f"{name} is a self-drawn win: not won on a discard or a robbed kong",
+        "no_own_kong": f"{name} needs a kong declared by the winner, seat {winner}",
+        "kong_before": f"{name} is won on the dealt tiles, before anyone could declare a kong",
+        "not_dealer": f"{name} is the dealer's: seat {winner} is not the dealer ({dealer})",
+    }[bar]
 
 
 def extras(winner: int | None, how: WinHow | None, kong_seats: Sequence[int], dealer: int | None = None
            ) -> tuple[Extra, ...]:
-    """The special wins a scored hand may be now (those :func:`why_not_extra` allows): what a
+    """The special wins a scored hand may be now (those :func:`extra_bar` allows): what a
     score-only form offers.
 
     >>> extras(1, "self_drawn", [1], dealer=0), extras(0, "self_drawn", [], dealer=0), extras(2, "discard", [])
@@ -140,7 +169,7 @@ def extras(winner: int | None, how: WinHow | None, kong_seats: Sequence[int], de
     >>> extras(1, "self_drawn", [], dealer=0), extras(None, None, [])
     ((), ())
     """
-    return tuple(x for x in EXTRAS if why_not_extra(x, winner, how, kong_seats, dealer) is None)
+    return tuple(x for x in EXTRAS if extra_bar(x, winner, how, kong_seats, dealer) is None)
 
 
 @dataclass(frozen=True)

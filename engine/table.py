@@ -53,6 +53,7 @@ from engine.events import (
 from engine.moves import Effect, Effects, check_turn, draw, need_tile, pong_for, refuse, settle_now
 from engine.records import PHASES, ClaimKind, Claims, Settlement
 from engine.scoring import kong_transfers
+from engine.seating import seated, tied_seats
 from engine.seats import SEAT_RANGE, SEATS, next_seat, seat_counting
 from engine.state import Meld, SeatState, TableState
 from engine.tiles import ALL_TILES, Tile, format_tiles, tile_text
@@ -151,39 +152,26 @@ def on_new_session(s: TableState, ev: NewSession) -> Effects:
 
 
 def on_seating(s: TableState, ev: Seating) -> Effects:
-    if ev.method == "A":
-        assert ev.roller is not None and ev.dice is not None
-        east = seat_counting(ev.roller, sum(ev.dice))
-    elif ev.method == "B":
+    if ev.method == "B":
         assert ev.rolls is not None
-        sums = [sum(r) for r in ev.rolls]
-        tied = sorted({s_ for s_ in SEAT_RANGE if sums.count(sums[s_]) > 1})
-        if tied:
-            groups: dict[int, list[int]] = {}
-            for seat in tied:
-                groups.setdefault(sums[seat], []).append(seat)
-            text = "; ".join(f"seats {', '.join(map(str, g))} all rolled {v}" for v, g in sorted(groups.items()))
+        groups = tied_seats(ev.rolls)
+        if groups:
+            text = "; ".join(f"seats {', '.join(map(str, g))} all rolled {v}" for v, g in groups.items())
             raise refuse(
                 s,
                 None,
                 f"seating by method B has ties ({text}): the tied seats roll again among themselves",
                 "seating.ties",
-                tied=tied,
+                tied=sorted(seat for g in groups.values() for seat in g),
             )
-        order = sorted(SEAT_RANGE, key=lambda x: -sums[x])  # East, South, West, North
-        east = order[0]
-        # The highest roller keeps its place, which becomes East; the others take the places
-        # counter-clockwise from it by descending sum, so winds follow the seat order (§2).
-        players, ids = list(s.players), list(s.player_ids)
-        for i, seat in enumerate(order):
-            s.players[(east + i) % SEATS] = players[seat]
-            s.player_ids[(east + i) % SEATS] = ids[seat]
-    else:
-        assert ev.east is not None
-        east = ev.east
-    s.east = s.dealer = east
+    # East keeps its place; after rolls (B) or drawn winds (C) the others move so that the
+    # winds follow the seat order (§2, §3): engine.seating says where each goes.
+    result = seated(ev)
+    s.players = result.players(s.players)
+    s.player_ids = result.players(s.player_ids)  # (the roster's ids move with their players)
+    s.east = s.dealer = result.east
     s.phase = "betting"
-    return [Effect("to_move", east, data="roll")]
+    return [Effect("to_move", result.east, data="roll")]
 
 
 def on_bets(s: TableState, ev: Bets) -> Effects:

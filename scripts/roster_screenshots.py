@@ -2,7 +2,7 @@
 """The new-session screen with a roster (issue 28) for docs/ui.md: three evenings played
 before (long names among them: 欧阳诸葛司马东方, Maximilianus), the last one ended.
 
-    xvfb-run -a -s "-screen 0 1280x720x24" .venv/bin/python scripts/roster_screenshots.py OUT.png 800x480 zh [new|rename]
+    xvfb-run -a .venv/bin/python scripts/roster_screenshots.py OUT.png 800x480 zh [new|rename]
 
 One app per run (Kivy makes one window per process). ``new``: the name dialog of ``＋ 新名字``
 open; ``rename``: a roster row's rename.

@@ -26,6 +26,7 @@ from table_app import sdnotify
 if TYPE_CHECKING:
     from table_app.config import Config
     from table_app.journal import Journal
+    from table_app.present.money import Money
     from table_app.service import TableService
     from table_app.web.phones import Phones
     from table_app.web.server import SeatPages
@@ -101,6 +102,13 @@ class Table:
         table.link("journal", "open", str(journal.path))
         return table
 
+    def money(self) -> Money | None:
+        """What a point is worth in the settle-ups the pages show (config ``money.*``; None: points only)."""
+        from table_app.present.money import Money
+
+        cfg = self.cfg
+        return Money.of(cfg.money_per_point, cfg.money_unit_zh, cfg.money_unit_en)
+
     # -- link state ----------------------------------------------------------------------
 
     def add_link_listener(self, fn: LinkListener) -> None:
@@ -167,7 +175,7 @@ class Table:
             host, port = parse_listen(listen)
             phones, taps = kept_phones(self.journal, new_code=new_code)
             pages = SeatPages(self.service, host, port, table=tid, heartbeat=sdnotify.part_heartbeat("web"),
-                              phones=phones, taps=taps)
+                              phones=phones, taps=taps, money=self.money())
             pages.phones.on_new_token = lambda: self.link("phones", "join", pages.join_url)
             pages.start()
             self.pages = pages

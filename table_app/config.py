@@ -184,6 +184,27 @@ def _inches(v: object) -> float:
     return float(v)
 
 
+def _money(v: object) -> str:
+    """A point's money value: a decimal ≥ 0 with at most 2 places, kept as its text ("" or 0: points only)."""
+    what = 'money a point is worth, a number ≥ 0 with at most 2 decimals, like 0.5 ("" or 0: points only)'
+    if isinstance(v, bool) or not isinstance(v, str | int | float):
+        raise ValueError(what)
+    text = v.strip() if isinstance(v, str) else repr(v)
+    if text == "":
+        return ""
+    if not re.fullmatch(r"[0-9]{1,6}(\.[0-9]{1,2})?", text.removesuffix(".0") if isinstance(v, float) else text):
+        raise ValueError(what)
+    whole, _, cents = text.partition(".")
+    value = f"{int(whole)}.{cents.rstrip('0')}".rstrip(".")
+    return "" if value == "0" else value
+
+
+def _unit(v: object) -> str:
+    if not isinstance(v, str) or not 1 <= len(v.strip()) <= 8 or not v.strip().isprintable():
+        raise ValueError("a currency word of 1–8 characters, like 元 or yuan")
+    return v.strip()
+
+
 def _level(v: object) -> str:
     levels = ("debug", "info", "warning", "error")
     if v not in levels:
@@ -218,6 +239,11 @@ KEYS: tuple[Key, ...] = (
         "the broker's TLS listeners, ADDRESS:PORT, with a CA the install makes; empty: no TLS", _listeners),
     Key("broker", "tls_names", "broker_tls_names", Array(),
         "more names or addresses clients use for the broker, put in its TLS certificate", _tls_names),
+    Key("money", "per_point", "money_per_point", "",
+        "the money a point is worth (0.5: 每分 0.5 元), shown beside points in every settle-up; empty: points only",
+        _money),
+    Key("money", "unit_zh", "money_unit_zh", "元", "the currency word in Chinese", _unit),
+    Key("money", "unit_en", "money_unit_en", "yuan", "the currency word in English", _unit),
     Key("log", "level", "log_level", "info", "how much the service logs: debug, info, warning or error", _level),
     Key("ui", "lang", "ui_lang", "zh", "the touchscreen's language: zh or en (--lang; the app's 中文/English switch)",
         _lang),
@@ -250,6 +276,9 @@ class Config:
     broker_listen: tuple[str, ...] = Array(("127.0.0.1:1883",))
     broker_tls_listen: tuple[str, ...] = Array()
     broker_tls_names: tuple[str, ...] = Array()
+    money_per_point: str = ""
+    money_unit_zh: str = "元"
+    money_unit_en: str = "yuan"
     log_level: str = "info"
     ui_lang: str = "zh"
     ui_layout: str = "upright"
@@ -341,6 +370,25 @@ def load_config(path: str | os.PathLike[str] | None = None, env: Mapping[str, st
     return parse_config(text, found)
 
 
+def check_value(dotted: str, value: object) -> object:
+    """The value key ``dotted`` stores for ``value``, or :class:`ConfigError` saying what it must be.
+
+    >>> check_value("money.per_point", 0.50), check_value("money.per_point", "2.25")
+    ('0.5', '2.25')
+    >>> check_value("money.per_point", "0.125")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    table_app.config.ConfigError: key 'money.per_point' must be money a point is worth, a number ≥ 0 with ...
+    """
+    spec = _BY_DOTTED.get(dotted)
+    if spec is None:
+        raise ConfigError(f"unknown key {dotted!r}{_hint(dotted, list(_BY_DOTTED))}")
+    try:
+        return spec.check(value)
+    except ValueError as e:
+        raise ConfigError(f"key {dotted!r} must be {e}; got {value!r}") from None
+
+
 def save_keys(path: str | os.PathLike[str], values: Mapping[str, object]) -> Path:
     """Write ``values`` (``{"ui.lang": "en", …}``) into the TOML file at ``path`` — created if
     missing, its other lines and comments kept — after checking each value as :func:`parse_config`
@@ -364,13 +412,7 @@ def save_keys(path: str | os.PathLike[str], values: Mapping[str, object]) -> Pat
     """
     target = Path(path).expanduser()
     for dotted, v in values.items():
-        spec = _BY_DOTTED.get(dotted)
-        if spec is None:
-            raise ConfigError(f"unknown key {dotted!r}{_hint(dotted, list(_BY_DOTTED))}")
-        try:
-            spec.check(v)
-        except ValueError as e:
-            raise ConfigError(f"key {dotted!r} must be {e}; got {v!r}") from None
+        check_value(dotted, v)
     lines = target.read_text(encoding="utf-8").splitlines() if target.is_file() else []
     for dotted, v in values.items():
         section, name = dotted.split(".", 1)

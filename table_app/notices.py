@@ -15,8 +15,9 @@ from engine.event_base import Event
 from engine.moves import Effect, EffectKind
 from engine.presses import Press
 from engine.public import PublicState
+from table_app.consent import Proposal
 
-NoticeKind = Literal["event", "undo", "redo", "refused", "dice"]
+NoticeKind = Literal["event", "undo", "redo", "refused", "dice", "proposal"]
 CHANGES: Final[tuple[NoticeKind, ...]] = ("event", "undo", "redo")  # the notice kinds that change the table
 Params = Mapping[str, object]
 
@@ -36,12 +37,15 @@ class Answer:
     code: str = ""
     params: Params | None = None
     dice: tuple[int, int] | None = None  # a dice press during seating: the dice, for the form
+    proposal: Proposal | None = None  # a held TURN put up an undo (table_app/consent.py): nothing changed yet
 
     def to_json(self) -> dict[str, object]:
         if self.ok:
             out: dict[str, object] = {"ok": True, "seq": self.seq, "state": self.state}
             if self.dice is not None:
                 out["dice"] = list(self.dice)
+            if self.proposal is not None:
+                out["proposed"] = self.proposal.kind
             return out
         out = {"ok": False, "error": self.error}
         if self.code:
@@ -52,8 +56,9 @@ class Answer:
 @dataclass(frozen=True)
 class Notice:
     """What observers get after each durable change (``kind`` event, undo, redo), and after a
-    press that changed nothing: ``refused`` (``error``, ``code``, ``params``) or ``dice`` (the
-    dice button during seating: ``dice``)."""
+    press that changed nothing: ``refused`` (``error``, ``code``, ``params``), ``dice`` (the
+    dice button during seating: ``dice``) or ``proposal`` (a held TURN put up an undo for its
+    confirmation or a second seat: ``proposal``)."""
 
     seq: int
     kind: NoticeKind
@@ -70,6 +75,8 @@ class Notice:
     dice: tuple[int, int] | None = None
     claim_deadline: float | None = None  # claims open: when the service closes the window (its clock's time)
     final: bool = True  # False: more changes of the same command follow at once (a press of two events)
+    proposal: Proposal | None = None  # kind proposal: the undo put up
+    by: tuple[int, ...] = ()  # undo: the seats that decided it, the proposer first (none: the screen, a command)
 
     @property
     def changed(self) -> bool:

@@ -11,15 +11,13 @@ thread takes them one at a time:
 3. observers are notified;
 4. the sender's future is answered with ``{"ok": true, "seq": n, "state": {...}}``.
 
-Besides the event vocabulary the queue takes ``{"type": "undo"}`` (the last event in
-effect; with ``"last": n`` only while that is event ``n``), ``{"type": "undo", "to": n}``
-(back to the state right after event ``n``; 0 is an empty table), ``{"type": "redo"}``,
-``{"type": "state"}`` (read only) and presses
-(``{"type": "press", "seat": n, "button": "TURN", "held": false}``, docs/design.md §5): the
+Besides the event vocabulary the queue takes ``undo`` (``table_app/undo_target.py``),
+``{"type": "redo"}``, ``{"type": "state"}`` (read only) and presses (docs/design.md §5): the
 engine's one button mapping (:func:`engine.presses.apply_press`) checks and applies a press
-in one step, against the state it changes; its events are journaled in one commit with the
-press as their source (``gpio press 1:TURN``). A refused press changes nothing and is told as
-a ``refused`` notice; the dice button during seating as a ``dice`` notice (for the form).
+in one step; its events are journaled in one commit with the press as their source (``gpio
+press 1:TURN``). A refused press changes nothing and is told as a ``refused`` notice; the dice
+button during seating as a ``dice`` notice (for the form); a held TURN puts up an undo that
+its own seat confirms or a second seat agrees to (``table_app/consent.py``): a ``proposal``.
 
 Two lanes: the table's own inputs (its buttons, the panel, the touchscreen, stdin) go
 before remote commands (MQTT, phones), and at most ``remote_limit`` remote commands wait;
@@ -52,10 +50,13 @@ from engine.presses import Press, Undo, apply_press, parse_press
 from engine.public import PublicState, public_state
 from table_app import sdnotify
 from table_app.clock import Clock, ManualClock, MonotonicClock
+from table_app.consent import Agreed, Consent, Proposal, held_turn
 from table_app.journal import Journal, Timeline
 from table_app.journal_state import state_after
 from table_app.notices import Answer, Notice, Observer
 from table_app.roster import Roster
+from table_app.steps import Steps
+from table_app.undo_target import undo_target
 
 __all__ = ["Answer", "Clock", "ManualClock", "MonotonicClock", "Notice", "Observer", "TableService"]
 
@@ -113,7 +114,9 @@ class TableService:
         self.remote_limit = remote_limit
         self._remote_waiting = 0  # remote commands queued, not yet taken (under _submit_lock)
         self.busy_refusals = 0
-        self._observers: list[Observer] = [roster.observe] if roster is not None else []  # (who played when)
+        self.steps = Steps()  # whose step each event was (table_app/steps.py): heard first, read by all
+        self.consent = Consent(clock=self.clock.now)  # the open proposals (table_app/consent.py), shared
+        self._observers: list[Observer] = [self.steps, *((roster.observe,) if roster is not None else ())]
         self._observers_lock = threading.Lock()
         self._thread: threading.Thread | None = None
         self._submit_lock = threading.Lock()
@@ -277,13 +280,8 @@ class TableService:
             return Answer(False, error=f"a command must be a JSON object, got {command!r}", code="invalid")
         kind = command.get("type")
         if kind == "undo":
-            extra = set(command) - {"type", "to", "last"}
-            if extra:
-                return Answer(False, error=f"undo takes only 'to' and 'last', not {sorted(extra)} in {dict(command)!r}",
-                              code="invalid")
-            if (last := command.get("last")) is not None and self._timeline.active[-1:] != [last]:  # (moved on)
-                return Answer(False, error=f"undo: the last event in effect is no longer {last!r}", code="undo.moved")
-            return self._undo(command.get("to"), source)
+            target = undo_target(command, self._timeline.active)
+            return target if isinstance(target, Answer) else self._undo(target, source)
         if kind == "redo":
             if set(command) != {"type"}:
                 return Answer(False, error=f"redo takes no fields, got {dict(command)!r}", code="invalid")
@@ -312,7 +310,7 @@ class TableService:
             return Answer(False, error=str(e), code=e.code, params=e.params)
         tag = f"{source} press {press.label()}"  # the journal's source of its events: gpio press 1:TURN
         if isinstance(pressed, Undo):
-            return self._undo(None, tag, press)
+            return self._held(press, source, tag)
         if not pressed.steps:  # the dice button while the seats are chosen: the dice go to the seating form
             dice = press.dice or self.dice()
             self._notify(Notice(self.seq, "dice", None, self._public, source, time.time(), press=press, dice=dice))
@@ -326,6 +324,20 @@ class TableService:
         for i, (seq, step) in enumerate(zip(seqs, pressed.steps, strict=True)):
             self._changed(seq, step.event, step.public, tag, step.effects, press, final=i == len(seqs) - 1)
         return Answer(True, seqs[-1], self._public)
+
+    def _held(self, press: Press, source: str, tag: str) -> Answer:
+        """A held TURN: ``table_app.consent.held_turn`` says whether it undoes, proposes, or not."""
+        assert press.seat is not None
+        made = held_turn(self.consent, self.steps, press.seat, self.seq, self._public, tag, bool(self._timeline.active))
+        if isinstance(made, Agreed):
+            return self._undo(None, made.journal_source(tag), press, made.by)
+        if isinstance(made, Proposal):
+            self._notify(Notice(self.seq, "proposal", None, self._public, source, time.time(), press=press,
+                                proposal=made))
+            return Answer(True, self.seq, self._public, proposal=made)
+        self._notify(Notice(self.seq, "refused", None, self._public, source, time.time(), press=press, error=made.error,
+                            code=made.code, params=made.params))
+        return Answer(False, error=made.error, code=made.code, params=made.params)
 
     def _apply_event(self, command: Mapping[str, object], source: str) -> Answer:
         try:
@@ -358,23 +370,11 @@ class TableService:
         self._notify(Notice(seq, "event", event, public, source, time.time(), effects, press=press, final=final,
                             claim_deadline=self._deadline()))
 
-    def _undo(self, to: object, source: str, press: Press | None = None) -> Answer:
+    def _undo(self, target: int | None, source: str, press: Press | None = None, by: tuple[int, ...] = ()) -> Answer:
+        """Back to just after event ``target`` (``undo_target``'s; None: the last event in effect)."""
         active = self._timeline.active
-        if not active:
-            return Answer(False, error="nothing to undo: no event is in effect", code="undo.nothing")
-        if to is None:
+        if target is None:
             target = active[-2] if len(active) > 1 else 0
-        else:
-            if type(to) is not int or to < 0:
-                return Answer(False, error=f"undo: 'to' must be an event's sequence number (0: an empty table), "
-                                           f"got {to!r}", code="invalid")
-            if to >= active[-1]:
-                return Answer(False, error=f"undo: event {to} is not before the last event in effect ({active[-1]})",
-                              code="undo.bad_target")
-            if to != 0 and to not in set(active):
-                return Answer(False, error=f"undo: record {to} is not an event in effect; events in effect end "
-                                           f"with {active[-5:]}", code="undo.bad_target")
-            target = to
         cut = self._timeline.cut_index(target)
         undone = tuple(active[cut:])
         kept = active[:cut]
@@ -389,7 +389,7 @@ class TableService:
         self._public = public_state(state)
         self._reopen_window()
         self._notify(Notice(seq, "undo", None, self._public, source, time.time(), undone=undone, press=press,
-                            claim_deadline=self._deadline()))
+                            claim_deadline=self._deadline(), by=by))
         return Answer(True, seq, self._public)
 
     def _redo(self, source: str) -> Answer:

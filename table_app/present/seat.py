@@ -27,6 +27,7 @@ from typing import Final, Literal, TypedDict
 from engine.public import PublicState
 from engine.records import Action, Phase, Wind
 from table_app.present.buttons import PhoneKey, phone_buttons, roller
+from table_app.present.money import Money, points_text
 from table_app.present.table import PLACES, FinalView, final_view, hand_line, meld_text, ranks, status_line
 from table_app.present.words import WIND_EN, WIND_ZH, Both, both, tile_word, tr, wind_mark
 
@@ -199,19 +200,23 @@ def payments(pub: PublicState, seat: int) -> list[Both]:
     return out
 
 
-def settle_up_lines(pub: PublicState, seat: int) -> list[Both]:
-    """At the end of the session: this seat's part of the fewest payments that settle up."""
+def settle_up_lines(pub: PublicState, seat: int, money: Money | None = None) -> list[Both]:
+    """At the end of the session: this seat's part of the fewest payments that settle up (with
+    the money beside the points when a point has a value)."""
     players = pub["players"]
     out: list[Both] = []
     for t in pub["settle_up"] or []:
-        if t["from"] == seat:
-            out.append(both("you_pay", other=players[t["to"]] or f"#{t['to']}", amount=t["amount"]))
-        elif t["to"] == seat:
-            out.append(both("pays_you", other=players[t["from"]] or f"#{t['from']}", amount=t["amount"]))
+        if seat not in (t["from"], t["to"]):
+            continue
+        key, other = ("you_pay", t["to"]) if t["from"] == seat else ("pays_you", t["from"])
+        name = players[other] or f"#{other}"
+        out.append({"zh": tr(key, "zh", other=name, amount=points_text(t["amount"], money, "zh")),
+                    "en": tr(key, "en", other=name, amount=points_text(t["amount"], money, "en"))})
     return out
 
 
-def seat_view(pub: PublicState, seat: int, claim_left: float | None = None, seq: int | None = None) -> SeatView:
+def seat_view(pub: PublicState, seat: int, claim_left: float | None = None, seq: int | None = None,
+              money: Money | None = None) -> SeatView:
     """What seat ``seat`` (0–3) shows: the payload of MQTT ``seat/<n>`` and a phone's view.
     ``claim_left``: seconds until the table closes the open claim window (the service's
     deadline), shown to a seat that may still claim."""
@@ -253,7 +258,7 @@ def seat_view(pub: PublicState, seat: int, claim_left: float | None = None, seq:
                      "drawn": r["result"] == "draw" or r["winner"] is None,
                      "line": {"zh": hand_line(r, seat, "zh"), "en": hand_line(r, seat, "en")}}
                     for r in pub["results"]],
-        "settle_up": settle_up_lines(pub, seat),
-        "final": final_view(pub),
+        "settle_up": settle_up_lines(pub, seat, money),
+        "final": final_view(pub, money),
         "seq": seq,
     }

@@ -21,6 +21,7 @@ from engine.public import MeldPublic, PublicState
 from engine.records import HandResult, Settlement
 from engine.scoring import settle_up
 from table_app.present.buttons import roller
+from table_app.present.money import Money, money_each, points_text
 from table_app.present.words import LANGS, Both, tile_word, tr
 
 PLACES: Final = ("bottom", "right", "top", "left")
@@ -180,12 +181,14 @@ def running_totals(pub: PublicState) -> list[list[int]]:
     return series
 
 
-def settle_lines(pub: PublicState, lang: str) -> list[str]:
-    """The engine's ``settle_up`` (phase ``ended``): the fewest payments, in words."""
+def settle_lines(pub: PublicState, lang: str, money: Money | None = None) -> list[str]:
+    """The engine's ``settle_up`` (phase ``ended``): the fewest payments, in words (with the
+    money beside the points when a point has a value: ``table_app.present.money``)."""
     players, pays = pub["players"], pub["settle_up"] or []
     if not pays:
         return [tr("settle_none", lang)]
-    return [tr("settle_pay", lang, frm=players[p["from"]], to=players[p["to"]], amount=p["amount"]) for p in pays]
+    return [tr("settle_pay", lang, frm=players[p["from"]], to=players[p["to"]],
+               amount=points_text(p["amount"], money, lang)) for p in pays]
 
 
 def hand_line(r: HandResult, seat: int, lang: str) -> str:
@@ -224,7 +227,7 @@ class FinalView(TypedDict):
     ended: bool  # False: a session a new one was started over before it ended (the settle-up the engine's still)
 
 
-def final_view(pub: PublicState) -> FinalView | None:
+def final_view(pub: PublicState, money: Money | None = None) -> FinalView | None:
     """The ended session's ranking and settle-up (None before the session has ended).
 
     >>> from engine.table import replay
@@ -243,11 +246,26 @@ def final_view(pub: PublicState) -> FinalView | None:
     A pays C 2
     B pays C 2
     D pays C 2
+    >>> print(final_view(public_state(replay([{"type": "new_session", "players": ["A", "B", "C", "D"], "base": 1},
+    ...     {"type": "seating", "method": "C", "east": 0},
+    ...     {"type": "score_hand", "winner": 2, "how": "self_drawn"}, {"type": "end_session"}])),
+    ...     Money.of("0.5"))["text"]["zh"].replace("\xa0", " "))
+    牌局结束 · 共 1 局
+    每分 0.5 元
+    排名
+    第1名 C +6 分（+3 元）
+    第2名 A -2 分（-1 元）
+    第2名 B -2 分（-1 元）
+    第2名 D -2 分（-1 元）
+    结账
+    A 给 C 2 分（1 元）
+    B 给 C 2 分（1 元）
+    D 给 C 2 分（1 元）
     """
-    return session_view(pub) if pub["phase"] == "ended" else None
+    return session_view(pub, money) if pub["phase"] == "ended" else None
 
 
-def session_view(pub: PublicState) -> FinalView:
+def session_view(pub: PublicState, money: Money | None = None) -> FinalView:
     """A session's ranking and settle-up, as :func:`final_view` words them — also for a session
     a new one was started over before it was ended (the phones' last session): its settle-up is
     the engine's fewest payments of its scores all the same."""
@@ -261,14 +279,15 @@ def session_view(pub: PublicState) -> FinalView:
         return head + " · " + tr("hands_played", lang, n=len(pub["results"]))
 
     def rank_line(rank: int, seat: int, lang: str) -> str:
-        score = scores[seat]
-        return tr("pg_rank_line", lang, rank=rank, name=players[seat], score=f"{score:+d}" if score else "0")
+        return tr("pg_rank_line", lang, rank=rank, name=players[seat], score=points_text(scores[seat], money, lang,
+                                                                                        signed=True))
 
     rows: list[RankLine] = [{"rank": rank, "seat": seat, "name": players[seat], "score": scores[seat],
                              "line": {"zh": rank_line(rank, seat, "zh"), "en": rank_line(rank, seat, "en")}}
                             for rank, seat in ranking(scores)]
-    settle = dict(zip(LANGS, (settle_lines(pub, lang) for lang in LANGS), strict=True))
-    text = {lang: "\n".join([title(lang), tr("pg_ranking", lang), *(r["line"][lang] for r in rows),
+    settle = dict(zip(LANGS, (settle_lines(pub, lang, money) for lang in LANGS), strict=True))
+    each = {lang: [] if money is None else [money_each(money, lang)] for lang in LANGS}
+    text = {lang: "\n".join([title(lang), *each[lang], tr("pg_ranking", lang), *(r["line"][lang] for r in rows),
                              tr("pg_pays", lang), *settle[lang]]) for lang in LANGS}
     return {"title": {"zh": title("zh"), "en": title("en")}, "ranking": rows,
             "settle": [{"zh": zh, "en": en} for zh, en in zip(settle["zh"], settle["en"], strict=True)],

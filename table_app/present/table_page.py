@@ -16,6 +16,7 @@ from typing import Final, TypedDict
 from engine.public import PublicState
 from engine.records import Phase
 from table_app.present.buttons import roller
+from table_app.present.money import Money
 from table_app.present.seat import SeatLines, seat_lines
 from table_app.present.table import (
     PLACES,
@@ -109,7 +110,7 @@ class TableView(TypedDict):
 
 def table_view(pub: PublicState, lang: str, claim_left: float | None = None,
                claim_window_s: float | None = None, seq: int | None = None,
-               undone: Both | None = None) -> TableView:
+               undone: Both | None = None, money: Money | None = None) -> TableView:
     """The whole table screen of ``pub`` (the service's public state) in ``lang``; ``undone``:
     what the last undo took back (the phones' part follows it: ``web.phone_decide``)."""
     phase, claims = pub["phase"], pub["claims"]
@@ -133,7 +134,7 @@ def table_view(pub: PublicState, lang: str, claim_left: float | None = None,
         "seats": seats,
         "wall": _wall(pub, lang),
         "settlement": _settlement(pub, lang),
-        "final": _final(pub, lang) if phase == "ended" else None,
+        "final": _final(pub, lang, money) if phase == "ended" else None,
         "words": {k: tr(k, lang) for k in WORDS},
         "seq": seq,
         "undone": None if undone is None else undone["en" if lang == "en" else "zh"],
@@ -166,9 +167,9 @@ def _settlement(pub: PublicState, lang: str) -> SettlementPage | None:
     return {"head": settlement_head(pub, lang), "rows": rows, "transfers": transfer_lines(pub, lang)}
 
 
-def _final(pub: PublicState, lang: str) -> FinalPage:
+def _final(pub: PublicState, lang: str, money: Money | None = None) -> FinalPage:
     players, scores = pub["players"], pub["scores"]
     return {"ranking": [{"rank": tr("rank_n", lang, n=rank), "name": players[seat], "score": scores[seat],
                          "seat": seat} for rank, seat in ranking(scores)],
             "hands": tr("hands_played", lang, n=len(pub["results"])),
-            "settle": settle_lines(pub, lang)}
+            "settle": settle_lines(pub, lang, money)}

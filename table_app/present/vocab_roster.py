@@ -8,9 +8,7 @@ from typing import Final
 ROSTER: Final[dict[str, tuple[str, str]]] = {
     "ro_pick": ("点名字入座", "Tap a name to seat it"),
     "ro_new_name": ("＋ 新名字", "+ New name"),
-    "ro_type_name": ("{place}的玩家叫什么？", "The name of the player at the {place}?"),
     "ro_rename": ("改名", "Edit"),
-    "ro_rename_who": ("{name} 改叫什么？（记录保留）", "Rename {name} to? (their record stays)"),
     "ro_renamed": ("{old} 改名为 {new}，记录保留", "{old} is now {new}; their record stays"),
     "ro_name_taken": ("已经有人叫 {name}", "Someone is already called {name}"),
     "ro_bad_name": ("名字要 1–12 个能显示的字", "A name is 1–12 printable characters"),

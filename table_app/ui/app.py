@@ -32,7 +32,7 @@ from kivy.properties import BooleanProperty, DictProperty, NumericProperty, Stri
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from engine.event_base import Event
-from engine.events import Claim, Kong
+from engine.events import Claim, Kong, Seating
 from engine.moves import Effect
 from engine.public import PublicState
 from engine.scored import ScoreHand
@@ -41,12 +41,14 @@ from table_app.journal import Journal
 from table_app.notices import Answer, Notice
 from table_app.present.buttons import forward
 from table_app.present.fonts import MISSING, find_cjk_font
+from table_app.present.money import Money
 from table_app.present.refusals import refusal
 from table_app.present.words import tr
 from table_app.service import TableService
 from table_app.session_history import History, SessionHistory
 from table_app.ui import screens, units
 from table_app.ui.sim import KEYS
+from table_app.ui.undo import UndoPart
 
 HERE = Path(__file__).parent
 TOUCH = "touch"
@@ -74,6 +76,8 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
     score_only = BooleanProperty(False)  # hands are entered (score_hand), not played
     rule_overrides = DictProperty({})  # the rules chosen for the next session
     join_url = StringProperty("")  # the phones' join link (the QR code) while the web pages are on
+    money_per_point = StringProperty("")  # the money a point is worth ("0.5"; "": points only), config money.per_point
+    money_units = ("元", "yuan")  # its currency's word in zh and en (config money.unit_zh, money.unit_en)
     diagonal_in = NumericProperty(units.DEFAULT_DIAGONAL_IN)
     # sizes in px, from the window's size and the screen's diagonal (units.py)
     mm = NumericProperty(5.25)
@@ -114,10 +118,12 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
         self.history: SessionHistory | None = None  # the session's events from the journal (History)
         self.pending_bets = [0, 0, 0, 0]
         self.last_phase = self.pub["phase"]
+        self.last_seating: Seating | None = None  # who moves where after it (the sithere screen)
         self.font_path = find_cjk_font()
         self.sm: ScreenManager | None = None
         self._unsubscribe: Callable[[], None] | None = None
         self._pending: list[Notice] = []
+        self.undo = UndoPart(self)  # an undo's dialog and note (ui/undo.py)
         self._pending_lock = threading.Lock()
         self._drain_scheduled = False
 
@@ -207,11 +213,16 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
             self.say(f"history: {e}")
             return History([], [])
 
+    def money(self) -> Money | None:
+        """What a point is worth, for every settle-up (None: points only)."""
+        return Money.of(self.money_per_point, *self.money_units)
+
     # -- the service's notices (service thread → Kivy thread) -----------------------------
 
     def notice(self, n: Notice) -> None:
         """Service thread: queue the notice; one drain on the Kivy thread takes all queued ones
         (so a fast source — the demo, a replay — never builds a backlog of screen refreshes)."""
+        self.undo.heard(n)  # (an undo is worded now, on this thread: the steps' record moves on with the table)
         with self._pending_lock:
             self._pending.append(n)
             if self._drain_scheduled:
@@ -236,10 +247,15 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
             if n.dice is not None:
                 self.seating_dice(list(n.dice))
             return
+        if n.kind == "proposal":  # a held TURN put an undo up: its dialog
+            self.undo.ask(n)
+            return
         self.pub, self.seq = n.state, n.seq
         ev = n.event
         if isinstance(ev, ScoreHand):
             self.score_only = True
+        if isinstance(ev, Seating):
+            self.last_seating = ev
         self.claims_deadline = n.claim_deadline
         left = seconds_left(n.claim_deadline, self.service.clock)
         if left is not None and n.has("claims_open"):
@@ -262,6 +278,7 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
             if not stay:
                 seated = ev is not None and ev.TYPE == "seating" and n.kind == "event"
                 self.goto("sithere" if seated else self.home(), refresh=False)
+        self.undo.changed(n)  # (after the screen: its note of what an undo took back stays)
         if refresh:
             self.refresh()
 

@@ -90,6 +90,7 @@ def main(args: argparse.Namespace, started: float | None = None) -> int:
                    screenshot=args.screenshot, exit_after=args.exit_after, started=started,
                    first_screen=args.screen, layout="facing" if args.facing else cfg.ui_layout,
                    diagonal_in=cfg.ui_diagonal_in, config_path=cfg.source or user_config_file())
+    app.money_per_point, app.money_units = cfg.money_per_point, (cfg.money_unit_zh, cfg.money_unit_en)
     table.add_link_listener(_LinkView(app))
     table.start()
     try:

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from engine.public import PublicState
 from table_app.clock import seconds_left
+from table_app.present.money import Money
 from table_app.present.seat import SeatView, seat_view
 from table_app.present.table_page import TableView, table_view
 from table_app.present.words import Both
@@ -53,6 +54,7 @@ class LiveTable:
         self._unsubscribe: Callable[[], None] | None = None
         self.undone: Callable[[], Both | None] = lambda: None  # what the last undo took back (phone_decide)
         self.streams = 0  # open event streams (for logs and tests)
+        self.money: Money | None = None  # a point's value, beside the points in the settle-ups (config money.*)
 
     def start(self) -> None:
         self._unsubscribe = self.service.subscribe(self)
@@ -98,7 +100,7 @@ class LiveTable:
 
     def view(self, seat: int) -> SeatView:
         _, seq, public = self.snapshot()
-        return seat_view(public, seat, self.claim_left(), seq)
+        return seat_view(public, seat, self.claim_left(), seq, self.money)
 
     def seat_names(self) -> list[str]:
         """Each seat's name as its view shows it (the index page's links)."""
@@ -114,7 +116,8 @@ class LiveTable:
     def table_view(self, lang: str) -> TableView:
         """The table page's view in ``lang`` (``zh`` or ``en``): the touchscreen's table screen."""
         _, seq, public = self.snapshot()
-        return table_view(public, lang, self.claim_left(), self.service.claim_window_s, seq, self.undone())
+        return table_view(public, lang, self.claim_left(), self.service.claim_window_s, seq, self.undone(),
+                          self.money)
 
     def frame(self, seat: int | str) -> tuple[int, bytes]:
         """``(version, the SSE frame of the seat's current view)`` — or of the table page's in a

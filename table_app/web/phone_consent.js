@@ -26,6 +26,7 @@ decideStyle.textContent = `
   #decide .form .row button { flex: 1 1 22%; font-size: 1.05rem; background: #2f5d9b; color: #fff; }
   #decide .form .row button.on { background: #f4f1e6; color: #12301f; }
   #decide .last { font-size: .95rem; opacity: .8; text-align: center; }
+  #decide .form p.why { font-size: .9rem; opacity: .8; overflow-wrap: anywhere; }
   #decide .form .bets { display: grid; grid-template-columns: repeat(auto-fit, minmax(4.5rem, 1fr)); gap: .4rem; }
   #decide .form .bets label { display: flex; flex-direction: column; gap: .15rem; min-width: 0; }
   #decide .form .bets span { font-size: .95rem; overflow-wrap: anywhere; }
@@ -98,6 +99,10 @@ function entryForm(offer, names) {
     ...offer.waits.map((w) => [W("wait_" + w), e.wait === w, won, () => { e.wait = w; }]),
     ...["kong_bloom", "heavenly", "robbed_kong"].map((x) => [W("kind_" + x), e.extra === x, allowed.includes(x),
                                                              () => { e.extra = e.extra === x ? null : x; }])]));
+  if (won) {  // why a special win is not offered (the engine's bar, in words: issue 28)
+    const why = e.how ? Object.values(offer.why[`${e.winner}:${e.how}:${kongState}`] || {}).map(both) : [W("xb_how")];
+    if (why.length) form.append(el("p", why.join(" · "), "why"));
+  }
   form.append(el("p", W("dc_kongs")));
   form.append(...kongRows(e, names));
   form.append(el("p", W("dc_bets")), betsRow(e, offer, names));

@@ -1,14 +1,16 @@
 """Each seat decides its own, from the phones (issue 27; docs/phones.md "Each seat decides its
 own"): a phone's win confirmation, 诈胡, undo and result-only entry, as ``engine.authority``
 rules them — done at once, put up as a proposal that a second seat agrees to
-(:mod:`table_app.web.consent`), or refused.
+(:mod:`table_app.consent`: the table's one set of proposals, the service's), or refused. An
+undo is the seat's held TURN, as a button's is (issue 28): the service puts it up or makes it
+stand (``table_app.consent.held_turn``), whichever input held it.
 
 :class:`Decide` is asked by ``PhoneRoutes.step`` and ``press`` (one line each) before their
 own commands: it answers a :class:`Reply` (a refusal, a proposal made or refused) or a
 :class:`Send` (the command the phone's tap becomes: ``PhoneRoutes`` submits it once, with the
-tap's id), or None (not one of its kinds). It follows the table as a service observer — the
-events in effect (whose step each was, in words) and what the last undo took back, which
-every phone shows — and adds its part to each phone's view (:meth:`Decide.view`).
+tap's id), or None (not one of its kinds). It reads whose step each event in effect was and
+what the last undo took back from the service (``TableService.steps``: :mod:`table_app.steps`)
+and adds its part to each phone's view (:meth:`Decide.view`).
 
 A result entered whole carries the hand's bets: the form's bets row starts from the bets the
 phones have entered for this hand (``entered``: ``PhoneScore.entered``), else the bets an undo
@@ -20,37 +22,34 @@ The journal's source of a command two seats made names both: ``phone 2 tap … a
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Final, TypedDict
 
-from engine.authority import Decision, Facts, ruling, stands, step_seat
-from engine.event_base import Event
+from engine.authority import Decision, Facts, ruling, stands
 from engine.events import Bets, parse_event
 from engine.fields import MAX_AMOUNT
 from engine.public import PublicState
 from engine.scored import ScoreHand
 from engine.seats import SEATS
+from table_app.consent import Consent, Proposal
 from table_app.present.history import scored_words, sentence
+from table_app.present.undo import step_words, undo_words, undone_words
 from table_app.present.words import Both, both, names_list, pair, tr
-from table_app.web.consent import Consent, Proposal
+from table_app.steps import Step
 from table_app.web.http import Reply
 from table_app.web.phone_entry import EntryOffer, bad_bets, bets_in, entry_command, entry_offer
 from table_app.web.replies import json_reply, refused
-from table_app.web.taps import source_seat
 
 if TYPE_CHECKING:
-    from table_app.notices import Notice
     from table_app.service import TableService
 
-KEPT: Final = 64  # the events in effect remembered (whose step, in words), the newest
 WORDS: Final = ("dc_by", "dc_agree", "dc_refuse", "dc_confirm", "dc_withdraw", "dc_waiting", "dc_left",
                 "dc_undo_button", "dc_call_false_win", "dc_entry_open", "dc_entry_send", "dc_entry_close",
                 "dc_kongs", "dc_kong_from", "who_won", "nobody", "how_won", "self_drawn", "fed_by", "wait",
                 "wait_plain", "wait_closed", "wait_single", "wait_edge", "kind_kong_bloom", "kind_heavenly",
-                "kind_robbed_kong", "entry_kong_c", "entry_kong_e", "ph_tap_again", "dc_bets", "dc_take_bets_back")
+                "kind_robbed_kong", "entry_kong_c", "entry_kong_e", "ph_tap_again", "dc_bets", "dc_take_bets_back",
+                "xb_how")
 
 
 @dataclass(frozen=True)
@@ -89,13 +88,6 @@ class BetsIn(TypedDict):
     words: Both  # what the form says: the bets are in, take them back to enter a result
 
 
-@dataclass(frozen=True)
-class _Step:
-    seat: int | None
-    words: Both
-    bets: tuple[int, ...] | None = None  # (a bets event's: what the form starts with once it is undone)
-
-
 def _no_bets(public: PublicState) -> Mapping[int, int]:
     return {}
 
@@ -103,76 +95,38 @@ def _no_bets(public: PublicState) -> Mapping[int, int]:
 @dataclass
 class Decide:
     service: TableService
-    consent: Consent = field(default_factory=Consent)
     entered: Callable[[PublicState], Mapping[int, int]] = _no_bets  # the phones' bets for this hand, by seat
-    _steps: OrderedDict[int, _Step] = field(default_factory=OrderedDict)  # the events in effect: seq → step
-    _redo: list[int] = field(default_factory=list)  # the undone events redo brings back, in order
-    _undone: Both | None = None
-    _unbet: tuple[int, ...] | None = None  # the bets of a bets event the last undo took back
-    _lock: threading.Lock = field(default_factory=threading.Lock)
     words: dict[str, dict[str, str]] = field(default_factory=lambda: {k: dict(zip(("zh", "en"), pair(k),
                                                                                        strict=True)) for k in WORDS})
 
-    # -- following the table (the service's thread) ----------------------------------------------
-
-    def __call__(self, notice: Notice) -> None:
-        if not notice.changed:
-            return
-        with self._lock:
-            if notice.kind == "undo":
-                self._undone = self._took_back(notice.undone)
-                return
-            self._undone = self._unbet = None
-            if notice.event is None:
-                return
-            ev = notice.event
-            step = _Step(step_seat(ev.seat_of, source_seat(notice.source)), _words(ev, notice.state),
-                         ev.bets if isinstance(ev, Bets) else None)
-            if notice.kind == "event":
-                self._redo.clear()
-                self._steps[notice.seq] = step
-            elif self._redo:  # a redo brings back the first undone event, under its own seq
-                self._steps[self._redo.pop(0)] = step
-            else:  # (a redo of an event undone before this part knew the table: what is in effect is not known)
-                self._steps.clear()
-            while len(self._steps) > KEPT:
-                self._steps.popitem(last=False)
-
-    def _took_back(self, undone: tuple[int, ...]) -> Both:
-        steps = [self._steps.pop(seq, None) for seq in undone]
-        self._redo[:0] = undone
-        del self._redo[KEPT:]  # (bounded: a redo beyond them is not known, and the steps are forgotten then)
-        said = [s.words for s in steps if s is not None]
-        self._unbet = next((s.bets for s in steps if s is not None and s.bets is not None), None)
-        if len(said) != len(undone) or not said:
-            return both("dc_undone_n", n=len(undone))
-        return {"zh": tr("dc_undone", "zh", what="；".join(w["zh"] for w in said)),
-                "en": tr("dc_undone", "en", what="; ".join(w["en"] for w in said))}
+    @property
+    def consent(self) -> Consent:
+        """The table's open proposals (the service's: the buttons' and the touchscreen's too)."""
+        return self.service.consent
 
     def undone(self) -> Both | None:
-        """What the last undo took back, until the next step (every screen shows it)."""
-        with self._lock:
-            return self._undone
+        """What the last undo took back and who decided it, until the next step (every screen shows it)."""
+        u = self.service.steps.undone()
+        if u is None:
+            return None
+        said = [step_words(s.event, s.players, s.east) for s in u.steps]
+        return undone_words(said, u.count, u.by, u.source, self.service.public["players"])
 
-    def last(self) -> tuple[int, _Step] | None:
-        """The last event in effect as this part knows it (None: none, or not known — the table
+    def last(self) -> Step | None:
+        """The last event in effect as the table knows it (None: none, or not known — the table
         restarted since: then an undo needs two seats)."""
-        with self._lock:
-            return next(reversed(self._steps.items()), None)
+        return self.service.steps.last()
 
     def prefill(self, public: PublicState) -> list[int]:
         """The result-only form's bets: each seat's as its phone entered it for this hand, else
         as the bets an undo just took back had it, else 0."""
         entered = self.entered(public)
-        with self._lock:
-            unbet = self._unbet
+        u = self.service.steps.undone()
+        unbet = None if u is None else next((s.bets for s in u.steps if s.bets is not None), None)
         return [entered.get(s, 0 if unbet is None else unbet[s]) for s in range(SEATS)]
 
     def facts(self, public: PublicState) -> Facts:
-        pending = public["pending_win"] if public["phase"] == "win_pending" else None
-        last = self.last()
-        return Facts(winner=None if pending is None else pending["seat"],
-                     last_seat=None if last is None else last[1].seat)
+        return self.service.steps.facts(public)
 
     # -- a phone's tap -------------------------------------------------------------------------------
 
@@ -192,12 +146,6 @@ class Decide:
             return self._answer(seat, data["kind"], kind == "agree", public)
         return None
 
-    def press(self, seat: int, data: dict[str, object]) -> Reply | Send | None:
-        """A held TURN from a phone is its seat's undo, put up for confirmation (else None)."""
-        if data.get("type") == "press" and data.get("button") == "TURN" and data.get("held") is True:
-            return self.undo(seat)
-        return None
-
     def _confirm_win(self, seat: int, data: dict[str, object], public: PublicState) -> Reply | Send:
         facts = self.facts(public)
         if facts.winner is None:
@@ -215,17 +163,10 @@ class Decide:
         return self._propose("reject_win", seat, {"type": "reject_win"},
                              both("dc_reject_win", name=public["players"][facts.winner]))
 
-    def undo(self, seat: int) -> Reply:
-        """An undo from ``seat``'s phone: always put up first — its own confirmation (the seat
-        that made the last step) or a second seat's agreement makes it."""
-        last = self.last()
-        if last is None:
-            if self.service.seq == 0:
-                return refused(409, "dc_no_step", "decide.nothing")
-            return self._propose("undo", seat, {"type": "undo"}, both("dc_undo_unknown"))
-        words = last[1].words
-        return self._propose("undo", seat, {"type": "undo", "last": last[0]},
-                             {"zh": tr("dc_undo", "zh", what=words["zh"]), "en": tr("dc_undo", "en", what=words["en"])})
+    def undo(self, seat: int) -> Send:
+        """An undo from ``seat``'s phone is its held TURN (the buttons' way, issue 28): the
+        service puts it up, or with one open answers it (``table_app.consent.held_turn``)."""
+        return Send({"type": "press", "seat": seat, "button": "TURN", "held": True})
 
     def _score_hand(self, seat: int, data: dict[str, object], public: PublicState) -> Reply:
         if bets_in(public) is not None:
@@ -263,6 +204,11 @@ class Decide:
         def check(p: Proposal) -> str | None:
             return None if stands(kind, {p.seat, seat}, facts) else "dc_second"
 
+        if kind == "undo":  # (the held TURN's way: the service takes the proposal and undoes)
+            open_now = [p for p in self.consent.open(seq) if p.kind == "undo"]
+            why = "dc_none" if not open_now else check(open_now[0])
+            return self.undo(seat) if why is None else refused(409, why, "decide.second" if why == "dc_second"
+                                                                 else "decide.none")
         taken = self.consent.take(kind, seq, check)
         if isinstance(taken, str):
             return refused(409, taken, "decide.second" if taken == "dc_second" else "decide.none")
@@ -275,11 +221,12 @@ class Decide:
         now = self.consent.clock()
         names = public["players"]
         proposals: list[ProposalView] = [
-            {"kind": p.kind, "by": p.seat, "what": p.what, "by_words": both("dc_by", name=names[p.seat]),
+            {"kind": p.kind, "by": p.seat, "what": _what(p), "by_words": both("dc_by", name=names[p.seat]),
              "mine": p.seat == seat, "decides": stands(p.kind, {p.seat, seat}, facts),
              "left": max(0, int(p.until - now))} for p in self.consent.open(seq)]
         last = self.last()
-        return {"proposals": proposals, "undone": self.undone(), "last_step": None if last is None else last[1].words,
+        return {"proposals": proposals, "undone": self.undone(),
+                "last_step": None if last is None else step_words(last.event, last.players, last.east),
                 "false_win": facts.winner is not None and facts.winner != seat,
                 "entry": entry_offer(public, self.prefill(public)), "bets_in": _bets_in(public),
                 "names": list(public["players"]), "words": self.words}
@@ -302,8 +249,9 @@ def _bets_in(public: PublicState) -> BetsIn | None:
     return {"bets": bets, "words": {"zh": said("zh"), "en": said("en")}}
 
 
-def _words(ev: Event, public: PublicState) -> Both:
-    """A step in words, as the history says it (the state after it: its names, its East)."""
-    names = public["players"]
-    east = next((s for s, w in enumerate(public["winds"]) if w == "E"), None)
-    return {"zh": sentence(ev, names, "zh", east=east), "en": sentence(ev, names, "en", east=east)}
+def _what(p: Proposal) -> Both:
+    """A proposal in words: its own, or an undo's step (the held TURN's: worded here)."""
+    if p.what is not None:
+        return {"zh": str(p.what["zh"]), "en": str(p.what["en"])}
+    step = p.step
+    return undo_words(None if step is None else step_words(step.event, step.players, step.east))

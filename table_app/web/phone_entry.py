@@ -18,6 +18,8 @@ says so and the form offers to take them back (an undo of the ``bets`` event) fi
 >>> offer = entry_offer(pub, [5, 0, 2, 0])
 >>> offer["extras"]["0:self_drawn:none"], offer["extras"]["1:self_drawn:own"], offer["extras"]["2:discard:none"]
 (['heavenly'], ['kong_bloom'], ['robbed_kong'])
+>>> offer["why"]["1:self_drawn:none"]["heavenly"]["en"], offer["why"]["0:self_drawn:other"]["kong_bloom"]["zh"]
+('heavenly: only the dealer, A', '杠后开花：要A自己开过杠')
 >>> offer["bets"], bets_in(pub)
 ([5, 0, 2, 0], None)
 >>> entry_command({"type": "score_hand", "winner": 2, "how": "self_drawn", "bets": [5, 0, 2, 0]}, pub)
@@ -43,6 +45,8 @@ from engine.rules import Rules
 from engine.scored import EXTRAS, ScoredKong, check_scored, extras, kong_discarder_needed, score_hand
 from engine.seats import SEATS
 from engine.table import accepts
+from table_app.present.extras import extra_bars
+from table_app.present.words import Both
 
 FIELDS: Final = frozenset({"type", "winner", "how", "discarder", "wait", "extra", "kongs", "bets"})
 KONG_STATES: Final = ("none", "own", "other")  # the winner's kongs: none at all, its own, only others'
@@ -51,12 +55,14 @@ MAX_KONGS: Final = 16
 
 class EntryOffer(TypedDict):
     """What a phone's result-only form offers now: the waits, and the special wins the engine
-    allows for each winner, way and kongs (key ``"<winner>:<how>:<none|own|other>"``); whether
+    allows for each winner, way and kongs (key ``"<winner>:<how>:<none|own|other>"``) and why
+    the others are not (``engine.scored.extra_bar`` in words: ``present.extras``); whether
     an exposed kong must name its discarder (the session's rules); the bets row's first values
     and their bound."""
 
     waits: list[str]
     extras: dict[str, list[str]]
+    why: dict[str, dict[str, Both]]  # (the same keys) why each special win not offered is not, in words
     kong_discarder: bool
     bets: list[int]
     bets_max: int
@@ -69,12 +75,15 @@ def entry_offer(public: PublicState, bets: Sequence[int] = (0,) * SEATS) -> Entr
         return None
     dealer = public["dealer"]
     table: dict[str, list[str]] = {}
+    why: dict[str, dict[str, Both]] = {}
     for winner in range(SEATS):
         other = (winner + 1) % SEATS
         for how in ("self_drawn", "discard"):
             for state, kongs in zip(KONG_STATES, ([], [winner], [other]), strict=True):
                 table[f"{winner}:{how}:{state}"] = list(extras(winner, how, kongs, dealer))
-    return {"waits": list(WAIT_KINDS), "extras": table,
+                bars = extra_bars(winner, how, kongs, dealer, public["players"])
+                why[f"{winner}:{how}:{state}"] = {str(x): b for x, b in bars.items()}
+    return {"waits": list(WAIT_KINDS), "extras": table, "why": why,
             "kong_discarder": kong_discarder_needed(Rules.from_overrides(public["rules"])),
             "bets": list(bets), "bets_max": MAX_AMOUNT}
 

@@ -38,12 +38,13 @@ from table_app.present.names import NAME_ROOM, name_width
 from table_app.present.refusals import refusal
 from table_app.present.seat import SeatView, seat_label
 from table_app.present.words import WIND_EN, WIND_ZH, Both, both, tr
+from table_app.sources import phone_source, source_seat
 from table_app.web.http import Reply
 from table_app.web.phone_decide import Decide, DecideView, Send
 from table_app.web.phone_score import SCORE_STEPS, PhoneScore, ScoreView
 from table_app.web.phones import Phones
 from table_app.web.replies import json_object, json_reply, json_value, refused
-from table_app.web.taps import PHONE_WAIT_S, Taps, phone_source, source_seat
+from table_app.web.taps import PHONE_WAIT_S, Taps
 
 if TYPE_CHECKING:
     from table_app.service import Answer, Notice, TableService
@@ -134,7 +135,6 @@ class PhoneRoutes:
         """The service observer (its thread: never blocks): a new session forgets the phones
         (not one the phones started: they stay at their seats) and makes a new join token;
         names kept for later are sent when the table takes names again."""
-        self.decide(notice)
         if not notice.changed:
             return
         self.score(notice)
@@ -291,9 +291,6 @@ class PhoneRoutes:
         tap, known = self._known_tap(seat, data)
         if known is not None:
             return known
-        decided = self.decide.press(seat, data)  # (a held TURN: the seat's undo, put up for confirmation)
-        if decided is not None:
-            return self._decided(seat, tap, data, decided)
         kind = data.get("type")
         if kind == "press" and set(data) <= {"type", "button", "held"} and data.get("button") in BUTTONS:
             if data["button"] == "DICE":  # the dice are the seat's only when it is due to roll
@@ -384,8 +381,9 @@ class PhoneRoutes:
         return self._answer(answer, tap)
 
     def _answer(self, answer: Answer, tap: str) -> Reply:
-        if answer.ok:
-            return json_reply(200, {"ok": True, "seq": answer.seq, "tap": tap})
+        if answer.ok:  # (a held TURN that put up an undo says so: table_app/consent.py)
+            proposed = {} if answer.proposal is None else {"proposed": answer.proposal.kind, **both("dc_proposed")}
+            return json_reply(200, {"ok": True, "seq": answer.seq, "tap": tap, **proposed})
         players = self.service.public["players"]
         params = answer.params or {}
         return json_reply(200, {"ok": False, "tap": tap, "error": answer.error, "code": answer.code, "params": params,

@@ -38,6 +38,7 @@ from engine.seats import SEATS
 from engine.table import accepts
 from table_app.journal_state import state_after
 from table_app.notices import Answer
+from table_app.present.money import Money
 from table_app.present.names import names_problem
 from table_app.present.rules import RULE_WORDS, rule_value_word
 from table_app.present.seat import settle_up_lines
@@ -177,6 +178,7 @@ class PhoneScore:
     _stale: bool = False
     _reading: bool = False
     _lock: threading.Lock = field(default_factory=threading.Lock)
+    money: Money | None = None  # a point's value, beside the points in the last session's settle-up
 
     # -- following the table -------------------------------------------------------------
 
@@ -215,7 +217,7 @@ class PhoneScore:
                 log.exception("reading the last session from the journal failed")
                 continue
             with self._lock:
-                self._last = None if last is None else (last, session_view(last))
+                self._last = None if last is None else (last, session_view(last, self.money))
 
     # -- the view --------------------------------------------------------------------------
 
@@ -233,8 +235,9 @@ class PhoneScore:
                 bets = {"names": list(players), "entered": [entered.get(s) for s in range(SEATS)],
                         "held": list(public["bets"]), "missing": [players[s] for s in range(SEATS) if s not in entered],
                         "max": MAX_AMOUNT}
+        yours = None if last is None else settle_up_lines(last[0], seat, self.money)
         return {"form": form, "bets": bets, "words": WORDS,
-                "last": None if last is None else {"final": last[1], "yours": settle_up_lines(last[0], seat)}}
+                "last": None if last is None or yours is None else {"final": last[1], "yours": yours}}
 
     def _roster(self) -> list[str]:
         roster = self.service.roster

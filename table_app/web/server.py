@@ -30,6 +30,7 @@ import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from table_app.present.money import Money
 from table_app.present.seat import SeatView
 from table_app.web.admission import Limits
 from table_app.web.http import Router, Server, query_value
@@ -64,13 +65,14 @@ class SeatPages:
 
     def __init__(self, service: TableService, host: str = "", port: int = 0, *, table: str = "table",
                  limits: Limits = LIMITS, heartbeat: Callable[[], None] | None = None, phones: Phones | None = None,
-                 taps: Taps | None = None) -> None:
+                 taps: Taps | None = None, money: Money | None = None) -> None:
         self.service = service
         self.table = table
         self.limits = limits
         self.live = LiveTable(service)  # (how many streams, and whose: the server's places)
         self.phones = PhoneRoutes(service, self.page, phones or Phones(), taps=taps or Taps())  # (kept: phone_store)
         self.live.undone = self.phones.decide.undone  # (the table page says what an undo took back)
+        self.live.money = self.phones.score.money = money  # (the settle-ups' money: config money.*)
         site = Site(self.live, self.phones, table, lambda: self.join_url)
         self._server = Server((host, port), Router(ROUTES, site), self.live, limits, trusted=self.trusted,
                               heartbeat=heartbeat)

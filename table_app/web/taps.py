@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from table_app.notices import Answer
+from table_app.sources import source_seat, source_tap
 
 if TYPE_CHECKING:
     from table_app.journal import Journal
@@ -43,36 +44,6 @@ KEPT = 64  # taps remembered per seat
 RECENT_RECORDS = 4 * KEPT * 2  # the journal's records read at start for the taps applied (a press makes one or two)
 PHONE_WAIT_S = 5.0  # a request waits this long for the durable answer, then is told "still saving"
 _TAP = re.compile(r"[A-Za-z0-9_-]{8,64}")
-
-
-_SOURCE = re.compile(r"phone ([0-3])(?: tap ([A-Za-z0-9_-]{8,64}))?(?: |$)")
-
-
-def phone_source(seat: int, tap: str = "") -> str:
-    """The journal's source of a command a bound phone sent: its seat and its tap's id, so that
-    the journal names who decided, and a tap is known as applied also after a restart.
-
-    >>> phone_source(2, "3f9a0c12b7e4d5a6"), phone_source(0)
-    ('phone 2 tap 3f9a0c12b7e4d5a6', 'phone 0')
-    >>> s = "phone 2 tap 3f9a0c12b7e4d5a6 press 2:PENG"
-    >>> source_seat(s), source_tap(s)
-    (2, '3f9a0c12b7e4d5a6')
-    >>> source_seat("gpio press 1:TURN"), source_tap("phone 1")
-    (None, None)
-    """
-    return f"phone {seat} tap {tap}" if tap else f"phone {seat}"
-
-
-def source_seat(source: str) -> int | None:
-    """The seat whose phone sent a record's command (None: not a bound phone's)."""
-    m = _SOURCE.match(source)
-    return None if m is None else int(m.group(1))
-
-
-def source_tap(source: str) -> str | None:
-    """The tap id in a record's source (None: none)."""
-    m = _SOURCE.match(source)
-    return None if m is None else m.group(2)
 
 
 @dataclass

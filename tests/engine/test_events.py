@@ -22,6 +22,7 @@ CANONICAL: list[dict[str, Any]] = [
     {"type": "seating", "method": "A", "roller": 2, "dice": [3, 6]},
     {"type": "seating", "method": "B", "rolls": [[1, 1], [6, 6], [3, 4], [2, 2]]},
     {"type": "seating", "method": "C", "east": 3},
+    {"type": "seating", "method": "C", "drew": ["S", "N", "E", "W"]},
     {"type": "bets", "bets": [0, 1, 0, 2]},
     {"type": "roll", "dice": [4, 6]},
     {"type": "roll", "dice": [2, 3], "seat": 1},
@@ -119,7 +120,10 @@ BAD: list[tuple[Any, str]] = [
     ),
     ({"type": "seating", "method": "B", "rolls": [[1, 1]]}, "4 pairs"),
     ({"type": "seating", "method": "D"}, "'method' must be 'A', 'B' or 'C'"),
-    ({"type": "seating", "method": "C"}, "method C needs 'east'"),
+    ({"type": "seating", "method": "C"}, "method C needs 'drew' or 'east'"),
+    ({"type": "seating", "method": "C", "east": 1, "drew": ["E", "S", "W", "N"]}, "takes 'drew' or 'east', not both"),
+    ({"type": "seating", "method": "C", "drew": ["E", "E", "W", "N"]}, "E, S, W, N once each"),
+    ({"type": "seating", "method": "B", "drew": ["E", "S", "W", "N"]}, "method B takes 'rolls', not 'drew'"),
 ]
 
 

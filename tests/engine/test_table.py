@@ -112,9 +112,22 @@ def test_seating_method_b_rejects_ties_naming_the_seats() -> None:
     assert "roll again" in msg
 
 
-def test_seating_method_c() -> None:
+def test_seating_method_c_by_east_alone_moves_nobody() -> None:
+    # (journals before 'drew': the seat that drew East, the others already sitting by their winds)
     s = go(new_table(), *session(), {"type": "seating", "method": "C", "east": 3})
     assert (s.dealer, public_state(s)["winds"]) == (3, ["S", "W", "N", "E"])
+    assert s.players == PLAYERS
+
+
+def test_seating_method_c_seats_everyone_by_the_wind_they_drew() -> None:
+    # Ann drew North, Bo West, Cai East, Dee South: Cai keeps seat 2 as East, Dee (South)
+    # moves to its 下家 seat 3, Bo (West) to seat 0, Ann (North) to seat 1.
+    drew = ["N", "W", "E", "S"]
+    s = go(new_table(), *session(), {"type": "seating", "method": "C", "drew": drew})
+    assert (s.east, s.dealer, s.phase) == (2, 2, "betting")
+    assert s.players == ["Bo", "Ann", "Cai", "Dee"]
+    winds = public_state(s)["winds"]
+    assert [winds[s.players.index(p)] for p in PLAYERS] == drew  # each holds the wind they drew
 
 
 # --- bets, dice and the deal --------------------------------------------------------------------

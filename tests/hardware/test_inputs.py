@@ -75,10 +75,14 @@ def test_gpio_presses_play_and_the_leds_follow(rig):
     assert a.ok and service.public["phase"] == "claims"
     wait_leds(leds, [False, True, True, True])  # the others may answer: blinking (a blinking pin reads True here)
     seq = service.seq
-    (a,) = press(0, "TURN", hold=1.2)  # held: undo the last event
+    (a,) = press(1, "TURN", hold=1.2)  # held by another seat: its undo of seat 0's discard is put up
+    assert a.ok and a.proposal is not None and service.seq == seq and service.public["phase"] == "claims"
+    (a,) = press(1, "TURN", hold=1.2)  # held again by the same seat: not enough, it is seat 0's step
+    assert not a.ok and a.code == "undo.second" and service.seq == seq
+    (a,) = press(0, "TURN", hold=1.2)  # seat 0, whose step it is, holds TURN too: undone
     assert a.ok and service.public["phase"] == "turn" and service.seq == seq + 1
     record = list(service._journal.records())[-1]
-    assert record.kind == "undo" and record.source == "gpio press 0:TURN:held"
+    assert record.kind == "undo" and record.source == "gpio press 0:TURN:held agrees gpio press 1:TURN:held"
 
 
 def test_the_journal_keeps_the_events_a_press_became_with_the_press_as_source(rig):

@@ -122,11 +122,12 @@ def test_undo_by_the_seat_that_made_the_last_step_is_confirmed_on_its_phone_and_
     assert step(phones[0], type="agree", kind="undo")[1]["ok"]  # its own confirmation
     assert service.public["phase"] == "turn" and service.public["turn"] == 0
     for phone in phones:
-        assert view(phone)["decide"]["undone"] == {"zh": "撤销了：P0 出牌", "en": "Undone: P0 discards"}
-    assert phones[1].request("GET", "/table.json?lang=en")[1]["undone"] == "Undone: P0 discards"  # the table page
+        assert view(phone)["decide"]["undone"] == {"zh": "撤销了：P0 出牌（P0确认）",
+                                                   "en": "Undone: P0 discards (confirmed by P0)"}
+    assert phones[1].request("GET", "/table.json?lang=en")[1]["undone"] == "Undone: P0 discards (confirmed by P0)"
     assert phones[0].press(type="press", button="TURN")[1]["ok"]  # the next step: the notice is gone
     assert view(phones[1])["decide"]["undone"] is None and phones[1].request("GET", "/table.json")[1]["undone"] is None
-    assert sources(service, 2)[0] == "phone 0 tap"  # (the undo record: its own confirmation)
+    assert sources(service, 2)[0] == "phone 0 tap press 0:TURN:held"  # (the undo record: its own confirmation)
 
 
 def test_undo_of_another_seats_step_needs_a_second_seat(table: tuple[TableService, SeatPages]) -> None:
@@ -140,7 +141,7 @@ def test_undo_of_another_seats_step_needs_a_second_seat(table: tuple[TableServic
     assert service.public["phase"] == "claims"
     assert step(phones[3], type="agree", kind="undo")[1]["ok"]
     assert service.public["phase"] == "turn"
-    assert sources(service, 1) == ["phone 3 tap agrees phone 2"]
+    assert sources(service, 1) == ["phone 3 tap press 3:TURN:held agrees phone 2 tap press 2:TURN:held"]
 
 
 def test_a_proposal_lapses_when_the_table_moves_on_and_an_undo_never_takes_a_newer_step(
@@ -214,3 +215,22 @@ def test_a_stranger_decides_nothing(table: tuple[TableService, SeatPages]) -> No
     stranger.seat = 1
     for body in ({"type": "undo"}, {"type": "agree", "kind": "undo"}, {"type": "reject_win"}):
         assert step(stranger, **body)[0] == 401
+
+
+def test_a_buttons_held_turn_is_put_up_on_the_phones_and_a_phone_agrees_to_it(
+        table: tuple[TableService, SeatPages]) -> None:
+    """Issue 28: one set of proposals for every input — a wired button's held TURN is on every
+    phone, and a phone's 同意 is the second seat."""
+    service, pages = table
+    phones = seated(pages)
+    deal(service)
+    assert phones[0].press(type="press", button="TURN")[1]["ok"]  # P0 discards
+    answer = service.call({"type": "press", "seat": 1, "button": "TURN", "held": True}, "gpio", timeout=10)
+    assert answer.ok and answer.proposal is not None and service.public["phase"] == "claims"
+    seen = view(phones[2])["decide"]["proposals"]
+    assert [(p["kind"], p["by"], p["what"]["en"], p["decides"]) for p in seen] == [
+        ("undo", 1, "Undo: P0 discards", True)]
+    assert step(phones[2], type="agree", kind="undo")[1]["ok"]
+    assert service.public["phase"] == "turn" and service.public["turn"] == 0
+    assert sources(service, 1) == ["phone 2 tap press 2:TURN:held agrees gpio press 1:TURN:held"]
+    assert view(phones[0])["decide"]["undone"]["en"] == "Undone: P0 discards (proposed by P1, agreed by P2)"

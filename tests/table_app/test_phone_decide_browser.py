@@ -58,10 +58,12 @@ def test_the_consent_prompt_on_a_phone(tmp_path: Path) -> None:
         dealer.click("#decide .proposal button")  # 同意 · Agree
         for page in (dealer, other):
             page.wait("(document.querySelector('#decide .undone') || {}).textContent === "
-                      "'撤销了：阿明 出牌 · Undone: 阿明 discards'", "what was undone")
+                      "'撤销了：阿明 出牌（阿强提议，阿明同意） · '"
+                      "+ 'Undone: 阿明 discards (proposed by 阿强, agreed by 阿明)'",
+                      "what was undone, and who decided it")
         assert service.public["phase"] == "turn" and service.public["turn"] == 0
         records = list(journal.records())
-        assert records[-1].kind == "undo" and records[-1].source.endswith("agrees phone 2")
+        assert records[-1].kind == "undo" and " agrees phone 2 tap " in records[-1].source
     finally:
         browser.close()
         pages.stop()
@@ -120,6 +122,13 @@ def test_a_result_entered_on_one_phone_and_confirmed_on_another(tmp_path: Path) 
                        " return [r.left, r.right, document.documentElement.scrollWidth]; })()")
         assert box[0] >= 0 and box[1] <= 390 and box[2] <= 390  # (the four fields inside the phone's width)
         tap_text(first, "阿强")  # who won
+        first.wait("document.querySelector('#decide p.why').textContent.startsWith('先选怎么胡的')", "how first")
+        tap_text(first, "自摸")  # by 阿强, not the dealer, with no kong: why each special win is not offered
+        first.wait("document.querySelector('#decide p.why').textContent.includes("
+                   "'天胡：只有庄家阿明才有 · heavenly: only the dealer, 阿明')", "why no 天胡")
+        assert "杠后开花：要阿强自己开过杠" in first.js("document.querySelector('#decide p.why').textContent")
+        assert first.js("[...document.querySelectorAll('#decide button')].find(b => b.textContent.startsWith("
+                        "'杠后开花')).disabled")  # (no kong: the engine allows no 杠后开花)
         tap_text(first, "阿明点炮")  # how: 阿明 fed it
         tap_text(first, "夹张")  # the wait
         assert first.js("[...document.querySelectorAll('#decide button')].find(b => b.textContent.startsWith('天胡'))"

@@ -110,7 +110,10 @@ def test_once_all_four_bets_are_in_the_form_takes_them_back_and_the_result_carri
     assert service.public["phase"] == "betting" and service.public["bets"] == [0, 0, 0, 0]
     seen = view(phones[1])["decide"]
     assert seen["bets_in"] is None and seen["entry"]["bets"] == [2, 0, 4, 1]  # the bets taken back, to confirm
-    assert seen["undone"] == {"zh": "撤销了：下注：P0 2、P2 4、P3 1", "en": "Undone: bets: P0 2, P2 4, P3 1"}
+    by = {"zh": "P3确认", "en": "confirmed by P3"} if taker == "last bettor" else {
+        "zh": "P1提议，P0同意", "en": "proposed by P1, agreed by P0"}  # (who took them back: issue 28)
+    assert seen["undone"] == {"zh": f"撤销了：下注：P0 2、P2 4、P3 1（{by['zh']}）",
+                              "en": f"Undone: bets: P0 2, P2 4, P3 1 ({by['en']})"}
     assert step(phones[2], type="bet", amount=6)[1]["ok"]  # a bet entered again: the form follows it
     assert view(phones[1])["decide"]["entry"]["bets"] == [2, 0, 6, 1]
     assert step(phones[1], type="score_hand", **RESULT, bets=[2, 0, 6, 1])[1]["proposed"] == "score_hand"

@@ -18,9 +18,10 @@ import pytest
 from table_app.compose import kept_phones
 from table_app.journal import Journal
 from table_app.service import ManualClock, TableService
+from table_app.sources import phone_source
 from table_app.web.phone_store import PhoneStore, Saved, store_path
 from table_app.web.phones import Phones
-from table_app.web.taps import Taps, applied_taps, phone_source
+from table_app.web.taps import Taps, applied_taps
 
 GOOD = Saved("T" * 22, "K" * 22, {0: ("0a" * 32, 1733212345.5), 3: ("ff" * 32, 1733212399.0)})
 

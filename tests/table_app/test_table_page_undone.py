@@ -35,8 +35,10 @@ def test_the_table_page_says_what_an_undo_took_back(tmp_path: Path) -> None:
             page.wait(f"document.body.dataset.seq === '{service.seq}'", "the table now")
             assert page.js("getComputedStyle(document.getElementById('undone')).display") == "none"  # nothing undone
         assert service.call({"type": "undo"}, "touch", timeout=10).ok  # (from any input: the touchscreen here)
-        zh.wait("document.getElementById('undone').textContent === '撤销了：阿明 出牌'", "what was undone (zh)")
-        en.wait("document.getElementById('undone').textContent === 'Undone: 阿明 discards'", "what was undone (en)")
+        zh.wait("document.getElementById('undone').textContent === '撤销了：阿明 出牌（在触摸屏上）'",
+                "what was undone (zh)")
+        en.wait("document.getElementById('undone').textContent === 'Undone: 阿明 discards (on the touchscreen)'",
+                "what was undone (en)")
         assert zh.js("getComputedStyle(document.getElementById('undone')).display") != "none"
         assert service.call({"type": "discard", "seat": 0}, "touch", timeout=10).ok  # the next step: it goes
         for page in (zh, en):

@@ -14,6 +14,7 @@ from engine.rules import Rules
 from engine.scored import EXTRAS, Extra, ScoredKong, ScoreHand, extras, kong_discarder_needed, score_hand
 from engine.scoring import WinHow
 from engine.table import accepts
+from table_app.present.extras import bars_line, extra_bars
 from table_app.present.words import tr
 from table_app.ui.dialogs import ChoiceDialog
 from table_app.ui.screens import Base, app
@@ -61,6 +62,26 @@ def offered(e: EntryForm, dealer: int | None) -> tuple[Extra, ...]:
     if not isinstance(winner, int):
         return ()
     return extras(winner, e["how"], [k.seat for k in entry_kongs(e)], dealer)
+
+
+def why_not_offered(e: EntryForm, dealer: int | None, names: list[str], lang: str) -> str:
+    """Why the special wins not offered are not (the engine's bars, ``present.extras``), once
+    the winner is chosen: how it was won first, then each bar.
+
+    >>> e = blank()
+    >>> e.update(winner=1)
+    >>> why_not_offered(e, 0, ["A", "B", "C", "D"], "en")
+    'say how it was won first'
+    >>> e.update(how="self_drawn")
+    >>> why_not_offered(e, 0, ["A", "B", "C", "D"], "zh")
+    '杠后开花：要B自己开过杠 · 天胡：只有庄家A才有 · 抢杠：是胡别人补的杠，不是自摸'
+    """
+    winner = e["winner"]
+    if not isinstance(winner, int):
+        return ""
+    if e["how"] is None:
+        return tr("xb_how", lang)
+    return bars_line(extra_bars(winner, e["how"], [k.seat for k in entry_kongs(e)], dealer, names), lang)
 
 
 def entry_event(e: EntryForm) -> ScoreHand | None:
@@ -125,6 +146,7 @@ class EntryScreen(Base):
             pages.clear_widgets()
             pages.add_widget(shown)
         self.fill_result(names, a.lang, offered(self.e, dealer))
+        self.ids.extras_why.text = why_not_offered(self.e, dealer, names, a.lang)
         self.fill_extra(names, a.lang)
         self.ids.score_it.disabled = not ready(self.e) or "score_hand" not in accepts(pub["phase"])
         self.ids.page.text = tr("back" if self.page == "extra" else "kongs_bets", a.lang)

@@ -4,6 +4,7 @@ place), and the settle-up — the fewest payments that clear the scores, compute
 
 from __future__ import annotations
 
+from table_app.present.money import money_each
 from table_app.present.table import ranking, settle_lines
 from table_app.present.words import tr
 from table_app.ui.palette import SEAT_COLOURS
@@ -24,7 +25,10 @@ class FinalScreen(Base):
             grid.add_widget(NameLabel(text=names[seat], color=SEAT_COLOURS[seat]))
             grid.add_widget(ScoreLabel(text=f"{scores[seat]:+d}" if scores[seat] else "0", color=SEAT_COLOURS[seat]))
         ended = pub["phase"] == "ended"
-        self.ids.settle.text = "\n".join(settle_lines(pub, a.lang)) if ended else ""
+        money = a.money()  # (the money beside the points when a point has a value)
+        each = "" if money is None else "\n" + money_each(money, a.lang)
+        self.ids.settle_head.text = tr("settle_up", a.lang) + each
+        self.ids.settle.text = "\n".join(settle_lines(pub, a.lang, money)) if ended else ""
         self.ids.top.title = tr("final", a.lang) + " · " + tr("hands_played", a.lang, n=len(pub["results"]))
         self.ids.resume.disabled = not ended  # (only end_session ends a session: undo takes it back)
 

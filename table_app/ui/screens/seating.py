@@ -1,7 +1,9 @@
 """Seating (定位), guided: each method says what to do in a line; method A's roller is
 preselected (the bottom seat); the dice are entered by touch, by Random or by the table's dice
-button; OK stays disabled until every die needed is in. The engine seats the players
-(method B's ties are refused, naming the tied players); then "please sit here" follows."""
+button; method C takes the wind each player drew (the last one follows from the other three);
+OK stays disabled until everything needed is in. The engine seats the players (method B's
+ties are refused, naming the tied players); then "please sit here" follows, saying who moves
+where after rolls or drawn winds (``table_app.present.seating``)."""
 
 from __future__ import annotations
 
@@ -12,20 +14,29 @@ from typing import Any
 from kivy.properties import StringProperty
 from kivy.uix.boxlayout import BoxLayout
 
+from engine.records import Wind
+from engine.seats import WINDS
 from table_app.present.table import PLACES
-from table_app.present.words import names_list, tr
+from table_app.present.words import WIND_EN, WIND_ZH, names_list, tr
 from table_app.ui.dialogs import DicePad
 from table_app.ui.screens import Base, app
-from table_app.ui.widgets import BigButton, BigToggle, Small, Text
+from table_app.ui.widgets import BigButton, BigToggle, NameLabel, Small, Text, text_width
+
+
+def wind_name(wind: Wind, lang: str) -> str:
+    return (WIND_ZH if lang == "zh" else WIND_EN)[wind]
 
 
 def seating_command(method: str, choice: dict[str, Any]) -> dict[str, Any] | None:
     """The seating event the form describes, or None while something is missing.
 
-    >>> seating_command("A", {"roller": 0, "dice": [2, 3], "rolls": [[0, 0]] * 4, "east": None})
+    >>> seating_command("A", {"roller": 0, "dice": [2, 3], "rolls": [[0, 0]] * 4, "drew": [None] * 4})
     {'type': 'seating', 'method': 'A', 'roller': 0, 'dice': [2, 3]}
-    >>> seating_command("C", {"roller": 0, "dice": [0, 0], "rolls": [[0, 0]] * 4, "east": None}) is None
+    >>> form = {"roller": 0, "dice": [0, 0], "rolls": [[0, 0]] * 4}
+    >>> seating_command("C", {**form, "drew": ["E", None, "W", "N"]}) is None
     True
+    >>> seating_command("C", {**form, "drew": ["E", "S", "W", "N"]})
+    {'type': 'seating', 'method': 'C', 'drew': ['E', 'S', 'W', 'N']}
     """
     if method == "A":
         if choice["roller"] is None or 0 in choice["dice"]:
@@ -35,9 +46,26 @@ def seating_command(method: str, choice: dict[str, Any]) -> dict[str, Any] | Non
         if any(0 in r for r in choice["rolls"]):
             return None
         return {"type": "seating", "method": "B", "rolls": [list(r) for r in choice["rolls"]]}
-    if choice["east"] is None:
+    if None in choice["drew"]:
         return None
-    return {"type": "seating", "method": "C", "east": choice["east"]}
+    return {"type": "seating", "method": "C", "drew": list(choice["drew"])}
+
+
+def drawn(drew: list[Wind | None], seat: int, wind: Wind) -> list[Wind | None]:
+    """The winds drawn after ``seat`` is given ``wind``: one tile each, so a seat that had it
+    has none; the last seat without one gets the last wind.
+
+    >>> drawn(["E", None, None, None], 1, "E")
+    [None, 'E', None, None]
+    >>> drawn(["E", "S", None, None], 2, "N")
+    ['E', 'S', 'N', 'W']
+    """
+    out = [None if w == wind else w for w in drew]
+    out[seat] = wind
+    empty = [s for s, w in enumerate(out) if w is None]
+    if len(empty) == 1:
+        out[empty[0]] = next(w for w in WINDS if w not in out)
+    return out
 
 
 class SeatingScreen(Base):
@@ -45,10 +73,12 @@ class SeatingScreen(Base):
 
     def __init__(self, **kw: object) -> None:
         super().__init__(**kw)
-        self.choice: dict[str, Any] = {"roller": 0, "east": None, "dice": [0, 0], "rolls": [[0, 0] for _ in range(4)]}
+        self.choice: dict[str, Any] = {"roller": 0, "dice": [0, 0], "rolls": [[0, 0] for _ in range(4)],
+                                       "drew": [None] * 4}
         self.toggles: dict[tuple[Any, ...], BigToggle] = {}
         self.roll_buttons: list[BigButton] = []
         self.build_areas()
+        self.ids.missing.bind(width=lambda *_: self.show_ready())  # (names or a count: as the line's room allows)
 
     def build_areas(self) -> None:
         a = app()
@@ -68,7 +98,21 @@ class SeatingScreen(Base):
             self.toggles[value] = t
             return t
 
+        def player_row(seat: int) -> BoxLayout:
+            """A seat's row of B and C: where it sits (small), the name whole, then the inputs."""
+            box = BoxLayout(size_hint_y=None, height=a.touch, spacing=a.mm * 0.8)
+            place, name = Small(halign="left", valign="middle", size_hint_x=None), NameLabel(size_hint_x=None)
+            place.bind(size=lambda w, sz: setattr(w, "text_size", sz))
+            name.bind(size=lambda w, sz: setattr(w, "text_size", sz))
+            self.places.append(place)
+            self.names.append(name)
+            box.add_widget(place)
+            box.add_widget(name)
+            return box
+
         self.heads: dict[str, Small] = {}
+        self.places: list[Small] = []
+        self.names: list[NameLabel] = []
         area_a = BoxLayout(orientation="vertical", spacing=a.mm * 0.8)
         r = row(head := Small())
         self.heads["roller"] = head
@@ -81,24 +125,20 @@ class SeatingScreen(Base):
             for v in range(1, 7):
                 toggle(r, ("dice", die, v), f"die{die}").text = str(v)
             area_a.add_widget(r)
-        area_b = BoxLayout(orientation="vertical", spacing=a.mm * 0.8)
-        self.b_names: list[Text] = []
+        area_b = BoxLayout(orientation="vertical", spacing=a.mm * 0.5)
         for s in range(4):
-            r = row(name := Text(halign="left"))
-            name.bind(size=lambda w, sz: setattr(w, "text_size", sz))
-            name.size_hint_x, name.width = None, a.mm * 60
-            self.b_names.append(name)
+            r = player_row(s)
             b = BigButton(action=f"roll_{s}", style="go")
             b.bind(on_release=lambda _b, s=s: self.roll_for(s))
             self.roll_buttons.append(b)
             r.add_widget(b)
             area_b.add_widget(r)
-        area_c = BoxLayout(orientation="vertical", spacing=a.mm * 0.8)
-        r = row(head := Small())
-        self.heads["east"] = head
+        area_c = BoxLayout(orientation="vertical", spacing=a.mm * 0.5)
         for s in range(4):
-            toggle(r, ("east", s), "east")
-        area_c.add_widget(r)
+            r = player_row(s)
+            for w in WINDS:
+                toggle(r, ("drew", s, w), f"drew{s}")
+            area_c.add_widget(r)
         for box in (area_a, area_b, area_c):
             box.add_widget(BoxLayout())  # the rows at the top
         self.areas = {"A": area_a, "B": area_b, "C": area_c}
@@ -109,27 +149,43 @@ class SeatingScreen(Base):
         a = app()
         names = list(a.pub["players"])
         self.ids.explain.text = tr(f"explain_{self.method}", a.lang)
-        for key, word in (("roller", "who_rolls"), ("die0", "die_1"), ("die1", "die_2"), ("east", "who_east")):
+        for key, word in (("roller", "who_rolls"), ("die0", "die_1"), ("die1", "die_2")):
             self.heads[key].text = tr(word, a.lang)
         for (kind, *rest), t in self.toggles.items():
-            if kind in ("roller", "east"):
+            if kind == "roller":
                 t.text = names[rest[0]]
-        for s, (label, b) in enumerate(zip(self.b_names, self.roll_buttons, strict=True)):
-            label.text = f"{names[s]}（{tr('place_' + PLACES[s], a.lang)}）" if a.lang == "zh" else \
-                f"{names[s]} ({tr('place_' + PLACES[s], a.lang)})"
+            elif kind == "drew":
+                t.text = wind_name(rest[1], a.lang)
+        self.size_names(names)
+        for s, b in enumerate(self.roll_buttons):
             roll = self.choice["rolls"][s]
             b.text = "+".join(map(str, roll)) + f" = {sum(roll)}" if 0 not in roll else tr("slot_roll", a.lang)
         self.show_ready()
+
+    def size_names(self, names: list[str]) -> None:
+        """B's and C's rows: the place and the name columns as wide as their widest word, so a
+        name is always whole on one line (8 Chinese characters, 12 letters)."""
+        a = app()
+        places = [tr(f"place_{p}", a.lang) for p in PLACES]
+        place_w = max(text_width(p, a.fs_s) for p in places) + a.mm
+        name_w = max(text_width(n, a.fs_m) for n in names) + a.mm
+        for i, (place, name) in enumerate(zip(self.places, self.names, strict=True)):
+            seat = i % 4
+            place.text, place.width = places[seat], place_w
+            name.text, name.width = names[seat], name_w
 
     def show_ready(self) -> None:
         a = app()
         cmd = seating_command(self.method, self.choice)
         self.ids.confirm.disabled = cmd is None
         missing = ""
-        if cmd is None and self.method == "B":
-            names = a.pub["players"]
-            missing = tr("dice_missing", a.lang,
-                         names=names_list([names[s] for s, r in enumerate(self.choice["rolls"]) if 0 in r], a.lang))
+        if cmd is None and self.method == "B":  # who still rolls, by name when the names fit on the line
+            todo = [a.pub["players"][s] for s, r in enumerate(self.choice["rolls"]) if 0 in r]
+            missing = tr("dice_missing", a.lang, names=names_list(todo, a.lang))
+            if text_width(missing, a.fs_s) > self.ids.missing.width - a.mm:
+                missing = tr("rolls_missing", a.lang, n=len(todo))
+        elif cmd is None and self.method == "C":
+            missing = tr("winds_missing", a.lang, n=self.choice["drew"].count(None))
         self.ids.missing.text = missing
 
     def refused(self, code: str, params: Mapping[str, object]) -> None:
@@ -146,10 +202,15 @@ class SeatingScreen(Base):
         self.ids.area.add_widget(self.areas[m])
         self.refresh()
 
-    def pick(self, what: str, *value: int) -> None:
+    def pick(self, what: str, *value: Any) -> None:
         if what == "dice":
             die, v = value
             self.choice["dice"][die] = v
+        elif what == "drew":
+            seat, wind = value
+            self.choice["drew"] = drawn(self.choice["drew"], seat, wind)
+            self._show_choice()
+            return
         else:
             self.choice[what] = value[0]
         self.show_ready()
@@ -181,8 +242,7 @@ class SeatingScreen(Base):
         c = self.choice
         c["dice"] = [random.randint(1, 6), random.randint(1, 6)]
         c["rolls"] = [[random.randint(1, 6), random.randint(1, 6)] for _ in range(4)]
-        if c["east"] is None:
-            c["east"] = random.randrange(4)
+        c["drew"] = random.sample(WINDS, 4)
         self._show_choice()
 
     def _show_choice(self) -> None:
@@ -190,8 +250,8 @@ class SeatingScreen(Base):
         for (kind, *rest), t in self.toggles.items():
             if kind == "dice":
                 t.state = "down" if c["dice"][rest[0]] == rest[1] else "normal"
-            elif kind == "east":
-                t.state = "down" if c["east"] == rest[0] else "normal"
+            elif kind == "drew":
+                t.state = "down" if c["drew"][rest[0]] == rest[1] else "normal"
         self.refresh()
 
     def confirm(self) -> None:

@@ -155,14 +155,11 @@ class SessionScreen(Base):
         self.refresh()
 
     def ask_new(self) -> None:
-        a = app()
-        place = tr(f"place_{PLACES[self.chosen]}", a.lang)
-        ask_name(a.lang, self.pick, title=tr("ro_type_name", a.lang, place=place))
+        """A new name, typed on the name keyboard, for the chosen place."""
+        ask_name(app().lang, self.pick)
 
     def ask_rename(self, pid: int, old: str) -> None:
-        a = app()
-        ask_name(a.lang, lambda new: self.rename(pid, old, new), initial=old,
-                 title=tr("ro_rename_who", a.lang, name=old))
+        ask_name(app().lang, lambda new: self.rename(pid, old, new), initial=old)
 
     def rename(self, pid: int, old: str, new: str) -> None:
         a = app()

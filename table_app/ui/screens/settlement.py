@@ -7,6 +7,7 @@ from __future__ import annotations
 from kivy.uix.scrollview import ScrollView
 
 from engine.table import accepts
+from table_app.present.money import money_amount
 from table_app.present.table import settlement_head, settlement_rows, transfer_lines
 from table_app.present.words import tr
 from table_app.ui.dialogs import Dialog
@@ -28,9 +29,13 @@ class SettlementScreen(Base):
         self.ids.top.title = settlement_head(pub, a.lang)
         grid = self.ids.rows
         grid.clear_widgets()
+        money = a.money()  # a point's value: the running total in money too, in a last column
+        grid.cols = len(COLUMNS) + 1 + (money is not None)
         grid.add_widget(Small(text=""))
         for key in COLUMNS:
             grid.add_widget(Small(text=tr(key, a.lang), halign="right", valign="middle"))
+        if money is not None:
+            grid.add_widget(Small(text=money.unit(a.lang), halign="right", valign="middle"))
         settled = pub["last_settlement"] is not None
         for seat, (name, win, kong, bet, hand, total) in enumerate(settlement_rows(pub)):
             grid.add_widget(NameLabel(text=name, color=SEAT_COLOURS[seat]))
@@ -38,6 +43,8 @@ class SettlementScreen(Base):
                 grid.add_widget(Text(text=signed(n) if settled else "", halign="right", valign="middle"))
             grid.add_widget(ScoreLabel(text=signed(hand) if settled else ""))
             grid.add_widget(ScoreLabel(text=str(total)))
+            if money is not None:
+                grid.add_widget(Text(text=money_amount(total, money), halign="right", valign="middle"))
         for w in grid.children:
             if not isinstance(w, NameLabel):
                 w.bind(size=lambda w, s: setattr(w, "text_size", s))

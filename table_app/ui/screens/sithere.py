@@ -1,5 +1,6 @@
 """Please sit here (请入座): after seating, each side of the screen shows who sits there, the
-wind and an arrow toward that side — in the facing layout turned toward that side."""
+wind and an arrow toward that side — in the facing layout turned toward that side; after a
+seating by rolls or drawn winds, who moves from which place to which."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from typing import Any
 
 from kivy.uix.boxlayout import BoxLayout
 
+from table_app.present.seating import move_lines
 from table_app.present.words import tr, wind_mark
 from table_app.ui.screens import Base, app
 from table_app.ui.widgets import Badge, NameLabel, Small, Turned
@@ -87,5 +89,7 @@ class SitHereScreen(Base):
             arrow.font_size = a.fs_m
         east = next((s for s, w in enumerate(winds) if w == "E"), None)
         self.ids.hint.text = tr("sit_here_hint", a.lang, east=names[east]) if east is not None else ""
+        seating = a.last_seating  # after rolls (B) or drawn winds (C): who moves where
+        self.ids.moves.text = "\n".join(move_lines(seating, names, a.lang)) if seating is not None else ""
         self.place()
 

@@ -661,13 +661,19 @@ Method B: sums by seat 0..3 are 5, 12, 3, 9. Bo (seat 1, 12) is East and keeps t
 descending sum Dee (9) is South, Ann (5) West, Cai (3) North, sitting counter-clockwise from
 East: seat 2 Dee, seat 3 Ann, seat 0 Cai. East deals first.
 Method A (a new session): seat 2 rolls 1+1 = 2: East is (2 + 2 - 1) mod 4 = seat 3.
-Method C: East given as seat 2.""")
+Method C, the wind each drew: Ann South, Bo North, Cai West, Dee East. Dee keeps seat 3 as
+East; South sits on East's 下家 seat 0 (Ann stays), West on seat 1 (Cai moves there), North on
+seat 2 (Bo).
+Method C as journals before 'drew' wrote it: East given as seat 2, nobody moves.""")
     s.ev(type="new_session", players=PLAYERS, base=1)
     s.ev(type="seating", method="B", rolls=[[2, 3], [6, 6], [1, 2], [4, 5]])
     s.expect(phase="betting", players=["Cai", "Bo", "Dee", "Ann"], winds=["N", "E", "S", "W"], dealer=1)
     s.ev(type="new_session", players=PLAYERS, base=1)
     s.ev(type="seating", method="A", roller=2, dice=[1, 1])
     s.expect(players=PLAYERS, winds=["S", "W", "N", "E"], dealer=3)
+    s.ev(type="new_session", players=PLAYERS, base=1)
+    s.ev(type="seating", method="C", drew=["S", "N", "W", "E"])
+    s.expect(players=["Ann", "Cai", "Bo", "Dee"], winds=["S", "W", "N", "E"], dealer=3)
     s.ev(type="new_session", players=PLAYERS, base=1)
     s.ev(type="seating", method="C", east=2)
     s.write({"_comment": "hand-reasoned from "

@@ -4,7 +4,8 @@ and a ``play`` file of presses — gives the same journal, event for event: ever
 sends presses, and the engine's one button mapping, in the service thread, makes the events.
 
 The hand has what players do: the quick 下家 who draws and discards inside the claim
-window, a pong that makes the 下家 wait, a misclick taken back with a held TURN, a kong
+window, a pong that makes the 下家 wait, a misclick taken back with a held TURN (held twice: the
+first puts the undo up, the same seat's second confirms its own step — issue 28), a kong
 refused right after the pong (docs/rules.md §17), a win claimed on a discard.
 """
 
@@ -27,6 +28,7 @@ from hardware.pins import PinMap
 from table_app.inputs import LightsAdapter, PressSender
 from table_app.inputs.panel import panel_handler
 from table_app.journal import Journal
+from table_app.roster import Roster
 from table_app.service import ManualClock, TableService
 from tests.firmware_bridge.conftest import fw  # noqa: F401  (the firmware's fixture)
 from tests.firmware_bridge.test_end_to_end import presses_handled
@@ -49,7 +51,8 @@ SCRIPT: list[tuple[str, int | None, str, bool]] = [
     ("press", 3, "PENG", False),
     ("press", 2, "TURN", True),  # the 下家 waits: seat 3's pong is pending
     ("press", 0, "HU", False),  # a misclick…
-    ("held", 0, "TURN", False),  # …taken back
+    ("propose", 0, "TURN", False),  # …a held TURN puts its undo up…
+    ("held", 0, "TURN", False),  # …and the same seat's second confirms it: taken back
     ("press", 0, "TURN", False),  # a pass
     ("close", None, "", False),  # the claim window closes: seat 3 pongs
     ("press", 3, "GANG", True),  # no kong right after a pong
@@ -85,7 +88,8 @@ def _check_the_end(service: TableService) -> None:
 def by_gpio(tmp_path: Path, mock_factory: Any, clock: Any) -> list[tuple[str, Any, Any]]:  # noqa: F811
     journal = Journal.open(tmp_path / "gpio.sqlite3")
     service_clock = ManualClock()
-    service = TableService(journal, claim_window_s=3.0, clock=service_clock, dice=_dice_source()).start()
+    service = TableService(journal, claim_window_s=3.0, clock=service_clock, dice=_dice_source(),
+                           roster=Roster.open(journal.path)).start()  # (a table remembers its players)
     adapter = LightsAdapter(service)
     lights = SeatLights(PINS, pin_factory=mock_factory)
     adapter.add(lights)
@@ -101,7 +105,7 @@ def by_gpio(tmp_path: Path, mock_factory: Any, clock: Any) -> list[tuple[str, An
                 wait_until(lambda seq=seq: service.seq > seq, what="the window closing")
                 continue
             pin = mock_factory.pin(PINS.dice if button == "DICE" else PINS.button_pin(seat, button))
-            answers = press_pin(pin, buttons, send, clock, 1.2 if what == "held" else 0.05)
+            answers = press_pin(pin, buttons, send, clock, 1.2 if what in ("held", "propose") else 0.05)
             assert len(answers) == 1 and answers[0].ok is not refused, (what, seat, button, answers)
         assert service.call(CONFIRM, source="touch", timeout=10).ok
         _check_the_end(service)
@@ -117,7 +121,7 @@ def by_gpio(tmp_path: Path, mock_factory: Any, clock: Any) -> list[tuple[str, An
 def by_panel(tmp_path: Path, fw: Any) -> list[tuple[str, Any, Any]]:  # noqa: F811
     journal = Journal.open(tmp_path / "panel.sqlite3")
     service_clock = ManualClock()
-    service = TableService(journal, claim_window_s=3.0, clock=service_clock).start()
+    service = TableService(journal, claim_window_s=3.0, clock=service_clock, roster=Roster.open(journal.path)).start()
     plug = Plug(tmp_path)
     panel = PanelThread(fw, plug.plug())
     rolls = iter(bytes([2, 3, 1, 2]))  # the panel's own dice show 3 4, then 2 3
@@ -150,7 +154,7 @@ def by_panel(tmp_path: Path, fw: Any) -> list[tuple[str, Any, Any]]:  # noqa: F8
                 time.sleep(0.1)
                 wait_until(lambda seq=seq: service.seq > seq, what="the roll")
                 continue
-            if what == "held":
+            if what in ("held", "propose"):
                 row, col = fw.app.ROW_PINS[seat], fw.app.COL_PINS[fw.keys.BUTTONS.index(button)]
                 panel.board.press(row, col)
                 time.sleep(fw.keys.LONG_MS / 1000 + 0.3)
@@ -161,7 +165,7 @@ def by_panel(tmp_path: Path, fw: Any) -> list[tuple[str, Any, Any]]:  # noqa: F8
                 panel.tap(seat, button)
             wait_until(lambda n=n: len(panel.panel.delivered) == n + 1, what=f"seat {seat} {button} answered")
             wait_until(lambda done=done: len(handled) == done + 1, what=f"seat {seat} {button} acted on")
-            assert (service.seq == seq) is refused, (what, seat, button)
+            assert (service.seq == seq) is (refused or what == "propose"), (what, seat, button)
             if refused:  # the seat's LED on the panel blinks
                 wait_until(lambda seat=seat: (seat, "blink") in modes, what=f"seat {seat}'s LED blinking")
         assert service.call(CONFIRM, source="touch", timeout=10).ok
@@ -195,10 +199,11 @@ def by_keys(ui: UI) -> list[tuple[str, Any, Any]]:
             ui.wait(lambda seq=seq: ui.service.seq > seq, "the window closing")
             continue
         char = KEYS[(seat, button)]
-        Window.dispatch("on_key_down", 32 if char == " " else ord(char), 0, char, ["shift"] if what == "held" else [])
+        held = what in ("held", "propose")
+        Window.dispatch("on_key_down", 32 if char == " " else ord(char), 0, char, ["shift"] if held else [])
         assert ui.service.call({"type": "state"}, timeout=10).ok  # (the queue is in order: the key is done)
         ui.settled()
-        assert (ui.service.seq == seq) is refused, (what, seat, button)
+        assert (ui.service.seq == seq) is (refused or what == "propose"), (what, seat, button)
         if refused:  # the reason, on that seat's panel
             ui.wait(lambda seat=seat: table.panel(seat).lit and table.panel(seat).refused, "the refusal shown")
     assert ui.service.call(CONFIRM, source="touch", timeout=10).ok
@@ -213,6 +218,8 @@ def by_play_file(tmp_path: Path) -> list[dict[str, Any]]:
     for what, seat, button, bad in SCRIPT:
         if what == "close":
             lines.append(json.dumps({"type": "resolve"}))
+        elif what == "propose":  # (a play file is its author's: a held TURN in it undoes at once)
+            continue
         elif bad:
             refused.append(json.dumps(Press(seat, button).to_json()))
         else:
@@ -251,6 +258,7 @@ def test_the_same_hand_four_ways_gives_the_same_journal(ui: UI, tmp_path: Path, 
     assert len(undone) == 1  # the misclick, taken back
     in_effect = [ev for kind, ev, _ in gpio if kind == "event"]
     taken_back = in_effect.index({"type": "claim", "seat": 0, "call": "win"})
-    assert played == in_effect[:taken_back] + in_effect[taken_back + 1:]
+    without_ids = [{k: v for k, v in ev.items() if k != "player_ids"} for ev in in_effect]  # (play has no roster)
+    assert played == without_ids[:taken_back] + without_ids[taken_back + 1:]
     kinds = [ev["type"] for ev in played]
     assert kinds.count("resolve") == 4 and kinds.count("discard") == 4  # two quick 下家 turns

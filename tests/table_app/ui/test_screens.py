@@ -224,7 +224,7 @@ def test_seating_by_everyone_rolling_refuses_ties_then_by_wind_tiles(ui: UI) -> 
     seating = ui.screen
     assert seating.name == "seating"
     ui.tap(seating.ids.method_B)
-    assert seating.ids.confirm.disabled and "Ann, Bo, Cy, Di" in seating.ids.missing.text
+    assert seating.ids.confirm.disabled and seating.ids.missing.text == "dice still missing: Ann, Bo, Cy, Di"
     rolls = [(6, 5), (3, 3), (3, 3), (1, 2)]  # Bo and Cy tie on 6
     for seat, (a, b) in enumerate(rolls):
         ui.tap(ui.find(f"roll_{seat}"))
@@ -236,11 +236,13 @@ def test_seating_by_everyone_rolling_refuses_ties_then_by_wind_tiles(ui: UI) -> 
     ui.send_and_settle(seating.ids.confirm)
     assert ui.app.message == "Bo, Cy rolled the same: they roll again" and ui.service.public["phase"] == "seating"
     ui.tap(seating.ids.method_C)
-    assert seating.ids.confirm.disabled  # nobody has drawn East yet
-    ui.tap(_toggle(seating, ("east", 3)))
+    assert seating.ids.confirm.disabled  # nobody has said which wind they drew yet
+    for seat, wind in enumerate(["S", "W", "N", "E"]):  # (in the seats' order: nobody moves)
+        ui.tap(_toggle(seating, ("drew", seat, wind)))
     ui.send_and_settle(seating.ids.confirm)
     pub = ui.service.public
     assert pub["phase"] == "betting" and pub["dealer"] == 3 and pub["winds"] == ["S", "W", "N", "E"]
+    assert pub["players"] == ["Ann", "Bo", "Cy", "Di"]
     assert ui.screen.name == "sithere"
 
 
@@ -312,7 +314,8 @@ def test_settings_are_changed_on_screen_and_saved_to_the_config(ui: UI, tmp_path
     ui.frames(2)
     s = ui.screen
     assert "buttons: simulated (keyboard)" in s.ids.links.text and "MQTT: offline" in s.ids.links.text
-    assert "Phone pages: off (set web.listen)" in s.ids.links.text and "journal: journal.sqlite3" in s.ids.links.text
+    assert "Phone pages: off (set the phone pages' address in the config)" in s.ids.links.text
+    assert "journal: journal.sqlite3" in s.ids.links.text
     ui.app.join_url = "http://192.168.1.20:8080/join/abc"
     s.refresh()
     assert "Phone pages: http://192.168.1.20:8080" in s.ids.links.text and "/join/" not in s.ids.links.text
@@ -389,10 +392,14 @@ def test_score_only_offers_the_special_wins_the_engine_allows(ui: UI) -> None:
         return [x for x in EXTRAS if not _toggle(entry, ("extra", x)).disabled]
 
     assert enabled() == []
+    assert entry.ids.extras_why.text == ""
     ui.tap(_toggle(entry, ("winner", 1)))
     assert enabled() == []  # no way chosen yet
+    assert entry.ids.extras_why.text == "say how it was won first"
     ui.tap(_toggle(entry, ("how", "self_drawn")))
-    assert enabled() == []  # Bo is not the dealer and declared no kong
+    assert enabled() == []  # Bo is not the dealer and declared no kong: why, beside them (the engine's bars)
+    assert entry.ids.extras_why.text == ("kong bloom: needs a kong of Bo's own · heavenly: only the dealer, Ann"
+                                         " · robbed kong: won on another's added kong, not self-drawn")
     ui.tap(_toggle(entry, ("winner", 0)))
     assert enabled() == ["heavenly"]
     ui.tap(_toggle(entry, ("extra", "heavenly")))
@@ -402,6 +409,7 @@ def test_score_only_offers_the_special_wins_the_engine_allows(ui: UI) -> None:
     ui.tap(ui.find("kong_0_0"))
     ui.tap(entry.ids.page)
     assert enabled() == ["kong_bloom"] and entry.e["extra"] is None  # 天胡 went with the kong
+    assert entry.ids.extras_why.text.startswith("heavenly: won on the dealt tiles: not after a kong")
     assert _toggle(entry, ("extra", "heavenly")).state == "normal"
     ui.tap(_toggle(entry, ("fed", 2)))
     assert enabled() == ["robbed_kong"]

@@ -67,9 +67,13 @@ def test_a_new_name_is_typed_once_and_joins_the_roster(ui: UI) -> None:
     s = ui.screen
     ui.tap(s.ids.name1)
     ui.tap(s.ids.new_name)
-    dialog = ui.modal()
-    dialog.ids.field.text = "欧阳诸葛"
-    ui.tap(dialog.ids.ok)
+    kb = ui.modal()  # the name keyboard (the screen in English: Latin letters; 中 for pinyin, then the 汉字 tapped)
+    ui.tap(ui.find("mode", root=kb))
+    for word, chars in (("ouyang", "欧阳"), ("zhuge", "诸葛")):
+        for k in word:
+            ui.tap(ui.find(f"key_{k}", root=kb))
+        ui.tap(next(w for w in kb.bar.children if w.text == chars))
+    ui.tap(ui.find("ok", root=kb))
     assert s.names()[1] == "欧阳诸葛" and s.ids.name1.ids.badge.colour == [0.45, 0.47, 0.5, 1]  # not in it yet
     ui.tap(s.ids.start)
     ui.wait(lambda: ui.screen.name == "seating", "seating")
@@ -87,17 +91,21 @@ def test_a_rename_keeps_the_player_and_the_sessions_keep_the_old_name(ui: UI) ->
     bo = ui.service.roster.find("Bo")  # type: ignore[union-attr]
     assert bo is not None
     ui.tap(ui.find(f"rename_{bo.id}"))
-    dialog = ui.modal()
-    assert dialog.ids.field.text == "Bo"
-    dialog.ids.field.text = "Zoë"  # someone else's name: refused
-    ui.tap(dialog.ids.ok)
-    assert ui.app.message == "Someone is already called Zoë" and ui.service.roster.get(bo.id).name == "Bo"  # type: ignore[union-attr]
+    kb = ui.modal()
+    assert kb.entry.name == "Bo"
+    ui.tap(ui.find("backspace", root=kb))
+    ui.tap(ui.find("backspace", root=kb))
+    for k in "ana":  # someone else's name, letters' case aside: refused
+        ui.tap(ui.find(f"key_{k}", root=kb))
+    ui.tap(ui.find("ok", root=kb))
+    assert ui.app.message == "Someone is already called Ana" and ui.service.roster.get(bo.id).name == "Bo"  # type: ignore[union-attr]
     ui.tap(ui.find(f"rename_{bo.id}"))
-    dialog = ui.modal()
-    dialog.ids.field.text = "Bob Li"
-    ui.tap(dialog.ids.ok)
+    kb = ui.modal()
+    for key in ("key_b", "space", "key_l", "key_i"):
+        ui.tap(ui.find(key, root=kb))
+    ui.tap(ui.find("ok", root=kb))
     assert ui.service.roster.get(bo.id).name == "Bob Li"  # type: ignore[union-attr]
-    assert s.names()[3] == "Bob Li" and ui.app.message == "Bo is now Bob Li; their record stays"
+    assert s.names()[3] == "Bob Li" and ui.app.message == "Bo is now Bob Li; their record stays"  # (Li: a capital)
     assert _new_sessions(ui)[-1]["players"][3] == "Bo"  # played as Bo: the journal says so
     ui.tap(s.ids.start)
     ui.wait(lambda: ui.screen.name == "seating", "seating")
