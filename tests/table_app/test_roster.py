@@ -127,12 +127,14 @@ def test_a_name_event_from_a_phone_joins_the_roster_with_its_id(table, path: Pat
     assert roster.add("Ōta") is not None and roster.find("Ōta").first_played is None  # type: ignore[union-attr]
 
 
-def test_seating_b_moves_the_ids_with_the_players(table) -> None:
+@pytest.mark.parametrize("seating", [{"type": "seating", "method": "B", "rolls": [[2, 3], [6, 6], [1, 2], [4, 5]]},
+                                     {"type": "seating", "method": "C", "drew": ["S", "W", "E", "N"]}])
+def test_seating_moves_the_ids_with_the_players(table, seating: dict[str, object]) -> None:
     _, _, service = table
     _new(service, PLAYERS)
     ids = list(service.public["player_ids"])
-    answer = service.call({"type": "seating", "method": "B", "rolls": [[2, 3], [6, 6], [1, 2], [4, 5]]}, "touch", 10)
-    assert answer.ok
+    answer = service.call(seating, "touch", 10)
+    assert answer.ok, answer.error
     moved = service.public
     for seat in range(4):
         assert ids[PLAYERS.index(moved["players"][seat])] == moved["player_ids"][seat]
