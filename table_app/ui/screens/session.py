@@ -76,6 +76,7 @@ class SessionScreen(Base):
         self.filled = -1  # the table's seq when the places were filled (-1: to fill)
         self.edited = False  # a place was changed here since: a change of the table keeps them
         self.players: list[Player] = []
+        self.listed: tuple[tuple[int, str], ...] = ()  # the roster as its rows show it
 
     # -- what the screen shows ----------------------------------------------------------------
 
@@ -119,17 +120,24 @@ class SessionScreen(Base):
             slot.ids.badge.show(slot.text, by_name.get(slot.text.strip().casefold()))
 
     def show_roster(self) -> None:
+        """The roster's rows: made again only when the roster changed (a refresh comes with
+        every change of the table; new widgets each time would only cost memory)."""
         a = app()
         box = self.ids.roster
-        box.clear_widgets()
+        listed = tuple((p.id, p.name) for p in self.players)
+        if listed != self.listed:
+            box.clear_widgets()
+            for p in self.players:
+                row = RosterRow(text=p.name, pid=p.id, action=f"roster_{p.id}")
+                row.ids.badge.show(p.name, p.id)
+                row.bind(on_release=lambda r: self.pick(r.text))
+                row.ids.rename.bind(on_release=lambda b, pid=p.id, name=p.name: self.ask_rename(pid, name))
+                box.add_widget(row)
+            self.listed = listed
         seated = {n.strip().casefold() for n in self.names()}
-        for p in self.players:
-            row = RosterRow(text=p.name, pid=p.id, seated=p.name.casefold() in seated, action=f"roster_{p.id}")
-            row.ids.badge.show(p.name, p.id)
+        for row in box.children:
+            row.seated = row.text.casefold() in seated
             row.ids.rename.text = tr("ro_rename", a.lang)
-            row.bind(on_release=lambda r: self.pick(r.text))
-            row.ids.rename.bind(on_release=lambda b, pid=p.id, name=p.name: self.ask_rename(pid, name))
-            box.add_widget(row)
         roster = a.service.roster
         self.ids.roster_note.text = tr("ro_off", a.lang, why=roster.problem) if roster is not None and \
             roster.problem else tr("ro_pick", a.lang) if self.players else tr("ro_nobody", a.lang)
