@@ -31,6 +31,7 @@ from engine.fields import (
     check_bets,
     check_dice,
     check_name,
+    check_player_id,
     check_seat,
     check_text,
     check_tile,
@@ -49,13 +50,15 @@ SEATING_METHODS: Final[tuple[SeatingMethod, ...]] = get_args(SeatingMethod)
 WIND_LETTERS: Final[tuple[Wind, ...]] = get_args(Wind)
 @dataclass(frozen=True)
 class NewSession(Event):
-    """Start over: four players by seat, the base, rule overrides, and ``wall_seed`` for full-tile mode."""
+    """Start over: four players by seat, the base, rule overrides, and ``wall_seed`` for full-tile mode;
+    ``player_ids``: each seat's player in the table's roster (None: not in it), when the table has one."""
 
     TYPE: ClassVar[str] = "new_session"
     players: tuple[str, str, str, str]
     base: int = 1
     rules: Mapping[str, object] | None = None
     wall_seed: int | None = None
+    player_ids: tuple[int | None, int | None, int | None, int | None] | None = None
 
     def __post_init__(self) -> None:
         p = self.players
@@ -75,6 +78,13 @@ class NewSession(Event):
                 raise InvalidEventError(f"new_session: {e}") from None
         if self.wall_seed is not None and type(self.wall_seed) is not int:
             raise InvalidEventError(f"new_session: 'wall_seed' must be a whole number, got {self.wall_seed!r}")
+        ids = self.player_ids
+        if ids is not None:
+            if not isinstance(ids, tuple | list) or len(ids) != 4:
+                raise InvalidEventError(f"new_session: 'player_ids' must be 4 roster ids (or null), one per seat, "
+                                        f"got {ids!r}")
+            object.__setattr__(self, "player_ids", tuple(
+                None if i is None else check_player_id(i, "player_ids", self.TYPE) for i in ids))
 
     @property
     def rule_set(self) -> Rules:
@@ -91,6 +101,8 @@ class NewSession(Event):
             d["rules"] = dict(self.rules)
         if self.wall_seed is not None:
             d["wall_seed"] = self.wall_seed
+        if self.player_ids is not None:
+            d["player_ids"] = list(self.player_ids)
         return d
 
 
@@ -385,18 +397,25 @@ class EndSession(Event):
 @dataclass(frozen=True)
 class Name(Event):
     """A player names their seat (from a phone, or the screen): before the first hand's deal or
-    between hands. Journaled and undoable like any event."""
+    between hands. Journaled and undoable like any event. ``player_id``: the name's player in
+    the table's roster, when the table has one."""
 
     TYPE: ClassVar[str] = "name"
     seat: int
     name: str
+    player_id: int | None = None
 
     def __post_init__(self) -> None:
         check_seat(self.seat, "seat", "name")
         object.__setattr__(self, "name", check_name(self.name))
+        if self.player_id is not None:
+            check_player_id(self.player_id, "player_id", self.TYPE)
 
     def to_json(self) -> dict[str, object]:
-        return {"type": self.TYPE, "seat": self.seat, "name": self.name}
+        d: dict[str, object] = {"type": self.TYPE, "seat": self.seat, "name": self.name}
+        if self.player_id is not None:
+            d["player_id"] = self.player_id
+        return d
 
 
 # --- reading JSON --------------------------------------------------------------------
@@ -404,7 +423,7 @@ class Name(Event):
 
 _SCHEMA: Final[dict[str, tuple[type[Event], tuple[str, ...], tuple[str, ...]]]] = {
     # type: (class, required fields, optional fields)
-    "new_session": (NewSession, ("players", "base"), ("rules", "wall_seed")),
+    "new_session": (NewSession, ("players", "base"), ("rules", "wall_seed", "player_ids")),
     "seating": (Seating, ("method",), ("roller", "dice", "rolls", "east", "drew")),
     "bets": (Bets, ("bets",), ()),
     "roll": (Roll, ("dice",), ("seat",)),
@@ -418,7 +437,7 @@ _SCHEMA: Final[dict[str, tuple[type[Event], tuple[str, ...], tuple[str, ...]]]] 
     "reject_win": (RejectWin, (), ()),
     "next_hand": (NextHand, (), ()),
     "end_session": (EndSession, (), ()),
-    "name": (Name, ("seat", "name"), ()),
+    "name": (Name, ("seat", "name"), ("player_id",)),
     "score_hand": (ScoreHand, (), SCORED_FIELDS),
 }
 _TEXT: Final = {"tile": "a tile in JSON is mpsz text like '5p'", "win_tile": "a tile in JSON is mpsz text like '5p'",

@@ -49,6 +49,20 @@ def check_seat(value: object, name: str, etype: str, src: object = None) -> int:
     return value
 
 
+PLAYER_ID_MAX: Final = 2**31 - 1
+
+
+def check_player_id(value: object, name: str, etype: str) -> int:
+    """A player of the table's roster (``table_app/roster.py``): a whole number from 1.
+
+    >>> check_player_id(7, "player_id", "name")
+    7
+    """
+    if type(value) is not int or not 1 <= value <= PLAYER_ID_MAX:
+        raise InvalidEventError(f"{etype}: {name!r} must be a roster player's id (a whole number >= 1), got {value!r}")
+    return value
+
+
 def check_bets(value: object, etype: str, src: object = None) -> tuple[int, int, int, int]:
     """Every seat's bet: 4 whole numbers 0..MAX_AMOUNT (the ``bets`` event, a scored hand's)."""
     if not isinstance(value, list | tuple) or len(value) != SEATS or any(

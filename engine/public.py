@@ -137,6 +137,7 @@ PublicState = TypedDict("PublicState", {
     "results": list[HandResult],
     "bets_open": bool,
     "step": Step | None,
+    "player_ids": list[int | None],  # (issue 28) each seat's player in the table's roster; None: not in it
 })
 """docs/design.md "Public state", every key typed."""
 
@@ -188,6 +189,7 @@ def public_state(s: TableState) -> PublicState:
         "results": list(s.results),
         "bets_open": s.phase in ("betting", "rolling") and s.dice_dealer is None,
         "step": TABLE_STEPS.get(s.phase),
+        "player_ids": list(s.player_ids),
     }
 
 

@@ -16,10 +16,12 @@ Seated(east=2, moves=(0, 1, 2, 3))
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
 
 from engine.events import Seating
 from engine.seats import SEAT_RANGE, SEATS, WINDS, seat_counting
+
+T = TypeVar("T")
 
 
 class Seated(NamedTuple):
@@ -28,8 +30,8 @@ class Seated(NamedTuple):
     east: int
     moves: tuple[int, ...]
 
-    def players(self, before: list[str]) -> list[str]:
-        """The players by seat after the moves.
+    def players(self, before: list[T]) -> list[T]:
+        """The players (their names, their roster ids) by seat after the moves.
 
         >>> Seated(1, (3, 1, 0, 2)).players(["A", "B", "C", "D"])
         ['C', 'B', 'D', 'A']

@@ -125,6 +125,7 @@ class TableState:
 
     phase: Phase = "idle"
     players: list[str] = field(default_factory=lambda: [""] * SEATS)
+    player_ids: list[int | None] = field(default_factory=lambda: [None] * SEATS)  # the roster's, by seat
     base: int = 1
     rules: Rules = XIAN
     wall_seed: int | None = None
@@ -186,6 +187,7 @@ class TableState:
         c = TableState.__new__(TableState)
         c.__dict__.update(self.__dict__)
         c.players, c.bets, c.scores = list(self.players), list(self.bets), list(self.scores)
+        c.player_ids = list(self.player_ids)
         c.wall = self.wall.copy()
         c.seats = [s.copy() for s in self.seats]
         c.hand_transfers = list(self.hand_transfers)
@@ -203,6 +205,7 @@ class TableState:
             "schema": SCHEMA,
             "phase": self.phase,
             "players": list(self.players),
+            "player_ids": list(self.player_ids),
             "base": self.base,
             "rules": self.rules.to_json(),
             "wall_seed": self.wall_seed,
@@ -257,6 +260,7 @@ class TableState:
         return cls(
             phase=d["phase"],
             players=list(d["players"]),
+            player_ids=list(d.get("player_ids") or [None] * SEATS),  # (snapshots from before the roster)
             base=d["base"],
             rules=rules,
             wall_seed=d["wall_seed"],

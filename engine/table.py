@@ -144,6 +144,8 @@ def on_new_session(s: TableState, ev: NewSession) -> Effects:
     fresh = TableState(
         phase="seating", players=list(ev.players), base=ev.base, rules=ev.rule_set, wall_seed=ev.wall_seed, hand=1
     )
+    if ev.player_ids is not None:
+        fresh.player_ids = list(ev.player_ids)
     for f in fields(TableState):
         setattr(s, f.name, getattr(fresh, f.name))
     return []
@@ -166,6 +168,7 @@ def on_seating(s: TableState, ev: Seating) -> Effects:
     # winds follow the seat order (§2, §3): engine.seating says where each goes.
     result = seated(ev)
     s.players = result.players(s.players)
+    s.player_ids = result.players(s.player_ids)  # (the roster's ids move with their players)
     s.east = s.dealer = result.east
     s.phase = "betting"
     return [Effect("to_move", result.east, data="roll")]
@@ -366,6 +369,7 @@ def dealer_after(dealer: int, last: Settlement | None) -> int:
 def on_name(s: TableState, ev: Name) -> Effects:
     """A seat's player gives their name (any phase before a hand is dealt or after it is over)."""
     s.players[ev.seat] = ev.name
+    s.player_ids[ev.seat] = ev.player_id  # (another name is another player: no id without the roster's)
     return [Effect("named", ev.seat, data=ev.name)]
 
 

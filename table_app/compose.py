@@ -77,6 +77,7 @@ class Table:
         """Config, journal and service (not started); :class:`StartError` if one cannot be had."""
         from table_app.config import ConfigError, load_config
         from table_app.journal import Journal, JournalError
+        from table_app.roster import Roster
         from table_app.service import TableService
 
         try:
@@ -91,7 +92,8 @@ class Table:
         except JournalError as e:
             raise StartError(f"xian-table {verb}: {e}", EXIT_JOURNAL) from None
         try:
-            service = TableService(journal, claim_window_s=cfg.claim_window_s, **(service_options or {}))
+            service = TableService(journal, claim_window_s=cfg.claim_window_s, roster=Roster.open(journal.path),
+                                   **(service_options or {}))
         except Exception as e:
             journal.close()
             raise StartError(f"xian-table {verb}: cannot restore the table from {str(path)!r}: {e}",
@@ -203,6 +205,8 @@ class Table:
             except Exception:
                 log.exception("stopping %r failed", fn)
         self.service.stop()
+        if self.service.roster is not None:
+            self.service.roster.close()
         self.journal.close()
 
     def __enter__(self) -> Table:

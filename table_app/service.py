@@ -1,11 +1,12 @@
 """``TableService``: the table's only writer (docs/design.md §1, data flow).
 
-Any number of input threads (buttons, the serial panel, the touchscreen, MQTT, stdin)
-call :meth:`TableService.submit`; the commands wait in one thread-safe queue and a single
-service thread takes them one at a time:
+Any number of input threads (buttons, the serial panel, the touchscreen, MQTT, stdin) call
+:meth:`TableService.submit`; the commands wait in one thread-safe queue and a single service
+thread takes them one at a time:
 
-1. the engine applies the event (a refused event is answered with the engine's error and
-   leaves nothing behind: no journal record, no notice, the state unchanged);
+1. the engine applies the event (a ``new_session`` or ``name`` with its players' ids from the
+   roster, ``roster.py``; a refused event is answered with the engine's error and leaves
+   nothing behind: no journal record, no notice, the state unchanged);
 2. the journal appends it and commits durably (WAL fsynced);
 3. observers are notified;
 4. the sender's future is answered with ``{"ok": true, "seq": n, "state": {...}}``.
@@ -53,6 +54,7 @@ from table_app.consent import Agreed, Consent, Proposal, held_turn
 from table_app.journal import Journal, Timeline
 from table_app.journal_state import state_after
 from table_app.notices import Answer, Notice, Observer
+from table_app.roster import Roster
 from table_app.steps import Steps
 from table_app.undo_target import undo_target
 
@@ -72,11 +74,6 @@ _P_WAKE, _P_LOCAL, _P_REMOTE, _P_STOP = 0, 1, 2, 3
 def fair_dice() -> tuple[int, int]:
     """Two dice from the operating system's random source."""
     return secrets.randbelow(6) + 1, secrets.randbelow(6) + 1
-
-
-def press_source(source: str, press: Press) -> str:
-    """The journal's source of an event a press became: ``gpio press 1:TURN``."""
-    return f"{source} press {press.label()}"
 
 
 @dataclass
@@ -103,10 +100,11 @@ class TableService:
     def __init__(self, journal: Journal, *, claim_window_s: float = 3.0, clock: Clock | None = None,
                  snapshot_every: int = SNAPSHOT_EVERY, heartbeat: Callable[[], None] | None = None,
                  heartbeat_s: float = 1.0, dice: Callable[[], tuple[int, int]] = fair_dice,
-                 remote_limit: int = REMOTE_LIMIT) -> None:
+                 remote_limit: int = REMOTE_LIMIT, roster: Roster | None = None) -> None:
         if claim_window_s < 0:
             raise ValueError(f"claim_window_s must be >= 0, got {claim_window_s!r}")
         self._journal = journal
+        self.roster = roster  # the players the table remembers (None: names only, no ids)
         self.claim_window_s = claim_window_s
         self.clock: Clock = clock if clock is not None else MonotonicClock()
         self.snapshot_every = snapshot_every
@@ -118,7 +116,7 @@ class TableService:
         self.busy_refusals = 0
         self.steps = Steps()  # whose step each event was (table_app/steps.py): heard first, read by all
         self.consent = Consent(clock=self.clock.now)  # the open proposals (table_app/consent.py), shared
-        self._observers: list[Observer] = [self.steps]
+        self._observers: list[Observer] = [self.steps, *((roster.observe,) if roster is not None else ())]
         self._observers_lock = threading.Lock()
         self._thread: threading.Thread | None = None
         self._submit_lock = threading.Lock()
@@ -310,7 +308,7 @@ class TableService:
             self._notify(Notice(self.seq, "refused", None, self._public, source, time.time(), press=press,
                                 error=str(e), code=e.code, params=e.params))
             return Answer(False, error=str(e), code=e.code, params=e.params)
-        tag = press_source(source, press)
+        tag = f"{source} press {press.label()}"  # the journal's source of its events: gpio press 1:TURN
         if isinstance(pressed, Undo):
             return self._held(press, source, tag)
         if not pressed.steps:  # the dice button while the seats are chosen: the dice go to the seating form
@@ -344,6 +342,7 @@ class TableService:
     def _apply_event(self, command: Mapping[str, object], source: str) -> Answer:
         try:
             event = parse_event(dict(command))
+            event = self.roster.identify(event) if self.roster is not None else event
             state, effects = apply(self._state, event)
         except RuleError as e:
             return Answer(False, error=str(e), code=e.code, params=e.params)

@@ -38,6 +38,7 @@ class Entry:
 class History:
     in_effect: list[Entry]  # this session's events in effect, oldest first (at most KEPT)
     redo: list[Entry]  # the undone events redo brings back, the next first
+    before: int = 0  # the event in effect before this session's start (0: none), where undoing the session goes
 
     def has(self, event_type: str) -> bool:
         return any(event_type == e.event.TYPE for e in self.in_effect)
@@ -63,7 +64,7 @@ class SessionHistory:
         begin = max((i for i, seq in enumerate(active) if seq in starts), default=0)
         seqs = active[begin:][-self.kept:]
         redo = timeline.redo[:1]  # (only the next one is offered)
-        return History(self._entries(seqs), self._entries(redo))
+        return History(self._entries(seqs), self._entries(redo), active[begin - 1] if begin > 0 else 0)
 
     def _entries(self, seqs: Sequence[int]) -> list[Entry]:
         events = self._journal.events(seqs)

@@ -23,6 +23,7 @@ VERBS: tuple[str, ...] = (
     "serve",
     "seat-display",
     "history",
+    "players",
     "export",
     "install",
     "uninstall",

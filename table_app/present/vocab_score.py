@@ -10,6 +10,7 @@ SCORE: Final[dict[str, tuple[str, str]]] = {
     "sc_new": ("开新牌局", "New session"),
     "sc_names": ("四家的名字（按座位）", "The four names (by seat)"),
     "sc_seat_n": ("{n}号座", "Seat {n}"),
+    "sc_roster": ("来过的人（点一下填进刚点的位置）", "Who has played here (a tap fills the place tapped last)"),
     "sc_base": ("基数（1 到 {max} 的整数）", "Base (a whole number, 1 to {max})"),
     "sc_rules": ("规则", "Rules"),
     "sc_start": ("开始", "Start"),

@@ -30,6 +30,7 @@ from table_app.present.vocab_keyboard import KEYBOARD
 from table_app.present.vocab_link import LINK
 from table_app.present.vocab_page import PAGE
 from table_app.present.vocab_refusals import REFUSALS, SENTENCES
+from table_app.present.vocab_roster import ROSTER
 from table_app.present.vocab_score import SCORE
 from table_app.present.vocab_seating import SEATING
 from table_app.present.vocab_table import TABLE
@@ -60,7 +61,8 @@ def _gather(*vocabularies: dict[str, tuple[str, str]]) -> dict[str, tuple[str, s
     return out
 
 
-_T: Final = _gather(TABLE, FORMS, SENTENCES, REFUSALS, PAGE, SCORE, DECIDE, LINK, KEYBOARD, SEATING, UNDO, ENTRY)
+_T: Final = _gather(TABLE, FORMS, SENTENCES, REFUSALS, PAGE, SCORE, DECIDE, LINK, KEYBOARD, SEATING, UNDO, ENTRY,
+                    ROSTER)
 
 
 def tr(key: str, lang: str, **fields: object) -> str:

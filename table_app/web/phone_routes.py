@@ -259,6 +259,8 @@ class PhoneRoutes:
             return refused(403, "lk_ask_refused", "join.refused")
         secret, replaced = joined.secret, joined.replaced
         pending = False
+        if name is not None and self.service.roster is not None:  # (remembered now, even while a hand keeps it waiting)
+            self.service.roster.add(name)
         if name is not None and self.service.public["players"][seat] != name:
             future = self.service.submit({"type": "name", "seat": seat, "name": name}, phone_source(seat), remote=True)
             try:

@@ -21,6 +21,8 @@
     #sc .row { display: flex; gap: .5rem; margin: .5rem 0; } #sc .row > * { flex: 1; }
     #sc details { margin: .5rem 0; } #sc summary { font-size: 1.1rem; padding: .4rem 0; }
     #sc-new { width: 100%; margin: .4rem 0; }
+    #sc-roster { display: flex; flex-wrap: wrap; gap: .4rem; margin: .4rem 0; }
+    #sc #sc-roster button { flex: 0 1 auto; font-size: 1.05rem; padding: .45rem .7rem; background: #2f5d9b; color: #fff; }
     #sc li, #sc p, #sc label { overflow-wrap: anywhere; }  /* (a 12-letter name at 200 % zoom wraps, never widens the page) */
     #sc-bet-row { flex-wrap: wrap; }  /* (at 200 % zoom the 下注 button goes to a line of its own) */
     #sc-bet-row button { flex: 0 0 3.2rem; }
@@ -53,6 +55,20 @@
   function drawForm(f, mine) {
     const names = f.names.map((name, i) => el("input", {value: name, maxLength: 12, id: "sc-name" + i}));
     for (const input of names) input.addEventListener("input", () => { input.dataset.edited = "1"; });
+    // the table's roster (the most recent first): a tap puts the name in the place chosen last, then the next
+    let place = 0;
+    names.forEach((input, i) => input.addEventListener("focus", () => { place = i; }));
+    const roster = el("div", {id: "sc-roster"}, ...(f.roster || []).map((name) => {
+      const b = el("button", {type: "button", textContent: name});
+      b.addEventListener("click", () => {
+        const at = names.findIndex((x) => x.value.trim() === name);
+        if (at >= 0 && at !== place) names[at].value = names[place].value;  // (seated already: the two swap)
+        names[place].value = name;
+        names[place].dataset.edited = "1";
+        place = (place + 1) % names.length;
+      });
+      return b;
+    }));
     const base = el("input", {id: "sc-base", type: "number", inputMode: "numeric", min: 1, max: f.base_max,
                               step: 1, value: f.base});
     const selects = f.rules.map((r) => {
@@ -94,6 +110,7 @@
       el("label", {textContent: W("sc_names")}),
       ...names.flatMap((input, i) => [el("small", {textContent: W("sc_seat_n", {n: i + 1}) + (i === mine ? " ★" : "")}),
                                       input]),
+      ...(f.roster && f.roster.length ? [el("small", {textContent: W("sc_roster")}), roster] : []),
       el("label", {textContent: W("sc_base", {max: f.base_max}), htmlFor: "sc-base"}), base,
       el("details", {id: "sc-rules"}, summary, ...f.rules.flatMap((r, i) => [
         el("label", {textContent: both(r.name), htmlFor: selects[i].id}), el("small", {textContent: both(r.what)}),

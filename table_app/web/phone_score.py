@@ -55,6 +55,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+ROSTER_OFFERED: Final = 24  # the roster's most recent players the form offers
 SCORE_STEPS: Final = ("new_session", "bet")  # the steps this module makes commands of
 NEW_SESSION_PHASES: Final = ("idle", "ended")  # a phone never starts a running session over
 _FORM_KEYS: Final = frozenset({"type", "confirm", "players", "base", "rules"})
@@ -86,6 +87,7 @@ class SessionForm(TypedDict):
     base: int
     base_max: int
     rules: list[RuleChoice]
+    roster: list[str]  # the table's players, the most recent first (a tap puts one in a place)
 
 
 class BetsView(TypedDict):
@@ -223,7 +225,7 @@ class PhoneScore:
         form: SessionForm | None = None
         if public["phase"] in NEW_SESSION_PHASES:
             form = {"names": form_names(public, pending), "base": public["base"], "base_max": MAX_AMOUNT,
-                    "rules": rule_choices(public["rules"])}
+                    "rules": rule_choices(public["rules"]), "roster": self._roster()}
         bets: BetsView | None = None
         with self._lock:
             last = self._last
@@ -236,6 +238,10 @@ class PhoneScore:
         yours = None if last is None else settle_up_lines(last[0], seat, self.money)
         return {"form": form, "bets": bets, "words": WORDS,
                 "last": None if last is None or yours is None else {"final": last[1], "yours": yours}}
+
+    def _roster(self) -> list[str]:
+        roster = self.service.roster
+        return [] if roster is None else [p.name for p in roster.players()[:ROSTER_OFFERED]]
 
     def entered(self, public: PublicState) -> dict[int, int]:
         """This hand's bets as the phones have entered them so far, by seat (a copy; empty for

@@ -136,3 +136,16 @@ def test_malformed_events_are_invalid_and_quote_the_input(obj: Any, words: str) 
     assert not isinstance(err.value, IllegalEventError)
     if isinstance(obj, dict):
         assert repr(obj) in str(err.value)
+
+
+def test_player_ids_are_optional_roster_ids_kept_through_json() -> None:
+    """Issue 28: new_session's player_ids and name's player_id (the table's roster), absent in old journals."""
+    e = parse_event({"type": "new_session", "players": ["A", "B", "C", "D"], "base": 1, "player_ids": [3, None, 1, 9]})
+    assert e.to_json()["player_ids"] == [3, None, 1, 9] and parse_event(e.to_json()) == e
+    n = parse_event({"type": "name", "seat": 2, "name": "阿强", "player_id": 4})
+    assert n.to_json() == {"type": "name", "seat": 2, "name": "阿强", "player_id": 4}
+    for bad in ([1, 2, 3], [0, 1, 2, 3], ["p1", 2, 3, 4], [True, 2, 3, 4], 7):
+        with pytest.raises(InvalidEventError, match="player_ids"):
+            parse_event({"type": "new_session", "players": ["A", "B", "C", "D"], "base": 1, "player_ids": bad})
+    with pytest.raises(InvalidEventError, match="player_id"):
+        parse_event({"type": "name", "seat": 2, "name": "阿强", "player_id": -1})

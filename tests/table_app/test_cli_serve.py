@@ -17,6 +17,7 @@ from table_app.bench.service import scripted_session
 
 ROOT = Path(__file__).resolve().parents[2]
 START = scripted_session(1, seed=3)[:5]
+JOURNALED = [{**START[0], "player_ids": [1, 2, 3, 4]}, *START[1:]]  # (serve's roster gives the four names ids)
 
 
 def _serve(tmp_path: Path, *args: str, input: str = "", env: dict[str, str] | None = None,
@@ -51,16 +52,16 @@ def test_one_answer_per_command_with_undo_and_redo(tmp_path: Path) -> None:
     assert answers[5:7] == [{"ok": True, "skipped": "blank"}, {"ok": True, "skipped": "comment"}]
     del answers[5:7]
     assert [a["seq"] for a in answers[:5]] == [1, 2, 3, 4, 5]
-    assert answers[4]["state"] == public_state(replay(START))
+    assert answers[4]["state"] == public_state(replay(JOURNALED))
     assert answers[5]["ok"] is False and "turn" in answers[5]["error"]
     assert answers[6]["ok"] is False and "line 9: not JSON" in answers[6]["error"]
-    assert answers[7] == {"ok": True, "seq": 6, "state": public_state(replay(START[:4]))}
-    assert answers[8] == {"ok": True, "seq": 7, "state": public_state(replay(START))}
-    assert answers[9] == {"ok": True, "seq": 8, "state": public_state(replay(START[:2]))}
-    assert answers[10] == {"ok": True, "seq": 8, "state": public_state(replay(START[:2]))}
+    assert answers[7] == {"ok": True, "seq": 6, "state": public_state(replay(JOURNALED[:4]))}
+    assert answers[8] == {"ok": True, "seq": 7, "state": public_state(replay(JOURNALED))}
+    assert answers[9] == {"ok": True, "seq": 8, "state": public_state(replay(JOURNALED[:2]))}
+    assert answers[10] == {"ok": True, "seq": 8, "state": public_state(replay(JOURNALED[:2]))}
     # a second run continues the same table from the journal
     again = _serve(tmp_path, "--stdin", "--db", str(db), input=_lines({"type": "redo"}))
-    assert _answers(again.stdout) == [{"ok": True, "seq": 9, "state": public_state(replay(START[:3]))}]
+    assert _answers(again.stdout) == [{"ok": True, "seq": 9, "state": public_state(replay(JOURNALED[:3]))}]
 
 
 def test_the_journal_goes_to_the_user_data_dir_by_default(tmp_path: Path) -> None:

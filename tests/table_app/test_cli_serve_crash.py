@@ -52,8 +52,8 @@ class Model:
             del self.active[cut:]
         elif kind == "redo":
             self.active.append(self.redo.pop(0))
-        else:
-            self.events[seq] = cmd
+        else:  # (serve's roster gives the script's four names ids 1-4, kept across kills: the journal's file holds it)
+            self.events[seq] = {**cmd, "player_ids": [1, 2, 3, 4]} if kind == "new_session" else cmd
             self.active.append(seq)
             self.redo.clear()
 

@@ -167,7 +167,10 @@ def test_four_phones_play_a_hand_and_the_journal_is_the_presses(tmp_path: Path) 
     def press(seat: int | None, button: str, **more: Any) -> dict[str, Any]:
         return {"type": "press", "seat": seat, "button": button, **more}
 
-    script = [played[0], played[1], *({"type": "name", "seat": s, "name": n} for s, n in enumerate(NAMES)),
+    named = [ev for ev in played if ev["type"] == "name"]  # (with the roster's ids: serve has a roster)
+    assert [(ev["seat"], ev["name"]) for ev in named] == list(enumerate(NAMES))
+    assert all(isinstance(ev["player_id"], int) for ev in named)
+    script = [played[0], played[1], *named,
               press(None, "DICE", dice=rolls[0]), press(None, "DICE", dice=rolls[1]), press(0, "TURN"),
               press(2, "PENG"), {"type": "pass", "seat": 1}, {"type": "pass", "seat": 3},
               press(2, "TURN"), press(3, "TURN"), press(1, "HU"), {"type": "pass", "seat": 0},

@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from table_app.journal import Journal
+from table_app.roster import Roster
 from table_app.service import ManualClock, TableService
 
 
@@ -149,7 +150,8 @@ def ui(window: Any, tmp_path: Path) -> Iterator[UI]:
     Window.size = (800, 480)  # the 7" panel (and the cheapest frames under llvmpipe)
     journal = Journal.open(tmp_path / "journal.sqlite3")
     clock = ManualClock()
-    service = TableService(journal, claim_window_s=3.0, clock=clock, dice=lambda: (2, 3)).start()
+    roster = Roster.open(journal.path)  # (the touchscreen's table remembers its players, as compose's does)
+    service = TableService(journal, claim_window_s=3.0, clock=clock, dice=lambda: (2, 3), roster=roster).start()
     app = TableApp(service, journal=journal, sim=True, lang="en",
                    links={"hardware": "simulated", "mqtt": "offline", "journal": str(journal.path)})
     app._run_prepare()
@@ -162,4 +164,5 @@ def ui(window: Any, tmp_path: Path) -> Iterator[UI]:
             Window.remove_widget(child)
         app.dispatch("on_stop")
         service.stop()
+        roster.close()
         journal.close()

@@ -28,6 +28,7 @@ from hardware.pins import PinMap
 from table_app.inputs import LightsAdapter, PressSender
 from table_app.inputs.panel import panel_handler
 from table_app.journal import Journal
+from table_app.roster import Roster
 from table_app.service import ManualClock, TableService
 from tests.firmware_bridge.conftest import fw  # noqa: F401  (the firmware's fixture)
 from tests.firmware_bridge.test_end_to_end import presses_handled
@@ -87,7 +88,8 @@ def _check_the_end(service: TableService) -> None:
 def by_gpio(tmp_path: Path, mock_factory: Any, clock: Any) -> list[tuple[str, Any, Any]]:  # noqa: F811
     journal = Journal.open(tmp_path / "gpio.sqlite3")
     service_clock = ManualClock()
-    service = TableService(journal, claim_window_s=3.0, clock=service_clock, dice=_dice_source()).start()
+    service = TableService(journal, claim_window_s=3.0, clock=service_clock, dice=_dice_source(),
+                           roster=Roster.open(journal.path)).start()  # (a table remembers its players)
     adapter = LightsAdapter(service)
     lights = SeatLights(PINS, pin_factory=mock_factory)
     adapter.add(lights)
@@ -119,7 +121,7 @@ def by_gpio(tmp_path: Path, mock_factory: Any, clock: Any) -> list[tuple[str, An
 def by_panel(tmp_path: Path, fw: Any) -> list[tuple[str, Any, Any]]:  # noqa: F811
     journal = Journal.open(tmp_path / "panel.sqlite3")
     service_clock = ManualClock()
-    service = TableService(journal, claim_window_s=3.0, clock=service_clock).start()
+    service = TableService(journal, claim_window_s=3.0, clock=service_clock, roster=Roster.open(journal.path)).start()
     plug = Plug(tmp_path)
     panel = PanelThread(fw, plug.plug())
     rolls = iter(bytes([2, 3, 1, 2]))  # the panel's own dice show 3 4, then 2 3
@@ -256,6 +258,7 @@ def test_the_same_hand_four_ways_gives_the_same_journal(ui: UI, tmp_path: Path, 
     assert len(undone) == 1  # the misclick, taken back
     in_effect = [ev for kind, ev, _ in gpio if kind == "event"]
     taken_back = in_effect.index({"type": "claim", "seat": 0, "call": "win"})
-    assert played == in_effect[:taken_back] + in_effect[taken_back + 1:]
+    without_ids = [{k: v for k, v in ev.items() if k != "player_ids"} for ev in in_effect]  # (play has no roster)
+    assert played == without_ids[:taken_back] + without_ids[taken_back + 1:]
     kinds = [ev["type"] for ev in played]
     assert kinds.count("resolve") == 4 and kinds.count("discard") == 4  # two quick 下家 turns

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from table_app.present.buttons import forward
+from table_app.present.words import DEFAULT_NAMES
 from tests.table_app.ui.conftest import UI
 
 SCORE_MM = 9.0  # the running scores' digits, read from a chair (issue 28)
@@ -160,7 +161,7 @@ def label_problems(ui: UI, where: str, w: Any, drawn: tuple[Box, float] | None) 
     yield from wrap_problems(w, where)
     tall = 0.0 if drawn is None else drawn[1] / mm
     if isinstance(w, NameLabel):
-        if w.shorten or w.text not in [*NAMES, ""]:
+        if w.shorten or w.text not in [*NAMES, *DEFAULT_NAMES, ""]:
             yield f"{where}: the name {w.text!r} is not shown whole"
         if ink is not None and tall < NAME_MM - 0.1:
             yield f"{where}: the name {w.text!r} is {tall:.1f} mm tall (its glyphs; ≥ {NAME_MM} mm)"

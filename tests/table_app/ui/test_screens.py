@@ -299,7 +299,7 @@ def test_rules_are_chosen_in_words_before_the_session(ui: UI) -> None:
     ui.tap(b)
     assert ui.find("rule_seven_pairs").text == "win" and ui.app.rule_overrides == {"seven_pairs": True}
     ui.tap(ui.find("done"))
-    assert ui.screen.name == "session" and ui.screen.ids.rules.text == "rules: Xi'an rules, 1 changed"
+    assert ui.screen.name == "session" and ui.screen.ids.rules.text == "Rules: 1 changed"
     ui.send_and_settle(ui.screen.ids.start)
     assert ui.service.public["rules"] == {"seven_pairs": True}
 

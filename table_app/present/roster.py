@@ -1,0 +1,56 @@
+"""How the roster's players look and what the new-session form accepts (issue 28; no Kivy).
+
+A player's badge is the first letter of the name (a Latin one upper-cased) on a colour that
+follows the roster id, so it stays the player's through a rename; a name not in the roster
+has a grey badge. The base is a whole number of points: "1.5", "0.5", "0" or "abc" are
+refused, never read as something else.
+
+>>> badge("欧阳诸葛司马东方", 3), badge("maximilianus", None)
+(('欧', 3), ('M', -1))
+>>> parse_base(" 20 "), parse_base("1.5"), parse_base("0")
+(20, None, None)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Final
+
+from engine.fields import MAX_AMOUNT
+
+BADGE_COLOURS: Final = (
+    (0.85, 0.33, 0.31, 1), (0.93, 0.6, 0.2, 1), (0.35, 0.68, 0.33, 1), (0.2, 0.6, 0.75, 1),
+    (0.45, 0.45, 0.85, 1), (0.72, 0.4, 0.75, 1), (0.6, 0.5, 0.35, 1), (0.85, 0.45, 0.6, 1),
+)
+"""Eight colours far enough apart on the dark screen; a player's is ``BADGE_COLOURS[badge(...)[1]]``."""
+NO_BADGE: Final = (0.45, 0.47, 0.5, 1)  # a name the roster does not have (yet)
+
+
+def badge(name: str, pid: int | None) -> tuple[str, int]:
+    """The badge's letter and colour index (-1: not in the roster)."""
+    name = name.strip()
+    letter = name[:1].upper() if name[:1].isascii() else name[:1]
+    return letter, -1 if pid is None else pid % len(BADGE_COLOURS)
+
+
+def badge_colour(index: int) -> tuple[float, float, float, float]:
+    return NO_BADGE if index < 0 else BADGE_COLOURS[index % len(BADGE_COLOURS)]
+
+
+def parse_base(text: str) -> int | None:
+    """The base typed on a form, or None when it is not a whole number of points 1..MAX_AMOUNT."""
+    text = text.strip()
+    if not text.isdecimal() or len(text) > 12:
+        return None
+    value = int(text)
+    return value if 1 <= value <= MAX_AMOUNT else None
+
+
+def unplayed(public: Mapping[str, object]) -> bool:
+    """A session whose first hand nobody has begun: choosing the seats, or its first bets
+    before the dealer rolled. Changing it replaces it rather than starting another."""
+    phase, hand, results, dice = public.get("phase"), public.get("hand"), public.get("results"), public.get("dice")
+    if phase == "seating":
+        return True
+    rolled = isinstance(dice, Mapping) and dice.get("dealer") is not None
+    return phase == "betting" and hand == 1 and not results and not rolled
