@@ -65,11 +65,13 @@ def make(out: Path, key: str) -> None:
     from kivy.clock import Clock
 
     from table_app.journal import Journal
+    from table_app.roster import Roster
     from table_app.service import ManualClock, TableService
     from table_app.ui.app import TableApp
 
     journal = Journal.open(Path(tempfile.mkdtemp()) / "journal.sqlite3")
-    service = TableService(journal, claim_window_s=3.0, clock=ManualClock(), dice=lambda: (3, 4)).start()
+    service = TableService(journal, claim_window_s=3.0, clock=ManualClock(), dice=lambda: (3, 4),
+                           roster=Roster.open(journal.path)).start()
     app = TableApp(service, journal=journal, lang=lang, sim=True, first_screen="session",
                    links={"hardware": "simulated", "mqtt": "offline", "journal": str(journal.path),
                           "table_id": "den"})
