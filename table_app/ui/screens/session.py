@@ -188,6 +188,15 @@ class SessionScreen(Base):
 
     # -- starting -----------------------------------------------------------------------------
 
+    def step_base(self, up: bool) -> None:
+        """− or + one point (1..MAX_AMOUNT); a base typed that is not whole points is refused as at 开始."""
+        a = app()
+        base = parse_base(self.ids.base.text)
+        if base is None:
+            a.say(tr("ro_base_bad", a.lang, max=f"{MAX_AMOUNT:,}", text=self.ids.base.text.strip()))
+            return
+        self.ids.base.text = str(min(MAX_AMOUNT, max(1, base + (1 if up else -1))))
+
     def start(self) -> None:
         a = app()
         names = self.names()

@@ -176,3 +176,22 @@ def test_the_base_is_whole_points_anything_else_is_refused_and_nothing_changes(u
     base.text = "20"
     ui.tap(ui.screen.ids.start)
     ui.wait(lambda: ui.service.public["base"] == 20 and ui.screen.name == "seating", "base 20")
+
+
+def test_the_base_is_stepped_without_a_keyboard(ui: UI) -> None:
+    """The touchscreen alone: − and + beside the base (never under 1); a typed "1.5" is refused, not stepped."""
+    base = ui.screen.ids.base
+    up, down = ui.find("base_up"), ui.find("base_down")
+    base.text = "1"
+    ui.tap(down)
+    assert base.text == "1"
+    for _ in range(4):
+        ui.tap(up)
+    ui.tap(down)
+    assert base.text == "4"
+    base.text = "1.5"
+    ui.tap(up)
+    assert base.text == "1.5" and ui.app.message == "The base is whole points, 1 to 1,000,000: not “1.5”"
+    base.text = "4"
+    ui.tap(ui.screen.ids.start)
+    ui.wait(lambda: ui.service.public["base"] == 4 and ui.screen.name == "seating", "base 4")
