@@ -1,5 +1,6 @@
-"""An evening as four first-time players live it, at 800×480 in Chinese, every step a touch:
-the names, seating by everyone rolling (a tie rolled again), please sit here, bets, the
+"""An evening as four players live it, at 800×480 in Chinese, every step a touch on the
+touchscreen alone (no phone, no keyboard): three names picked from the table's roster (they
+played here before) and a new Chinese name typed on the name keyboard in pinyin, seating by everyone rolling (a tie rolled again), please sit here, bets, the
 rolls, a press on the wrong seat, a claim taken back by undo, a false win taken back, a
 hand won and settled, the settlement left and the next hand found on the table, a drawn
 hand, the end of the evening with the ranking and the settle-up.
@@ -53,13 +54,34 @@ def test_an_evening_by_touch(ui: UI) -> None:
     ui.app.set_lang("zh")
     ui.frames(3)
     ev = Evening(ui)
+    # they played here last week (小李 at the bottom then): the roster remembers them
+    for command in ({"type": "new_session", "players": ["小李", "老王", "阿强", "Zhao"], "base": 1},
+                    {"type": "end_session"}):
+        assert ui.service.call(command, "touch", 10).ok
+    ui.settled()
+    ui.app.goto("session")
+    ui.frames(3)
     s = ui.screen
-    for i, name in enumerate(["老王", "小李", "张阿姨", "Zhao"]):
-        s.ids[f"name{i}"].text = name
+    assert s.names() == ["小李", "老王", "阿强", "Zhao"]  # last time's four, where they sat
+    ui.tap(s.ids.name0)  # 老王 sits at the bottom tonight: his name in the roster, one tap
+    ui.tap(ui.find(f"roster_{ui.service.roster.find('老王').id}"))  # type: ignore[union-attr]
+    assert s.names() == ["老王", "小李", "阿强", "Zhao"]
+    ui.tap(s.ids.name2)  # 阿强 is not here; someone new sits at the top
+    ui.tap(s.ids.new_name)
+    kb = ui.modal()  # the name keyboard, in pinyin: ouyang → 欧阳, zhuge → 诸葛
+    for word, chars in (("ouyang", "欧阳"), ("zhuge", "诸葛")):
+        for k in word:
+            ui.tap(ui.find(f"key_{k}", root=kb))
+        ui.tap(next(w for w in kb.bar.children if w.text == chars))
+    ev.shot("keyboard")
+    ui.tap(ui.find("ok", root=kb))
+    assert s.names() == ["老王", "小李", "欧阳诸葛", "Zhao"]
     ev.shot("names")
     ui.send_and_settle(s.ids.start)
+    roster = {p.name: p.id for p in ui.service.roster.players()}  # type: ignore[union-attr]
+    assert ui.pub()["player_ids"] == [roster[n] for n in ["老王", "小李", "欧阳诸葛", "Zhao"]]
 
-    # seating: everyone rolls; 小李 and 张阿姨 tie, roll again
+    # seating: everyone rolls; 小李 and 欧阳诸葛 tie, roll again
     s = ui.screen
     ui.tap(s.ids.method_B)
     ev.shot("seating-B")
@@ -67,8 +89,8 @@ def test_an_evening_by_touch(ui: UI) -> None:
         ui.tap(ui.find(f"roll_{seat}"))
         ev.dice(a, b)
     ui.send_and_settle(s.ids.confirm)
-    assert ui.app.message == "小李、张阿姨 点数一样：请这几位再掷一次"
-    assert s.ids.missing.text == "还差骰子：小李、张阿姨" and s.ids.confirm.disabled  # they roll again
+    assert ui.app.message == "小李、欧阳诸葛 点数一样：请这几位再掷一次"
+    assert s.ids.missing.text == "还差骰子：小李、欧阳诸葛" and s.ids.confirm.disabled  # they roll again
     ev.shot("tie")
     for seat, (a, b) in ((1, (6, 6)), (2, (1, 2))):
         ui.tap(ui.find(f"roll_{seat}"))
