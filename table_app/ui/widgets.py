@@ -156,8 +156,9 @@ class FitLabel(Label):  # type: ignore[misc]  # Kivy is untyped
         if app is None:
             return
         room = max(1.0, self.width - app.mm)
-        big = text_width(self.text, app.fs_m) <= room
-        two = not big and text_width(self.text, app.fs_s) > room and self.height >= 2 * LINE * app.fs_s
+        fits = room - 2  # (Kivy's own line measure may round a pixel or two wider: 514 px in 514.2 was cut)
+        big = text_width(self.text, app.fs_m) <= fits
+        two = not big and text_width(self.text, app.fs_s) > fits and self.height >= 2 * LINE * app.fs_s
         self.font_size = app.fs_m if big else app.fs_s
         self.shorten, self.max_lines = not two, 2 if two else 0
         self.text_size = (room, self.height)

@@ -32,7 +32,8 @@ WALK: list[tuple[list[dict[str, Any]], tuple[str, ...]]] = [
     (START, ("seating",)),
     (SEATED, ("table", "sithere", "entry")),
     ([{"type": "bets", "bets": [0, 12, 0, 3]}, DEAL[0]], ("table",)),
-    ([DEAL[1], {"type": "discard", "seat": 0}, {"type": "resolve"}, {"type": "kong", "seat": 1, "kind": "concealed"}],
+    ([DEAL[1]], ("table",)),  # the dealer's turn: "欧阳司马诸葛上官's turn" in the middle, whole
+    ([{"type": "discard", "seat": 0}, {"type": "resolve"}, {"type": "kong", "seat": 1, "kind": "concealed"}],
      ("table", "wall")),
     ([{"type": "discard", "seat": 1}, {"type": "claim", "seat": 2, "call": "pong"}], ("table",)),
     ([{"type": "resolve"}, {"type": "discard", "seat": 2}, {"type": "claim", "seat": 3, "call": "win"},
@@ -156,8 +157,10 @@ def label_problems(ui: UI, where: str, w: Any, drawn: tuple[Box, float] | None) 
         if need > w.text_size[1] + 2:
             yield f"{where}: {w.text!r} needs {need:.0f} px, its box is {w.text_size[1]:.0f} px tall"
     named = [n for n in NAMES if n in w.text]
-    if named and w.shorten and w.text_size[0] and text_width(w.text, w.font_size) > w.text_size[0] + 1:
-        yield f"{where}: {w.text!r} is cut short, and it holds a name"
+    drawn_lines = [" ".join(word.text for word in line.words) for line in (w._label._cached_lines or [])]
+    cut = w.shorten and any(line.endswith("...") and not w.text.endswith("...") for line in drawn_lines)
+    if named and (cut or w.shorten and w.text_size[0] and text_width(w.text, w.font_size) > w.text_size[0] + 1):
+        yield f"{where}: {w.text!r} is cut short ({drawn_lines}), and it holds a name"
     yield from wrap_problems(w, where)
     tall = 0.0 if drawn is None else drawn[1] / mm
     if isinstance(w, NameLabel):
