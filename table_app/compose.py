@@ -161,7 +161,7 @@ class Table:
             url = parse_url(url_text)
             bridge = MqttBridge(self.service, url, Topics(cfg.mqtt_prefix, tid),
                                 ha_prefix=cfg.mqtt_discovery_prefix or None,
-                                heartbeat=sdnotify.part_heartbeat("mqtt"))
+                                heartbeat=sdnotify.part_heartbeat("mqtt"), money=self.money())
             bridge.add_listener(lambda state, detail: self.link("mqtt", state, detail))
             bridge.start()
             self._stops.append(lambda: sdnotify.part_stopped("mqtt"))

@@ -47,6 +47,7 @@ from table_app.mqtt.link import link_state, network_alive
 from table_app.mqtt.messages import Outgoing, event_message, status_message, table_messages
 from table_app.mqtt.names import NameBitmaps
 from table_app.mqtt.topics import HA_ONLINE, HA_PREFIX, HA_STATUS, QOS, BrokerURL, Topics
+from table_app.present.money import Money
 
 if TYPE_CHECKING:
     from table_app.notices import Notice
@@ -75,12 +76,14 @@ class MqttBridge:
                  commands: bool = True, client_id: str | None = None, queue_size: int = 1000,
                  max_inflight: int = 100, keepalive: int = 30, min_backoff: float = 0.2,
                  max_backoff: float = 5.0, heartbeat: Callable[[], None] | None = None,
-                 answer_limit: int = ANSWER_LIMIT, faults: FaultLog | None = None) -> None:
+                 answer_limit: int = ANSWER_LIMIT, faults: FaultLog | None = None,
+                 money: Money | None = None) -> None:
         if queue_size < 1 or max_inflight < 1:
             raise ValueError("queue_size and max_inflight must be at least 1")
         self.service = service
         self.url = url
         self.topics = topics
+        self.money = money  # (a point's value for the seat views' settle-ups; None: points only)
         self.ha_prefix = ha_prefix
         self.commands = commands
         self.client_id = client_id or f"xian-table-{topics.table}-{uuid.uuid4().hex[:8]}"
@@ -355,7 +358,7 @@ class MqttBridge:
         if self._table_dirty and self._latest is not None:
             seq, public = self._latest
             left = seconds_left(self._deadline_claims, self.service.clock)
-            out.extend(table_messages(self.topics, public, seq, left))
+            out.extend(table_messages(self.topics, public, seq, left, self.money))
             try:
                 out.extend(self._names.changed(self.topics, public))
             except Exception:  # the names' bitmaps are extra: never let them stop the table's own topics

@@ -26,6 +26,7 @@ from engine.seats import SEATS
 from table_app import bounded
 from table_app.mqtt.topics import OFFLINE, ONLINE, QOS, Topics
 from table_app.notices import Answer
+from table_app.present.money import Money
 from table_app.present.seat import seat_view
 
 MAX_COMMAND_BYTES = bounded.MAX_COMMAND_BYTES
@@ -74,17 +75,18 @@ def state_message(topics: Topics, public: PublicState, seq: int | None) -> Outgo
 
 
 def seat_message(topics: Topics, public: PublicState, seat: int, seq: int | None,
-                 claim_left: float | None = None) -> Outgoing:
-    """The seat's view (:func:`table_app.present.seat.seat_view`) with ``seq``, the journal record."""
-    return Outgoing(topics.seat(seat), dumps(seat_view(public, seat, claim_left, seq)), retain=True, seq=seq)
+                 claim_left: float | None = None, money: Money | None = None) -> Outgoing:
+    """The seat's view (:func:`table_app.present.seat.seat_view`) with ``seq``, the journal record
+    (and the money beside the points of its settle-up when a point has a value)."""
+    return Outgoing(topics.seat(seat), dumps(seat_view(public, seat, claim_left, seq, money)), retain=True, seq=seq)
 
 
 def table_messages(topics: Topics, public: PublicState, seq: int | None,
-                   claim_left: float | None = None) -> list[Outgoing]:
+                   claim_left: float | None = None, money: Money | None = None) -> list[Outgoing]:
     """The retained messages for one state: ``state`` and the four seat views (with the
     seconds left in the claim window, if one is open)."""
     return [state_message(topics, public, seq),
-            *(seat_message(topics, public, s, seq, claim_left) for s in range(SEATS))]
+            *(seat_message(topics, public, s, seq, claim_left, money) for s in range(SEATS))]
 
 
 def event_message(topics: Topics, *, seq: int, kind: str, event: Mapping[str, object] | None, at: float,

@@ -71,3 +71,16 @@ def test_a_point_value_has_at_most_two_decimals_and_money_is_worded_once() -> No
     assert points_text(4, m, "zh", signed=True) == "+4\xa0分（+1\xa0元）"
 
 
+
+
+@pytest.mark.parametrize("per_point", ["0.5", ""])
+def test_the_mqtt_seat_views_settle_up_in_money_too(ended: TableService, per_point: str) -> None:
+    """The seat displays read MQTT ``seat/<n>``: the same settle-up as the phones' (the bridge's money)."""
+    from table_app.mqtt.messages import table_messages
+    from table_app.mqtt.topics import Topics
+
+    out = table_messages(Topics("xian", "t-money"), ended.public, ended.seq, None, Money.of(per_point))
+    seat0 = json.loads(out[1].payload.decode())
+    assert out[1].topic == "xian/t-money/seat/0"
+    want = "你付 Cy 2 分（1 元）" if per_point else "你付 Cy 2"
+    assert [line["zh"].replace("\xa0", " ") for line in seat0["settle_up"]] == [want]

@@ -1,9 +1,10 @@
 """An evening as four players live it, at 800×480 in Chinese, every step a touch on the
 touchscreen alone (no phone, no keyboard): three names picked from the table's roster (they
-played here before) and a new Chinese name typed on the name keyboard in pinyin, seating by everyone rolling (a tie rolled again), please sit here, bets, the
-rolls, a press on the wrong seat, a claim taken back by undo, a false win taken back, a
-hand won and settled, the settlement left and the next hand found on the table, a drawn
-hand, the end of the evening with the ranking and the settle-up.
+played here before) and a new Chinese name typed on the name keyboard in pinyin, seating by
+everyone rolling (a tie rolled again), please sit here, bets, the rolls, a press on the wrong
+seat, a claim taken back by undo, a false win taken back, a hand won and settled, the
+settlement left and the next hand found on the table, a drawn hand, the end of the evening
+with the ranking and the settle-up.
 
 ``EVENING_SHOTS=dir`` saves what the screen showed at each step (to look at)."""
 

@@ -159,7 +159,7 @@ def label_problems(ui: UI, where: str, w: Any, drawn: tuple[Box, float] | None) 
     named = [n for n in NAMES if n in w.text]
     drawn_lines = [" ".join(word.text for word in line.words) for line in (w._label._cached_lines or [])]
     cut = w.shorten and any(line.endswith("...") and not w.text.endswith("...") for line in drawn_lines)
-    if named and (cut or w.shorten and w.text_size[0] and text_width(w.text, w.font_size) > w.text_size[0] + 1):
+    if named and (cut or (w.shorten and w.text_size[0] and text_width(w.text, w.font_size) > w.text_size[0] + 1)):
         yield f"{where}: {w.text!r} is cut short ({drawn_lines}), and it holds a name"
     yield from wrap_problems(w, where)
     tall = 0.0 if drawn is None else drawn[1] / mm
