@@ -13,6 +13,8 @@ CLAIM: Final[dict[str, tuple[str, str]]] = {
     "held_self": ("摸牌了，等别家", "drew: others may still claim"),
     "held_hint": ("还可以{calls}", "may still {calls}"),
     "flash_drew": ("摸牌", "drew"),  # the 下家's panel flashes it on its press
+    # the history: the 下家's press (its draw and discard come when the claims close)
+    "ev_drew": ("{name} 摸牌出牌（等别家吃碰杠胡）", "{name} draws and discards (once the others have answered)"),
     # refusals (codes of the engine)
     "press.held": ("{name}摸牌了，在等别家回答", "{name} has drawn: waiting for the others to answer"),
     "claim.drew": ("{name}已经摸牌，不能改了（要改先撤销）", "{name} has drawn: the answer stands (undo to change it)"),

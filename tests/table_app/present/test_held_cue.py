@@ -62,3 +62,11 @@ def test_the_lights() -> None:
     """The LEDs come from ``actions``: the 下家 that has pressed is off, the seats still awaited blink."""
     assert led_modes(pub(HELD)) == ["off", "off", "blink", "blink"]
     assert led_modes(pub()) == ["off", "blink", "blink", "blink"]
+
+
+def test_the_history_tells_the_press() -> None:
+    from engine.events import parse_event
+    from table_app.present.history import describe
+
+    said = describe([parse_event(e) for e in (EVENTS[-1], HELD)], ["阿明", "阿华", "阿强", "阿芳"], "en")
+    assert said == ["阿明 discards", "阿华 draws and discards (once the others have answered)"]
