@@ -207,7 +207,9 @@ def test_an_evening_from_phones_alone_is_the_play_file(tmp_path: Path) -> None:
         evening.tap(0, "[data-press=TURN]")
         evening.tap(1, "[data-press=TURN]")  # the quick 下家: held while seats 2 and 3 may still claim
         assert evening.state()["claims"]["held"] == 1
-        phones[1].wait("document.body.textContent.includes('摸牌了，等别家') || document.body.textContent.includes('drew: others may still claim')", "the 下家 told it waits")
+        phones[1].wait("['摸牌了，等别家', 'drew: others may still claim']"
+                       ".some(w => document.body.textContent.includes(w))",
+                       "the 下家 told it waits")
         for seat in (2, 3):
             evening.tap(seat, "[data-press=pass]")  # the last answer: seat 1's draw and discard
         assert evening.state()["claims"]["from"] == 1
