@@ -24,9 +24,9 @@ def pub(*more: dict) -> PublicState:
 
 def test_the_status_line_says_who_waits_and_the_seconds_left() -> None:
     p = pub(HELD)
-    assert status_line(p, "zh", 2.4) == "阿明 打出 · 阿华摸牌了，别家还有 2 秒"
-    assert status_line(p, "en", 2.4) == "阿明 discarded · 阿华 drew: others have 2 s to claim"
-    assert status_line(p, "zh") == "阿明 打出 · 阿华摸牌了，等别家"  # (no timer, or a page counting itself)
+    assert status_line(p, "zh", 2.4) == "阿华摸牌了，别家还有 2 秒 · 阿明 打出"
+    assert status_line(p, "en", 2.4) == "阿华 drew: others have 2 s to claim · 阿明 discarded"
+    assert status_line(p, "zh") == "阿华摸牌了，等别家 · 阿明 打出"  # (no timer, or a page counting itself)
     assert status_line(pub(), "zh", 2.4) == "阿明 打出 · 2 秒"  # before the press: as before
 
 
@@ -48,13 +48,13 @@ def test_the_phones_and_mqtt_seat_views() -> None:
     assert not views[1]["next_seat"]  # its TURN no longer means "I drew and discarded"
     for v in views[2:]:
         assert v["can_claim"] and v["claim_left"] == 2.4 and v["prompt"]["en"] == "may still pong/kong/win"
-        assert v["status"]["zh"] == "阿明 打出 · 阿华摸牌了，等别家"
+        assert v["status"]["zh"] == "阿华摸牌了，等别家 · 阿明 打出"
     assert seat_view(pub(), 1)["next_seat"]  # before its press it is the quick 下家
 
 
 def test_the_table_page() -> None:
     view = table_view(pub(HELD), "zh", claim_left=2.4, claim_window_s=3.0)
-    assert view["status"] == "阿明 打出 · 阿华摸牌了，等别家"
+    assert view["status"] == "阿华摸牌了，等别家 · 阿明 打出"
     assert view["countdown"] is not None and view["countdown"]["left"] == 2.4  # (the page counts it down)
 
 

@@ -28,11 +28,11 @@ def test_the_table_screen_shows_the_held_press_and_the_seconds_left(ui: UI) -> N
     assert ui.service.call({"type": "state"}, timeout=10).ok
     ui.settled()
     assert ui.pub()["claims"]["held"] == 1
-    ui.wait(lambda: table.status == "Ann discarded · Bo drew: others have 2 s to claim", "the held cue")
+    ui.wait(lambda: table.status == "Bo drew: others have 2 s to claim · Ann discarded", "the held cue")
     assert table.panel(1).prompt == "drew: others may still claim" and table.panel(1).actions == []
     assert table.panel(2).prompt == table.panel(3).prompt == "may still pong/kong/win"
     ui.clock.advance(1.2)
-    ui.wait(lambda: table.status == "Ann discarded · Bo drew: others have 1 s to claim", "the seconds counting down")
+    ui.wait(lambda: table.status == "Bo drew: others have 1 s to claim · Ann discarded", "the seconds going down")
     before = ui.service.seq
     ui.clock.advance(1.3)  # the window closes: Bo's draw and discard
     ui.wait(lambda: ui.service.seq > before, "the window closing")
