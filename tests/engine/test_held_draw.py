@@ -171,3 +171,19 @@ def test_the_end_of_the_wall_held_then_the_hand_is_drawn() -> None:
     held = pressed(s, Press(nxt, "TURN"))
     assert held.phase == "claims" and held.claims is not None and held.claims["held"] == nxt
     assert replay([{"type": "resolve"}], held).phase == "hand_over"
+
+
+@pytest.mark.parametrize("full", [False, True])
+def test_every_legal_move_of_a_held_state_is_accepted(full: bool) -> None:
+    """What ``legal_moves`` offers while the draw is held is what the handlers accept (the
+    property test of test_legal.py walks no held states): the others' answers, none of the 下家."""
+    from engine.legal import legal_moves
+
+    s = pressed(full_claims("3p") if full else CLAIMS, Press(1, "TURN"))
+    assert s.claims is not None and s.claims["held"] == 1
+    assert legal_moves(s, 1) == [] and legal_moves(s, 0) == []
+    for seat in (2, 3):
+        moves = legal_moves(s, seat)
+        assert Pass(seat) in moves
+        for move in moves:
+            apply(s, move)  # (raises if refused)
