@@ -1,15 +1,17 @@
 """Claims on a discard or on an added kong's tile (docs/rules.md §8): who may claim what, and how the
 claims resolve — win (the nearest seat) > kong = pong > chow, else the next seat draws or
-the hand is drawn (§10)."""
+the hand is drawn (§10). The 下家 that has drawn while the others may still claim (its TURN,
+a ``pass`` that ``drew``) waits for them: its draw is made when the claims close with no claim
+(docs/rules.md §17, the quick 下家)."""
 
 from __future__ import annotations
 
 from typing import Final
 
 from engine.errors import RuleError
-from engine.events import Claim, Pass, Resolve
+from engine.events import Claim, Discard, Pass, Resolve
 from engine.hand import is_complete
-from engine.moves import Effect, Effects, draw, end_hand, hand_text, pong_for, refuse, settle_now
+from engine.moves import Effect, Effects, draw, end_hand, hand_text, on_discard, pong_for, refuse, settle_now
 from engine.records import Answer, Call, Claims, WinKind
 from engine.scoring import Transfer, kong_transfers, settlement
 from engine.seats import OTHERS, next_seat
@@ -29,6 +31,7 @@ def on_claim(s: TableState, ev: Claim) -> Effects:
     if seat == frm:
         what = "its own discard" if c["kind"] == "discard" else "its own kong"
         raise refuse(s, seat, f"cannot claim {ev.call} on {what}", "claim.own", call=ev.call)
+    check_not_held(s, seat, ev.call)
     st = s.seats[seat]
     if c["kind"] == "rob" and ev.call != "win":
         raise refuse(
@@ -236,9 +239,36 @@ def on_pass(s: TableState, ev: Pass) -> Effects:
     assert c is not None
     if ev.seat == c["from"]:
         raise refuse(s, ev.seat, "cannot pass: it is the seat that opened these claims", "pass.own")
+    check_not_held(s, ev.seat, "pass")
+    if ev.drew:
+        check_may_draw(s, ev.seat)
+        c["held"] = ev.seat
     c["answers"][ev.seat] = "pass"
     c["tiles"][ev.seat] = None
     return resolve_if_answered(s)
+
+
+def check_not_held(s: TableState, seat: int, answer: Answer) -> None:
+    """docs/rules.md §17: the 下家 that has drawn during the claims (its held draw) keeps that
+    answer until the claims close — it has seen the wall's next tile; an undo takes it back."""
+    c = s.claims
+    if c is not None and c["held"] == seat:
+        raise refuse(s, seat, f"cannot {answer}: it has drawn and waits for the others (its answer stands)",
+                     "claim.drew")
+
+
+def check_may_draw(s: TableState, seat: int) -> None:
+    """A ``pass`` that ``drew``: only the discarder's 下家, on a discard, while no claim is pending."""
+    c = s.claims
+    assert c is not None
+    nxt = next_seat(c["from"])
+    if c["kind"] != "discard" or seat != nxt:
+        raise refuse(s, seat, f"cannot draw now: only seat {nxt}, the discarder's 下家, draws after a discard",
+                     "pass.not_next", next=nxt)
+    pending = prevailing_claim(c)
+    if pending is not None:
+        raise refuse(s, seat, f"cannot draw: seat {pending[0]}'s {pending[1]} is pending", "pass.claim_pending",
+                     claimant=pending[0], call=pending[1])
 
 
 def resolve_if_answered(s: TableState) -> Effects:
@@ -264,7 +294,7 @@ def resolve_claims(s: TableState, ev: Resolve | None = None) -> Effects:
     """The prevailing claim takes effect (§8); with none, the next seat draws or the hand is drawn (§10)."""
     c = s.claims
     assert c is not None
-    frm, tile = c["from"], c["tile"]
+    frm, tile, held = c["from"], c["tile"], c["held"]
     taken = prevailing_claim(c)
     if taken is not None and taken[1] == "win":
         winner = taken[0]
@@ -278,7 +308,10 @@ def resolve_claims(s: TableState, ev: Resolve | None = None) -> Effects:
     if taken is None:
         if s.drawable == 0:
             return exhaustive_draw(s)
-        return [draw(s, next_seat(frm), None)]
+        drew = draw(s, next_seat(frm), None)
+        if held is None or s.full:  # (full-tile mode: the 下家 names its discard on the screen)
+            return [drew]
+        return [drew, *on_discard(s, Discard(held))]  # its held draw: it drew and discarded (§17)
     taker, call = taken
     assert call != "win"  # (taken above)
     st = s.seats[taker]

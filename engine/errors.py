@@ -73,6 +73,9 @@ CODES: Final[dict[str, str]] = {
     "chow.not_held": "the seat does not hold two tiles for this chow: tile",
     "chow.which": "more than one chow is possible: options",
     "pass.own": "the seat opened these claims",
+    "pass.not_next": "only the discarder's 下家 draws during claims on a discard: next",
+    "pass.claim_pending": "the 下家 cannot draw while a claim is pending: claimant, call",
+    "claim.drew": "the 下家 has drawn during the claims: its answer stands (docs/rules.md §17)",
     "win.nothing_drawn": "a self-drawn win right after a pong or chow (docs/rules.md §17)",
     "win.not_winning": "the seat's hand does not win",
     "confirm.not_winning": "the hand confirmed does not win",
@@ -97,6 +100,7 @@ CODES: Final[dict[str, str]] = {
     "press.needs_tile": "every tile is known: the discard is chosen on the screen",
     "press.phase": "the button does nothing in this phase: button",
     "press.again": "the seat has already made this claim on this tile (docs/rules.md §17): call",
+    "press.held": "the 下家 has pressed TURN during the claims and waits for the others: button",
 }
 """Every code a :class:`RuleError` of the engine may carry (a test checks the source uses no
 other): what it means and the params it carries. Screens word them in the player's language."""

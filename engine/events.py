@@ -258,14 +258,24 @@ class Claim(Event):
 
 @dataclass(frozen=True)
 class Pass(Event):
+    """A seat claims nothing. ``drew`` (issue 28): the discarder's 下家 has drawn (and, where the
+    tiles are not known, discarded) while the others may still claim — its answer, held until
+    the claims close; with no claim it is the claims' outcome (docs/rules.md §17, the quick 下家)."""
+
     TYPE: ClassVar[str] = "pass"
     seat: int
+    drew: bool = False
 
     def __post_init__(self) -> None:
         check_seat(self.seat, "seat", "pass")
+        if type(self.drew) is not bool:
+            raise InvalidEventError(f"pass: 'drew' must be true or false, got {self.drew!r}")
 
     def to_json(self) -> dict[str, object]:
-        return {"type": self.TYPE, "seat": self.seat}
+        d: dict[str, object] = {"type": self.TYPE, "seat": self.seat}
+        if self.drew:
+            d["drew"] = True
+        return d
 
 
 @dataclass(frozen=True)
@@ -429,7 +439,7 @@ _SCHEMA: Final[dict[str, tuple[type[Event], tuple[str, ...], tuple[str, ...]]]] 
     "roll": (Roll, ("dice",), ("seat",)),
     "discard": (Discard, ("seat",), ("tile",)),
     "claim": (Claim, ("seat", "call"), ("tiles",)),
-    "pass": (Pass, ("seat",), ()),
+    "pass": (Pass, ("seat",), ("drew",)),
     "resolve": (Resolve, (), ()),
     "kong": (Kong, ("seat", "kind"), ("tile",)),
     "win": (Win, ("seat",), ()),
@@ -454,10 +464,10 @@ def parse_event(obj: object) -> Event:
 
     >>> parse_event({"type": "claim", "seat": 1, "call": "chow", "tiles": "46p"})
     Claim(seat=1, call='chow', tiles=(12, 14))
-    >>> parse_event({"type": "pass", "seat": 1, "why": 0})
+    >>> parse_event({"type": "pass", "seat": 1, "why": 0})  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    engine.errors.InvalidEventError: pass: unknown field 'why' (fields: seat) in {'type': 'pass', 'seat': 1, 'why': 0}
+    engine.errors.InvalidEventError: pass: unknown field 'why' (fields: seat, drew) in {'type': 'pass', 'seat': 1, ...}
     """
     if isinstance(obj, Event):
         return obj

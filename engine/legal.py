@@ -37,8 +37,8 @@ from engine.seats import OTHERS, SEAT_RANGE, SEATS, next_seat, seat_counting
 from engine.state import TableState
 from engine.tiles import ALL_TILES, CHOW_PAIRS, COPIES, NUM_KINDS, Tile
 
-__all__ = ["ACTIONS", "Action", "action_of", "actions", "claim_moves", "claimants", "legal_moves", "roller",
-           "turn_moves"]
+__all__ = ["ACTIONS", "Action", "action_of", "actions", "claim_moves", "claimants", "legal_moves",
+           "may_still_claim", "roller", "turn_moves"]
 
 Counts = bytes | bytearray | Sequence[int]
 
@@ -110,6 +110,24 @@ def claimants(s: TableState) -> list[int]:
     return [seat for seat in OTHERS[c["from"]] if len(_claim_options(s, seat)) > 1]  # (a pass is always among them)
 
 
+def may_still_claim(s: TableState, besides: int) -> list[int]:
+    """The seats but ``besides`` that have not answered the open claims and may claim something
+    (their ``actions`` hold a claim): the seats the 下家's TURN waits for (docs/rules.md §17).
+
+    >>> from engine.table import replay
+    >>> s = replay([{"type": "new_session", "players": ["A", "B", "C", "D"], "base": 1},
+    ...             {"type": "seating", "method": "C", "east": 0},
+    ...             {"type": "roll", "dice": [4, 6]}, {"type": "roll", "dice": [2, 3]},
+    ...             {"type": "discard", "seat": 0}])
+    >>> may_still_claim(s, 1), may_still_claim(replay([{"type": "pass", "seat": 2}], s), 1)
+    ([2, 3], [3])
+    """
+    c = s.claims
+    if c is None:
+        return []
+    return [seat for seat in claimants(s) if seat != besides and c["answers"][seat] is None]
+
+
 # --- the player to move --------------------------------------------------------------------
 
 
@@ -149,9 +167,12 @@ def turn_moves(seat: int, conc: Counts | None, count: int, melds: int, pongs: Se
 
 
 def _claims(s: TableState, seat: int) -> list[Event]:
-    """A seat's answers now: what it may claim, less the claim it has already made (§17)."""
-    moves = _claim_options(s, seat)
+    """A seat's answers now: what it may claim, less the claim it has already made (§17); none
+    for the 下家 whose draw is held (it has drawn: its answer stands, §17)."""
     c = s.claims
+    if c is not None and c["held"] == seat:
+        return []
+    moves = _claim_options(s, seat)
     if c is None or c["answers"][seat] in (None, "pass"):
         return moves
     return [m for m in moves if not (isinstance(m, Claim) and restates(s, m))]

@@ -1,13 +1,16 @@
 """What every table handler shares: the effects it reports, refusing an event, drawing a
-tile, paying at once. Used by ``engine.table``, ``engine.claims`` and ``engine.wins``."""
+tile, discarding one (the 下家's held draw closes the claims with its discard: ``engine.claims``),
+paying at once. Used by ``engine.table``, ``engine.claims`` and ``engine.wins``."""
 
 from __future__ import annotations
 
 from typing import Any, Literal, NamedTuple
 
 from engine.errors import IllegalEventError
-from engine.records import Drawn, Settlement, hand_result
+from engine.events import Discard
+from engine.records import ClaimKind, Claims, Drawn, Settlement, hand_result
 from engine.scoring import Transfer, deltas
+from engine.seats import SEATS
 from engine.state import SeatState, TableState
 from engine.tiles import ALL_TILES, Tile, format_tiles, tile_text
 
@@ -85,6 +88,40 @@ def draw(s: TableState, seat: int, layer: int | None) -> Effect:
         st.concealed[tile] += 1
     s.turn, s.drawn, s.last_drawn, s.phase = seat, how, tile, "turn"
     return Effect("drew", seat, tile, how)
+
+
+def on_discard(s: TableState, ev: Discard) -> Effects:
+    seat, tile = ev.seat, ev.tile
+    if seat != s.turn:
+        check_turn(s, seat, "discard")  # raises
+    st = s.seats[seat]
+    conc = st.concealed
+    if conc is not None:  # full-tile mode: the tile must be named and held
+        if tile is None:
+            need_tile(s, seat, tile, "discard")  # raises
+            raise AssertionError("unreachable")
+        if conc[tile] == 0:
+            held = format_tiles(t for t in ALL_TILES for _ in range(conc[t]))
+            raise refuse(
+                s,
+                seat,
+                f"cannot discard {tile_text(tile)}: its hand is {held}",
+                "discard.not_held",
+                tile=tile_text(tile),
+            )
+        conc[tile] -= 1
+    st.count -= 1
+    st.discards.append(tile)
+    s.discards_made += 1
+    s.claims = open_claims("discard", seat, tile)
+    s.turn, s.drawn, s.last_drawn, s.phase = None, None, None, "claims"
+    return [Effect("claims_open", seat, tile, "discard")]
+
+
+def open_claims(kind: ClaimKind, frm: int, tile: Tile | None) -> Claims:
+    """Claims open on ``frm``'s discard, or its added kong's tile: nobody has answered yet."""
+    return {"kind": kind, "from": frm, "tile": tile, "answers": [None] * SEATS, "tiles": [None] * SEATS,
+            "held": None}
 
 
 def need_tile(s: TableState, seat: int, tile: Tile | None, what: str) -> None:

@@ -11,10 +11,16 @@ the dice button (no seat):
 TURN, the player to move   ``discard`` (tracked mode; with every tile known the tile
                            must be named, on the touchscreen)
 TURN, claims open          ``pass`` — but the discarder's 下家, when nobody has
-                           claimed, has drawn and discarded: ``resolve``, then its
-                           ``discard``. One press per discard is always enough.
+                           claimed, has drawn and discarded: while another seat that
+                           has not answered may claim, its answer (``pass`` that
+                           ``drew``), held until the claims close — then its draw and
+                           discard are made with the closing event; when nobody else
+                           may claim, at once: ``resolve``, then its ``discard``. One
+                           press per discard is always enough.
 TURN, the 下家, a claim    refused, naming the pending claim
 is pending
+any, the 下家 whose draw   refused: it has drawn and waits for the others (an undo
+is held                    takes the answer back)
 CHI PENG GANG HU, claims   ``claim`` with that call
 GANG, own turn             ``kong`` of the kind the engine can tell (where both are
                            possible, the touchscreen asks)
@@ -29,7 +35,10 @@ any, held                  as pressed; a held TURN is undo of the last event
 ...             {"type": "seating", "method": "C", "east": 0},
 ...             {"type": "roll", "dice": [4, 6]}, {"type": "roll", "dice": [2, 3]},
 ...             {"type": "discard", "seat": 0}])
->>> [e.to_json() for e in press_events(s, Press(1, "TURN"))]   # the quick 下家
+>>> [e.to_json() for e in press_events(s, Press(1, "TURN"))]   # the quick 下家: the others may still claim
+[{'type': 'pass', 'seat': 1, 'drew': True}]
+>>> passed = replay([{"type": "pass", "seat": 2}, {"type": "pass", "seat": 3}], s)
+>>> [e.to_json() for e in press_events(passed, Press(1, "TURN"))]   # nobody else may claim: at once
 [{'type': 'resolve'}, {'type': 'discard', 'seat': 1}]
 >>> press_events(replay([{"type": "claim", "seat": 3, "call": "pong"}], s), Press(1, "TURN"))
 Traceback (most recent call last):
@@ -48,7 +57,7 @@ from engine.claims import prevailing_claim, restates
 from engine.errors import IllegalEventError, InvalidEventError, RuleError
 from engine.events import Claim, Discard, Event, Kong, Pass, Resolve, Roll, Win
 from engine.fields import check_dice
-from engine.legal import action_of, legal_moves, roller
+from engine.legal import action_of, legal_moves, may_still_claim, roller
 from engine.moves import Effect
 from engine.public import PublicState, public_state
 from engine.records import Action, Call
@@ -183,7 +192,7 @@ def apply_press(s: TableState, press: Press, dice: Dice | None = None) -> Presse
     ...             {"type": "seating", "method": "C", "east": 0},
     ...             {"type": "roll", "dice": [4, 6]}, {"type": "roll", "dice": [2, 3]},
     ...             {"type": "discard", "seat": 0}])
-    >>> pressed = apply_press(s, Press(1, "TURN"))
+    >>> pressed = apply_press(replay([{"type": "pass", "seat": 2}, {"type": "pass", "seat": 3}], s), Press(1, "TURN"))
     >>> [step.event.TYPE for step in pressed.steps], pressed.state.turn, s.phase
     (['resolve', 'discard'], None, 'claims')
     """
@@ -286,6 +295,8 @@ def _claims(s: TableState, press: Press, seat: int) -> list[Event]:
     if seat == c["from"]:
         what = "discarded this tile" if c["kind"] == "discard" else "declared this kong"
         raise _refuse(s, press, f"{what}: the others answer", "own_discard")
+    if c["held"] == seat:
+        raise _refuse(s, press, "has drawn and discarded: it waits for the others to answer", "held")
     if press.button == "TURN":
         if c["kind"] == "discard" and seat == OTHERS[c["from"]][0]:
             return _next_seat_turn(s, press, seat)
@@ -300,9 +311,12 @@ def _claims(s: TableState, press: Press, seat: int) -> list[Event]:
 
 
 def _next_seat_turn(s: TableState, press: Press, seat: int) -> list[Event]:
-    """The 下家's TURN during claims on a discard: it has drawn and discarded (nobody claimed):
-    the claims resolve (its discard follows in :func:`apply_press`, unless the hand ended drawn
-    or every tile is known: then its discard names one)."""
+    """The 下家's TURN during claims on a discard: it has drawn and discarded (nobody claimed).
+    While another seat that has not answered may claim (docs/rules.md §17), that is its answer,
+    held until the claims close (``pass`` that ``drew``: the engine draws and discards for it
+    then, if nobody claimed); else the claims resolve now (its discard follows in
+    :func:`apply_press`, unless the hand ended drawn or every tile is known: then its discard
+    names one)."""
     c = s.claims
     assert c is not None
     pending = prevailing_claim(c)
@@ -311,6 +325,8 @@ def _next_seat_turn(s: TableState, press: Press, seat: int) -> list[Event]:
         mine = "its own" if who == seat else f"seat {who}'s"
         raise _refuse(s, press, f"cannot take its turn: {mine} {CALL_NAMES[call]} is pending", "claim_pending",
                       claimant=who, call=call)
+    if may_still_claim(s, seat):
+        return [Pass(seat, drew=True)]
     return [Resolve()]
 
 

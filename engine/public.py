@@ -9,7 +9,8 @@ of them only at the edges (the journal, MQTT, HTTP).
 Besides the first release's keys the engine answers here what the displays would otherwise
 work out themselves (docs/design.md lists them): ``bets_open`` (bets may still change),
 ``step`` (the table's own step that moves it on when no seat's button does), ``claims.next``
-(the discarder's 下家 while its TURN means "I drew and discarded": nobody has claimed).
+(the discarder's 下家 while its TURN means "I drew and discarded": nobody has claimed),
+``claims.held`` (that 下家 once it has pressed, while it waits for the others: issue 28).
 
 >>> from engine.table import replay
 >>> p = public_state(replay([{"type": "new_session", "players": ["A", "B", "C", "D"], "base": 1},
@@ -104,6 +105,7 @@ ClaimsPublic = TypedDict("ClaimsPublic", {
     "waiting": list[int],  # the seats that have not answered yet
     "answers": list[Answer | None],  # per seat; the discarder's stays None
     "next": int | None,  # the discarder's 下家 while its TURN is "I drew and discarded": a discard, no claim pending
+    "held": int | None,  # (issue 28) the 下家 that has pressed TURN and waits for the others; its draw when none claims
 })
 
 PendingWinPublic = TypedDict("PendingWinPublic", {"seat": int, "kind": WinKind, "from": int | None})
@@ -222,7 +224,9 @@ def _claims(s: TableState) -> ClaimsPublic | None:
     return {"kind": c["kind"], "from": c["from"], "tile": None if c["tile"] is None else tile_text(c["tile"]),
             "waiting": [seat for seat in SEAT_RANGE if seat != c["from"] and c["answers"][seat] is None],
             "answers": list(c["answers"]),
-            "next": next_seat(c["from"]) if c["kind"] == "discard" and prevailing_claim(c) is None else None}
+            "next": next_seat(c["from"]) if c["kind"] == "discard" and prevailing_claim(c) is None
+            and c["held"] is None else None,
+            "held": c["held"]}
 
 
 def _pending(s: TableState) -> PendingWinPublic | None:

@@ -47,9 +47,12 @@ Claims = TypedDict(
         "tile": int | None,  # None: not known (tracked mode)
         "answers": list[Answer | None],  # one per seat; the discarder's stays None
         "tiles": list[tuple[int, ...] | None],  # a chow's two tiles from the hand, where named
+        "held": int | None,  # the discarder's 下家 that has drawn (its TURN) and waits for the others
     },
 )
-"""The open claims (phase ``claims``)."""
+"""The open claims (phase ``claims``). ``held`` (issue 28, docs/rules.md §17): the 下家 whose
+TURN said "I drew and discarded" while another seat could still claim — its answer is a pass,
+and when the claims close with no claim its draw (and, tracked, its discard) is made then."""
 
 PendingWin = TypedDict(
     "PendingWin",

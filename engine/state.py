@@ -249,6 +249,7 @@ class TableState:
                 **claims,
                 "answers": list(claims["answers"]),
                 "tiles": [None if t is None else tuple(t) for t in claims["tiles"]],
+                "held": claims.get("held"),  # (snapshots before issue 28: none)
             }
         rules = Rules.from_overrides(d["rules"])
         bp = None

@@ -39,7 +39,6 @@ from engine.errors import IllegalEventError, InvalidEventError, RuleError  # noq
 from engine.events import (
     Bets,
     Claim,
-    Discard,
     EndSession,
     Event,
     Kong,
@@ -50,13 +49,24 @@ from engine.events import (
     Seating,
     parse_event,
 )
-from engine.moves import Effect, Effects, check_turn, draw, need_tile, pong_for, refuse, settle_now
-from engine.records import PHASES, ClaimKind, Claims, Settlement
+from engine.moves import (
+    Effect,
+    Effects,
+    check_turn,
+    draw,
+    need_tile,
+    on_discard,
+    open_claims,
+    pong_for,
+    refuse,
+    settle_now,
+)
+from engine.records import PHASES, Settlement
 from engine.scoring import kong_transfers
 from engine.seating import seated, tied_seats
 from engine.seats import SEAT_RANGE, SEATS, next_seat, seat_counting
 from engine.state import Meld, SeatState, TableState
-from engine.tiles import ALL_TILES, Tile, format_tiles, tile_text
+from engine.tiles import tile_text
 from engine.wall import DEALT, REPLACEMENT_LAYER, WallState, break_point, deal_slots, shuffled_wall
 from engine.wins import on_confirm_win, on_reject_win, on_score_hand, on_win
 
@@ -240,39 +250,6 @@ _DEALERS_14TH: Final = [slot for seat, slot in deal_slots(0) if seat == 0][-1]
 
 
 # --- the player to move: discard, kong -----------------------------------------------------
-
-
-def on_discard(s: TableState, ev: Discard) -> Effects:
-    seat, tile = ev.seat, ev.tile
-    if seat != s.turn:
-        check_turn(s, seat, "discard")  # raises
-    st = s.seats[seat]
-    conc = st.concealed
-    if conc is not None:  # full-tile mode: the tile must be named and held
-        if tile is None:
-            need_tile(s, seat, tile, "discard")  # raises
-            raise AssertionError("unreachable")
-        if conc[tile] == 0:
-            held = format_tiles(t for t in ALL_TILES for _ in range(conc[t]))
-            raise refuse(
-                s,
-                seat,
-                f"cannot discard {tile_text(tile)}: its hand is {held}",
-                "discard.not_held",
-                tile=tile_text(tile),
-            )
-        conc[tile] -= 1
-    st.count -= 1
-    st.discards.append(tile)
-    s.discards_made += 1
-    s.claims = open_claims("discard", seat, tile)
-    s.turn, s.drawn, s.last_drawn, s.phase = None, None, None, "claims"
-    return [Effect("claims_open", seat, tile, "discard")]
-
-
-def open_claims(kind: ClaimKind, frm: int, tile: Tile | None) -> Claims:
-    """Claims open on ``frm``'s discard, or its added kong's tile: nobody has answered yet."""
-    return {"kind": kind, "from": frm, "tile": tile, "answers": [None] * SEATS, "tiles": [None] * SEATS}
 
 
 def on_kong(s: TableState, ev: Kong) -> Effects:

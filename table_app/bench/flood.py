@@ -8,7 +8,7 @@ script on the network). The flood cycles through what a misbehaving phone or das
 might send: ``{"type": "state"}`` (answered with the whole public state), an event the
 rules refuse, a ``bets`` command (a commit, while bets are allowed). The buttons, every
 50 ms, play an endless tracked game (the dice button, each player's TURN, the quick 下家's
-one press per discard: its two events in one commit).
+press and the others' passes while it waits for them, docs/rules.md §17).
 """
 
 from __future__ import annotations

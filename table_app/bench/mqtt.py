@@ -4,7 +4,8 @@ Starts its own mosquitto (the shipped config, generated users, a free loopback p
 service with a journal in a temporary folder (durable commits, as on a table) and the
 bridge; a display user's client subscribes to ``seat/+``. Each of 1,000 presses (a tracked
 game played by the buttons alone: the dice button, each player's TURN — the quick 下家's
-one press per discard, a resolve and a discard — hands played out to the end of the wall;
+press, held while the others may still claim, then their passes, the last of which makes its
+draw and discard (docs/rules.md §17) — hands played out to the end of the wall;
 the next hand is started as the screen does) is submitted only after the previous one's
 four seat views have arrived; its latency is the time from ``submit`` until the last of
 the four views carrying its last journal seq is received. The service turns each press
@@ -61,7 +62,9 @@ class Command(TypedDict, total=False):
 def next_press(public: PublicState) -> Command:
     """The next press of an endless tracked game played by the buttons (the next hand, which
     has no button, is the screen's event): the engine's ``actions`` say who may act; during
-    claims the discarder's 下家 has drawn and discarded (``claims.next``): one press."""
+    claims the discarder's 下家 has drawn and discarded (``claims.next``), then — its press
+    held while they may still claim (docs/rules.md §17) — the others pass (the last answer
+    makes its draw and discard)."""
     phase, claims = public["phase"], public["claims"]
     if phase in ("betting", "rolling"):
         return {"type": "press", "seat": None, "button": "DICE"}
@@ -69,6 +72,8 @@ def next_press(public: PublicState) -> Command:
         return {"type": "press", "seat": public["turn"], "button": "TURN"}
     if claims is not None and claims["next"] is not None:
         return {"type": "press", "seat": claims["next"], "button": "TURN"}
+    if claims is not None and claims["waiting"]:
+        return {"type": "press", "seat": claims["waiting"][0], "button": "TURN"}
     if phase == "hand_over":
         return {"type": "next_hand"}
     raise RuntimeError(f"the benchmark game cannot move in phase {phase!r}")

@@ -4,10 +4,11 @@
 Starts a service with a journal in a temporary folder (durable commits) and the web server;
 four phones join their seats over HTTP and each keeps its page's event stream open, and so
 does the table page (``/table/events``). Each of 500 presses (an endless tracked game played
-from the phones: the dice, each player's TURN — the quick 下家's one press per discard — the
-next hand from the table's screen) is sent as ``POST /phone/<seat>/press`` on a new connection
-100 ms after the previous one's views have arrived (faster than any player, slower than the
-streams' fastest pace in a burst); its latency is from sending the request until the last of
+from the phones: the dice, each player's TURN — the quick 下家's press, then the others'
+passes while it waits for them (docs/rules.md §17) — the next hand from the table's screen)
+is sent as ``POST /phone/<seat>/press`` on a new connection 100 ms after the previous one's
+views have arrived (faster than any player, slower than the streams' fastest pace in a
+burst); its latency is from sending the request until the last of
 the four phones' streams, and the table page's, has a view with its seq.
 
 Under attack, another process (:mod:`table_app.bench.phones_attack`) holds 200 half-open

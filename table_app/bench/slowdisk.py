@@ -6,7 +6,7 @@ on such a card every press costs at least that much before anyone is told. This 
 the ``mqtt`` suite's game (its own mosquitto, a press submitted once the previous one's four
 seat views have arrived) in a child process with the fsync shim (``fsync_shim.c``, built
 here with gcc) preloaded: every ``fsync``/``fdatasync`` of a file in the journal's folder
-sleeps ``DELAY_MS`` first. A press is one or two events (a discard; the quick 下家's
+sleeps ``DELAY_MS`` first. A press is one or two events (a discard, a pass; the quick 下家's
 ``resolve`` and its discard) journaled in one durable commit, so its latency is at least
 100 ms; "above the fsyncs" is the latency less 100 ms: the table's own time (and any extra
 sync, such as a WAL checkpoint's).

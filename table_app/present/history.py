@@ -73,7 +73,7 @@ def sentence(ev: Event, names: Sequence[str], lang: str, last: tuple[int, int | 
             if last[1] is not None else tr("ev_whose_tile", lang, name=who(last[0]))
         return tr("ev_claim", lang, name=who(ev.seat), call=tr(f"call_{ev.call}", lang), whose=whose)
     if isinstance(ev, Pass):
-        return tr("ev_pass", lang, name=who(ev.seat))
+        return tr("ev_drew" if ev.drew else "ev_pass", lang, name=who(ev.seat))
     if isinstance(ev, Kong):
         return tr("ev_kong", lang, name=who(ev.seat), kind=tr(f"kong_{ev.kind}", lang), tile=_tile(ev.tile, lang))
     if isinstance(ev, Win):

@@ -101,13 +101,16 @@ def seat_prompt(pub: PublicState, seat: int, lang: str) -> str:
         answer = claims["answers"][seat]
         if claims["from"] == seat:
             return tr("discarder_hint", lang)
+        held = claims.get("held")  # the 下家 has pressed TURN and waits for the others (§17)
+        if held == seat:
+            return tr("held_self", lang)
         if answer is not None:
             return tr(f"answer_{answer}", lang)
         if seat in claims["waiting"]:  # the calls its actions allow (吃 only for the 下家)
             calls = [tr(f"call_{a[6:]}", lang) for a in CALL_ORDER if a in acts]
             if not calls:
                 return tr("pass_only", lang)
-            return tr("claim_hint", lang, calls=tr("call_sep", lang).join(calls))
+            return tr("claim_hint" if held is None else "held_hint", lang, calls=tr("call_sep", lang).join(calls))
         return ""
     if phase == "turn" and pub["turn"] == seat:
         return tr("your_turn", lang)

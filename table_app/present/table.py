@@ -44,6 +44,10 @@ def status_line(pub: PublicState, lang: str, claim_left: float | None = None) ->
         key = "claims_rob" if claims["kind"] == "rob" else "claims_from"
         tile = f" {tile_word(claims['tile'], lang)}" if claims["tile"] else ""
         line = tr(key, lang, name=players[claims["from"]], tile=tile)
+        held = claims.get("held")  # the 下家 has pressed and waits: the others still have the window (§17)
+        if held is not None:  # (said first: where the line is cut short, the seconds stay)
+            cue = "held_wait" if claim_left is None else "held_left"
+            return tr(cue, lang, name=players[held], s=max(0.0, claim_left or 0.0)) + " · " + line
         if claim_left is not None:
             line += " · " + tr("seconds_left", lang, s=max(0.0, claim_left))
         return line  # who is awaited: each seat's own prompt says it

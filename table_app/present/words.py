@@ -24,6 +24,7 @@ from typing import Final, Literal, TypedDict, get_args
 
 from engine.records import Wind
 from engine.tiles import HONOURS, TileError, parse_tiles, tile_name
+from table_app.present.vocab_claim import CLAIM
 from table_app.present.vocab_decide import DECIDE
 from table_app.present.vocab_forms import FORMS
 from table_app.present.vocab_keyboard import KEYBOARD
@@ -62,7 +63,7 @@ def _gather(*vocabularies: dict[str, tuple[str, str]]) -> dict[str, tuple[str, s
 
 
 _T: Final = _gather(TABLE, FORMS, SENTENCES, REFUSALS, PAGE, SCORE, DECIDE, LINK, KEYBOARD, SEATING, UNDO, ENTRY,
-                    ROSTER)
+                    ROSTER, CLAIM)
 
 
 def tr(key: str, lang: str, **fields: object) -> str:

@@ -33,7 +33,7 @@ from kivy.properties import BooleanProperty, DictProperty, NumericProperty, Stri
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from engine.event_base import Event
-from engine.events import Claim, Kong, Seating
+from engine.events import Claim, Kong, Pass, Seating
 from engine.moves import Effect
 from engine.public import PublicState
 from engine.scored import ScoreHand
@@ -320,6 +320,8 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
         return ""
 
     def event_word(self, ev: Event) -> str:
+        if isinstance(ev, Pass) and ev.drew:  # the 下家's held press (§17): it drew, not passed
+            return tr("flash_drew", self.lang)
         if isinstance(ev, Claim):
             return tr(f"flash_claim_{ev.call}", self.lang)
         if isinstance(ev, Kong):

@@ -53,14 +53,22 @@ def test_turn_during_claims_passes() -> None:
 
 
 def test_the_quick_next_seat_draws_and_discards_in_one_press() -> None:
-    """The discarder's 下家 does not wait for the claim window: nobody has claimed, so its
-    TURN closes the window (resolve: it draws) and discards. One press per discard."""
+    """The discarder's 下家's TURN is "I drew and discarded": one press per discard. While a seat
+    that has not answered may still claim (tracked mode: any seat may say it wins), the press
+    is its answer, held until the claims close (issue 28, docs/rules.md §17); once nobody else
+    may claim it closes the window at once (resolve: it draws) and discards."""
     s = STATES["claims"][1]
-    assert press_events(s, Press(1, "TURN")) == [Resolve(), Discard(1)]
-    passed = replay([{"type": "pass", "seat": 2}], s)  # passes are not claims
-    assert press_events(passed, Press(1, "TURN")) == [Resolve(), Discard(1)]
-    after = replay([e.to_json() for e in press_events(s, Press(1, "TURN"))], s)
+    assert press_events(s, Press(1, "TURN")) == [Pass(1, drew=True)]
+    passed = replay([{"type": "pass", "seat": 2}], s)  # passes are not claims: seat 3 may still claim
+    assert press_events(passed, Press(1, "TURN")) == [Pass(1, drew=True)]
+    both = replay([{"type": "pass", "seat": 3}], passed)
+    assert press_events(both, Press(1, "TURN")) == [Resolve(), Discard(1)]
+    after = replay([e.to_json() for e in press_events(both, Press(1, "TURN"))], both)
     assert after.phase == "claims" and after.claims is not None and after.claims["from"] == 1
+    held = replay([e.to_json() for e in press_events(passed, Press(1, "TURN"))], passed)
+    assert held.phase == "claims" and held.claims is not None and held.claims["held"] == 1
+    closed = replay([{"type": "pass", "seat": 3}], held)  # the last answer: its draw and its discard
+    assert closed.phase == "claims" and closed.claims is not None and closed.claims["from"] == 1
 
 
 def test_the_next_seat_waits_for_a_pending_claim() -> None:
@@ -98,8 +106,15 @@ def test_the_next_seat_at_the_end_of_the_wall_closes_the_window_only() -> None:
             break
         s = replay([{"type": "resolve"}], s)
     nxt = (seat + 1) % 4
-    assert press_events(s, Press(nxt, "TURN")) == [Resolve()]
-    assert replay([{"type": "resolve"}], s).phase == "hand_over"
+    others = [x for x in range(4) if x not in (seat, nxt)]
+    # the others may still win on the last tile (tracked mode): the press waits for them (§17)
+    assert press_events(s, Press(nxt, "TURN")) == [Pass(nxt, drew=True)]
+    held = replay([{"type": "pass", "seat": nxt, "drew": True}], s)
+    assert replay([{"type": "pass", "seat": x} for x in others], held).phase == "hand_over"
+    assert replay([{"type": "resolve"}], held).phase == "hand_over"  # (or the window closes)
+    answered = replay([{"type": "pass", "seat": x} for x in others], s)
+    assert press_events(answered, Press(nxt, "TURN")) == [Resolve()]
+    assert replay([{"type": "resolve"}], answered).phase == "hand_over"
 
 
 @pytest.mark.parametrize(("button", "call"), [("CHI", "chow"), ("PENG", "pong"), ("GANG", "kong"), ("HU", "win")])

@@ -90,15 +90,21 @@ def test_the_journal_keeps_the_events_a_press_became_with_the_press_as_source(ri
     press(None, "DICE")
     press(None, "DICE")
     press(0, "TURN")
-    (a,) = press(1, "TURN")  # the quick 下家: resolve (it draws), then its discard
+    (a,) = press(1, "TURN")  # the quick 下家: held while the others may still claim (docs/rules.md §17)
+    assert a.ok and service.public["phase"] == "claims" and service.public["claims"]["held"] == 1
+    press(2, "TURN")
+    (a,) = press(3, "TURN")  # the last answer: the 下家's draw and discard
     assert a.ok and service.public["phase"] == "claims" and service.public["claims"]["from"] == 1
-    tail = [(r.event, r.source) for r in service._journal.records()][-4:]
+    tail = [(r.event, r.source) for r in service._journal.records()][-5:]
     assert tail == [
         ({"type": "roll", "dice": [3, 4], "seat": 2}, "gpio press DICE"),
         ({"type": "discard", "seat": 0}, "gpio press 0:TURN"),
-        ({"type": "resolve"}, "gpio press 1:TURN"),
-        ({"type": "discard", "seat": 1}, "gpio press 1:TURN"),
+        ({"type": "pass", "seat": 1, "drew": True}, "gpio press 1:TURN"),
+        ({"type": "pass", "seat": 2}, "gpio press 2:TURN"),
+        ({"type": "pass", "seat": 3}, "gpio press 3:TURN"),
     ]
+    (b,) = press(3, "TURN")  # on seat 1's discard: seats 2 and 0 may still claim
+    assert b.ok and service.public["claims"]["held"] is None and service.public["claims"]["answers"][3] == "pass"
 
 
 def test_a_refused_press_blinks_that_seats_led_and_changes_nothing(rig):

@@ -37,8 +37,9 @@ from tests.hardware.tables import START
 from tests.reliability.helpers import ROOT, child_env
 
 SYNC_MS = 500
-# From seat 0 to move: a discard, two passes, the 下家's TURN (resolve, then its discard), and
-# round again — eleven events from eight presses, each from another seat than the one before.
+# From seat 0 to move: a discard, two passes, the 下家's TURN (nobody else may claim now:
+# resolve, then its discard), round again, and a 下家's TURN held while the others may still
+# claim (docs/rules.md §17) — ten events from eight presses, each from another seat than the one before.
 PRESSES = [(0, "TURN"), (2, "TURN"), (3, "TURN"), (1, "TURN"), (3, "TURN"), (0, "TURN"), (2, "TURN"), (3, "TURN")]
 
 
@@ -69,7 +70,8 @@ def expected(source: str) -> list[tuple[dict[str, Any], str]]:
         for event in press_events(state, press, lambda: (1, 1)):  # type: ignore[union-attr]
             state, _ = apply(state, event)
             out.append((event.to_json(), f"{source} press {press.label()}"))
-    assert len(out) == 11 and public_state(state)["claims"]["from"] == 3
+    claims = public_state(state)["claims"]
+    assert len(out) == 10 and claims is not None and claims["from"] == 2 and claims["held"] == 3
     return out
 
 

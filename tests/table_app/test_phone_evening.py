@@ -65,7 +65,8 @@ PLAY = [
     press(3, "TURN"),
     press(0, "CHI"), passes(1), passes(2),  # seat 0, the 下家, chows
     press(0, "TURN"),
-    press(1, "TURN"),  # the quick 下家: draws and discards in one press
+    press(1, "TURN"),  # the quick 下家: one press — held while seats 2 and 3 may still claim (rules §17)
+    passes(2), passes(3),  # their answers: the last makes seat 1's draw and discard
     passes(3), passes(0), passes(2),  # all pass: seat 2 draws
     press(2, "HU"),  # and wins on its own draw
     {"type": "confirm_win", "wait": "single"},
@@ -204,7 +205,14 @@ def test_an_evening_from_phones_alone_is_the_play_file(tmp_path: Path) -> None:
         evening.tap(2, "[data-press=pass]")
         assert evening.state()["turn"] == 0 and evening.state()["seats"][0]["melds"][0]["kind"] == "chow"
         evening.tap(0, "[data-press=TURN]")
-        evening.tap(1, "[data-press=TURN]", changes=2)  # the quick 下家
+        evening.tap(1, "[data-press=TURN]")  # the quick 下家: held while seats 2 and 3 may still claim
+        assert evening.state()["claims"]["held"] == 1
+        phones[1].wait("['摸牌了，等别家', 'drew: others may still claim']"
+                       ".some(w => document.body.textContent.includes(w))",
+                       "the 下家 told it waits")
+        for seat in (2, 3):
+            evening.tap(seat, "[data-press=pass]")  # the last answer: seat 1's draw and discard
+        assert evening.state()["claims"]["from"] == 1
         for seat in (3, 0):
             evening.tap(seat, "[data-press=pass]")
         evening.tap(2, "[data-press=pass]")  # the last pass: seat 2 draws

@@ -135,7 +135,13 @@ def test_four_phones_play_a_hand_and_the_journal_is_the_presses(tmp_path: Path) 
         assert state["turn"] == 2 and state["seats"][2]["melds"][0]["kind"] == "pong"
         assert state["actions"][2] == ["discard"]  # after a pong: only a discard (docs/rules.md §17)
         tap(serve, phones[2], "[data-press=TURN]")
-        tap(serve, phones[3], "[data-press=TURN]", changes=2)  # the quick 下家: draws and discards at once
+        tap(serve, phones[3], "[data-press=TURN]")  # the quick 下家: held while seats 0 and 1 may still claim
+        phones[3].wait("['摸牌了，等别家', 'drew: others may still claim']"
+                       ".some(w => document.body.textContent.includes(w))",
+                       "the 下家 told it waits")
+        tap(serve, phones[0], "[data-press=pass]")
+        tap(serve, phones[1], "[data-press=pass]")  # the last answer: seat 3's draw and discard (rules §17)
+        assert serve.state()["claims"]["from"] == 3
         tap(serve, phones[1], "[data-press=HU]")  # a win on seat 3's discard
         tap(serve, phones[0], "[data-press=pass]")
         tap(serve, phones[2], "[data-press=pass]")
@@ -173,7 +179,8 @@ def test_four_phones_play_a_hand_and_the_journal_is_the_presses(tmp_path: Path) 
     script = [played[0], played[1], *named,
               press(None, "DICE", dice=rolls[0]), press(None, "DICE", dice=rolls[1]), press(0, "TURN"),
               press(2, "PENG"), {"type": "pass", "seat": 1}, {"type": "pass", "seat": 3},
-              press(2, "TURN"), press(3, "TURN"), press(1, "HU"), {"type": "pass", "seat": 0},
+              press(2, "TURN"), press(3, "TURN"), {"type": "pass", "seat": 0}, {"type": "pass", "seat": 1},
+              press(1, "HU"), {"type": "pass", "seat": 0},
               {"type": "pass", "seat": 2}, {"type": "confirm_win", "wait": "plain"}, {"type": "end_session"}]
     (tmp_path / "presses.jsonl").write_text("".join(json.dumps(e, ensure_ascii=False) + "\n" for e in script),
                                             encoding="utf-8")

@@ -21,12 +21,15 @@ from table_app.service import ManualClock, TableService
 DEALT = [{"type": "new_session", "players": ["A", "B", "C", "D"], "base": 1},
          {"type": "seating", "method": "C", "east": 0},
          {"type": "roll", "dice": [4, 6]}, {"type": "roll", "dice": [2, 3]}]
+PASSED = [{"type": "pass", "seat": 2}, {"type": "pass", "seat": 3}]
+"""Seat 0 has discarded and the others have passed: nobody but the 下家 may answer, so its TURN
+is two events at once (docs/rules.md §17: else it is held until the others have answered)."""
 
 
 def test_each_step_carries_the_public_state_of_the_events_so_far_and_the_state_pressed_on_is_unchanged() -> None:
-    state = replay([*DEALT, {"type": "discard", "seat": 0}])
+    state = replay([*DEALT, {"type": "discard", "seat": 0}, *PASSED])
     before = state.to_json()
-    pressed = apply_press(state, Press(1, "TURN"))  # the quick 下家: resolve, then its discard
+    pressed = apply_press(state, Press(1, "TURN"))  # the quick 下家, nobody else may claim: resolve, its discard
     assert not isinstance(pressed, Undo)
     assert [s.event.TYPE for s in pressed.steps] == ["resolve", "discard"]
     events = [s.event.to_json() for s in pressed.steps]
@@ -70,6 +73,8 @@ def service(tmp_path: Path) -> Iterator[tuple[TableService, ManualClock, list[No
 def test_a_two_event_press_is_told_in_turn_and_opens_a_fresh_window(service) -> None:
     svc, clock, notices, _ = service
     assert svc.call({"type": "press", "seat": 0, "button": "TURN"}, timeout=10).ok
+    for command in PASSED:
+        assert svc.call(command, timeout=10).ok
     clock.advance(1.0)
     answer = svc.call({"type": "press", "seat": 1, "button": "TURN"}, timeout=10)
     assert answer.ok
@@ -83,6 +88,8 @@ def test_a_two_event_press_is_told_in_turn_and_opens_a_fresh_window(service) -> 
 def test_a_journal_that_fails_half_way_keeps_none_of_the_press(service, monkeypatch) -> None:
     svc, _, notices, journal = service
     assert svc.call({"type": "press", "seat": 0, "button": "TURN"}, timeout=10).ok
+    for command in PASSED:
+        assert svc.call(command, timeout=10).ok
     before, told, seq = svc.public, len(notices), svc.seq
     insert, calls = Journal._insert, []
 

@@ -4,9 +4,11 @@ and a ``play`` file of presses — gives the same journal, event for event: ever
 sends presses, and the engine's one button mapping, in the service thread, makes the events.
 
 The hand has what players do: the quick 下家 who draws and discards inside the claim
-window, a pong that makes the 下家 wait, a misclick taken back with a held TURN (held twice: the
-first puts the undo up, the same seat's second confirms its own step — issue 28), a kong
-refused right after the pong (docs/rules.md §17), a win claimed on a discard.
+window — its press held while the others may still claim, made when the window closes
+(issue 28, docs/rules.md §17) —, a pong that makes the 下家 wait, a misclick taken back with a
+held TURN (held twice: the first puts the undo up, the same seat's second confirms its own
+step — issue 28), a kong refused right after the pong (§17), and a win on a discard that beats
+the 下家's held press.
 """
 
 from __future__ import annotations
@@ -47,7 +49,9 @@ SCRIPT: list[tuple[str, int | None, str, bool]] = [
     ("press", None, "DICE", False),
     ("press", None, "DICE", False),
     ("press", 0, "TURN", False),  # the dealer discards
-    ("press", 1, "TURN", False),  # the quick 下家: draws and discards in one press
+    ("press", 1, "TURN", False),  # the quick 下家 has drawn and discarded: held, the others may still claim
+    ("press", 1, "PENG", True),  # …so its answer stands
+    ("close", None, "", False),  # the claim window closes: its draw and discard are made
     ("press", 3, "PENG", False),
     ("press", 2, "TURN", True),  # the 下家 waits: seat 3's pong is pending
     ("press", 0, "HU", False),  # a misclick…
@@ -57,11 +61,10 @@ SCRIPT: list[tuple[str, int | None, str, bool]] = [
     ("close", None, "", False),  # the claim window closes: seat 3 pongs
     ("press", 3, "GANG", True),  # no kong right after a pong
     ("press", 3, "TURN", False),
-    ("press", 0, "TURN", False),  # the quick 下家 again
-    ("press", 2, "HU", False),  # a win on seat 0's discard
-    ("press", 1, "TURN", True),  # the 下家 waits for it
-    ("press", 3, "TURN", False),
-    ("close", None, "", False),
+    ("press", 0, "TURN", False),  # the quick 下家 again: held
+    ("press", 2, "HU", False),  # a win on seat 3's discard beats it
+    ("press", 0, "HU", True),  # the 下家 has drawn: it cannot claim now
+    ("press", 1, "TURN", False),  # the last answer: the win is declared
 ]
 CONFIRM = {"type": "confirm_win", "wait": "single"}
 PINS = PinMap.from_mapping({"leds": [0, 1, 14, 15]})
@@ -79,7 +82,7 @@ def _records(journal: Journal) -> list[tuple[str, Any, Any]]:
 def _check_the_end(service: TableService) -> None:
     pub = service.public
     assert pub["phase"] == "hand_over" and pub["last_settlement"]["winner"] == 2
-    assert pub["last_settlement"]["kind"] == "discard" and pub["last_settlement"]["deltas"] == [-2, 0, 2, 0]
+    assert pub["last_settlement"]["kind"] == "discard" and pub["last_settlement"]["deltas"] == [0, 0, 2, -2]
 
 
 # --- the four ways ---------------------------------------------------------------------------------
@@ -238,7 +241,7 @@ def by_play_file(tmp_path: Path) -> list[dict[str, Any]]:
     bad.write_text("\n".join([*lines[: lines.index(json.dumps({"type": "resolve"}))], refused[0]]) + "\n")
     proc = subprocess.run([sys.executable, "-m", "table_app.cli", "play", str(bad)], capture_output=True, text=True,
                           env=dict(os.environ, PYTHONUTF8="1"), timeout=60)
-    assert proc.returncode == 3 and "seat 3's pong (碰) is pending" in proc.stderr
+    assert proc.returncode == 3 and "seat 1 has drawn and discarded: it waits for the others" in proc.stderr
     return [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
 
 
@@ -261,4 +264,6 @@ def test_the_same_hand_four_ways_gives_the_same_journal(ui: UI, tmp_path: Path, 
     without_ids = [{k: v for k, v in ev.items() if k != "player_ids"} for ev in in_effect]  # (play has no roster)
     assert played == without_ids[:taken_back] + without_ids[taken_back + 1:]
     kinds = [ev["type"] for ev in played]
-    assert kinds.count("resolve") == 4 and kinds.count("discard") == 4  # two quick 下家 turns
+    assert kinds.count("resolve") == 2 and kinds.count("discard") == 2  # the window's two closes; two discards
+    held = [ev for ev in played if ev.get("drew")]
+    assert held == [{"type": "pass", "seat": 1, "drew": True}, {"type": "pass", "seat": 0, "drew": True}]
