@@ -32,6 +32,7 @@ from engine.fields import (
     check_dice,
     check_name,
     check_player_id,
+    check_player_ids,
     check_seat,
     check_text,
     check_tile,
@@ -78,13 +79,8 @@ class NewSession(Event):
                 raise InvalidEventError(f"new_session: {e}") from None
         if self.wall_seed is not None and type(self.wall_seed) is not int:
             raise InvalidEventError(f"new_session: 'wall_seed' must be a whole number, got {self.wall_seed!r}")
-        ids = self.player_ids
-        if ids is not None:
-            if not isinstance(ids, tuple | list) or len(ids) != 4:
-                raise InvalidEventError(f"new_session: 'player_ids' must be 4 roster ids (or null), one per seat, "
-                                        f"got {ids!r}")
-            object.__setattr__(self, "player_ids", tuple(
-                None if i is None else check_player_id(i, "player_ids", self.TYPE) for i in ids))
+        if self.player_ids is not None:
+            object.__setattr__(self, "player_ids", check_player_ids(self.player_ids, self.TYPE))
 
     @property
     def rule_set(self) -> Rules:

@@ -63,6 +63,18 @@ def check_player_id(value: object, name: str, etype: str) -> int:
     return value
 
 
+def check_player_ids(value: object, etype: str) -> tuple[int | None, int | None, int | None, int | None]:
+    """Each seat's roster player (None: not in the roster), as ``new_session`` carries them.
+
+    >>> check_player_ids([3, None, 1, 2], "new_session")
+    (3, None, 1, 2)
+    """
+    if not isinstance(value, tuple | list) or len(value) != SEATS:
+        raise InvalidEventError(f"{etype}: 'player_ids' must be 4 roster ids (or null), one per seat, got {value!r}")
+    a, b, c, d = (None if i is None else check_player_id(i, "player_ids", etype) for i in value)
+    return a, b, c, d
+
+
 def check_bets(value: object, etype: str, src: object = None) -> tuple[int, int, int, int]:
     """Every seat's bet: 4 whole numbers 0..MAX_AMOUNT (the ``bets`` event, a scored hand's)."""
     if not isinstance(value, list | tuple) or len(value) != SEATS or any(

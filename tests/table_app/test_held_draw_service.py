@@ -134,7 +134,9 @@ def test_undo_takes_the_held_answer_back(journal: Journal, path: Path) -> None:
     refused = svc.call(TURN1, "gpio")  # a second press is not a second answer
     assert not refused.ok and refused.code == "press.held"
     clock.advance(2.0)
-    undone = svc.call({**TURN1, "held": True}, "gpio")  # a held TURN: undo of the last event
+    asked = svc.call({**TURN1, "held": True}, "gpio")  # a held TURN puts the undo of its own step up
+    assert asked.ok and state(svc)["claims"]["held"] == 1
+    undone = svc.call({**TURN1, "held": True}, "gpio")  # held again by the same seat: its own step, undone
     assert undone.ok and undone.state is not None
     claims = undone.state["claims"]
     assert claims is not None and claims["held"] is None and claims["next"] == 1 and claims["waiting"] == [1, 2, 3]
