@@ -45,7 +45,7 @@ from table_app.present.refusals import refusal
 from table_app.present.words import tr
 from table_app.service import TableService
 from table_app.session_history import History, SessionHistory
-from table_app.ui import screens, units
+from table_app.ui import memory, screens, units
 from table_app.ui.sim import KEYS
 
 HERE = Path(__file__).parent
@@ -375,8 +375,19 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
         screen = self.screen(name)
         assert self.sm is not None
         self.sm.current = name
+        self.release(name)
         if refresh:
             screen.refresh()
+
+    def release(self, shown: str) -> None:
+        """Let go of the screens that only show the table (``screens.KEPT``: not the forms, not the
+        table), once left: rebuilt when next shown, they do not all stay in memory all evening."""
+        assert self.sm is not None
+        gone = [s for s in self.sm.screens if s.name != shown and s.name not in screens.KEPT]
+        for s in gone:
+            self.sm.remove_widget(s)
+        if gone:
+            memory.later()
 
     def refresh(self) -> None:
         self.version += 1
