@@ -13,6 +13,7 @@ from table_app.bench.touch import Driver
 
 JOIN = "http://192.168.178.120:8080/join/Xq3vT0bLk9mWc2ZpR8sYfA"  # a session's link, as the web pages give it
 HOW = ("self_drawn", "discard")
+REST_S = 2.0
 DICE = random.Random(28)  # the dice entered by touch (the same evening every time)
 NAMES = (["老王", "小李", "张阿姨", "Zhao"], ["欧阳诸葛司马东方", "Maximilianus", "阿强", "Christabella"],
          ["王小明", "李华", "Anna", "陈静"], ["Bo", "刘德华", "周杰伦", "Sam"])
@@ -41,7 +42,7 @@ def evening(db: str, *, sessions: int, hands: int, score_only: int, report: Call
     snapshots: list[Any] = []
 
     def checkpoint(at: str) -> None:
-        d.frames(3)
+        d.rest(REST_S)  # (a look at the screen: what the app does a moment after a change is done)
         report(at)
         if trace:
             import tracemalloc

@@ -30,6 +30,13 @@ class Driver:
             time.sleep(0.002)
         self.frames(1)
 
+    def rest(self, seconds: float) -> None:
+        """Nobody touches anything for ``seconds`` (the app's own timers run)."""
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            self.frames(1)
+            time.sleep(0.02)
+
     def settled(self) -> None:
         self.wait(lambda: self.app.seq == self.service.seq and self.service._queue.empty(), "the last notice")
 

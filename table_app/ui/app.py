@@ -116,6 +116,7 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
         self.last_phase = self.pub["phase"]
         self.font_path = find_cjk_font()
         self.sm: ScreenManager | None = None
+        self.shown: list[str] = []  # the last two screens shown (kept: see release)
         self._unsubscribe: Callable[[], None] | None = None
         self._pending: list[Notice] = []
         self._pending_lock = threading.Lock()
@@ -380,14 +381,18 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
             screen.refresh()
 
     def release(self, shown: str) -> None:
-        """Let go of the screens that only show the table (``screens.KEPT``: not the forms, not the
-        table), once left: rebuilt when next shown, they do not all stay in memory all evening."""
+        """Let go of the screens no longer needed: all but the table, the screen the phase calls
+        for (a form being filled in: the names, the seating, the win) and the last two shown (back
+        from Rules to the names typed). Built again when next shown, they do not all stay in
+        memory all evening."""
         assert self.sm is not None
-        gone = [s for s in self.sm.screens if s.name != shown and s.name not in screens.KEPT]
+        if self.shown[-1:] != [shown]:
+            self.shown = [*self.shown[-1:], shown]
+        keep = {"table", self.home(), *self.shown}
+        gone = [s for s in self.sm.screens if s.name not in keep]
         for s in gone:
             self.sm.remove_widget(s)
-        if gone:
-            memory.later()
+        memory.later()  # (also the rows, dialogs and buttons a screen rebuilt while it was shown)
 
     def refresh(self) -> None:
         self.version += 1

@@ -38,12 +38,6 @@ STEP_SCREENS: Final[dict[str, str]] = {"new_session": "session", "seating": "sea
 """The screen of each of the table's own steps (``present.buttons.forward``: the engine's ``step``, the
 results of an ended session, score-only entry): where the table goes for it, and its home screen then."""
 
-KEPT: Final = frozenset({"table", "session", "seating", "win", "entry", "settings"})
-"""The screens kept once built: the table (every press flashes on it) and the forms, which hold
-what was typed or chosen until it is sent. The others only show the table's state: they are let
-go when left (``TableApp.release``) and built again when next shown — kept, they held some 30 MB
-all evening (issue 28, ``xian-table bench --only evening``)."""
-
 _loaded: set[str] = set()
 
 
