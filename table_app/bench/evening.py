@@ -19,7 +19,7 @@ import subprocess
 import sys
 import tempfile
 from collections.abc import Callable
-from typing import Any
+from typing import TypedDict
 
 from table_app.bench import Result, result
 from table_app.bench.ui import _env, _xvfb, bare
@@ -32,8 +32,17 @@ SESSIONS, HANDS, SCORE_ONLY = 4, 4, 3
 BARE_RUNS_MAX = 3
 
 
+class Checkpoint(TypedDict):
+    """One line of ``evening_app``'s report (MiB; ``at``: ``start``, ``session N``, ``end``)."""
+
+    at: str
+    rss_mb: float
+    hwm_mb: float
+    rss_gc_mb: float
+
+
 def evening(env: dict[str, str], sessions: int = SESSIONS, hands: int = HANDS, score_only: int = SCORE_ONLY,
-            timeout: float = 1800) -> list[dict[str, Any]]:
+            timeout: float = 1800) -> list[Checkpoint]:
     """One evening in a fresh process: its checkpoints (``at``, ``rss_mb``, ``hwm_mb``, ``rss_gc_mb``)."""
     out = subprocess.run([sys.executable, "-m", "table_app.bench.evening_app", "--sessions", str(sessions),
                           "--hands", str(hands), "--score-only", str(score_only)], env=env, capture_output=True,

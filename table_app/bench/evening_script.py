@@ -5,10 +5,11 @@ buttons) and hands scored only, every screen and dialog visited, the language sw
 from __future__ import annotations
 
 import random
+import tracemalloc
 from collections.abc import Callable
-from typing import Any
 
 from engine.presses import PRESSED_WITH
+from engine.public import PublicState
 from table_app.bench.touch import Driver
 
 JOIN = "http://192.168.178.120:8080/join/Xq3vT0bLk9mWc2ZpR8sYfA"  # a session's link, as the web pages give it
@@ -20,7 +21,7 @@ NAMES = (["老王", "小李", "张阿姨", "Zhao"], ["欧阳诸葛司马东方",
 
 
 def evening(db: str, *, sessions: int, hands: int, score_only: int, report: Callable[[str], None],
-            trace: bool = False) -> list[Any]:
+            trace: bool = False) -> list[tracemalloc.Snapshot]:
     """Open the app on the journal ``db`` and play the evening; ``report(at)`` at the start, after
     each session and at the end. With ``trace``, tracemalloc snapshots at each of them."""
     from kivy.base import EventLoop
@@ -39,14 +40,12 @@ def evening(db: str, *, sessions: int, hands: int, score_only: int, report: Call
                    links={"hardware": "simulated", "mqtt": "offline", "journal": str(journal.path)})
     app._run_prepare()
     d = Driver(app, service, clock)
-    snapshots: list[Any] = []
+    snapshots: list[tracemalloc.Snapshot] = []
 
     def checkpoint(at: str) -> None:
         d.rest(REST_S)  # (a look at the screen: what the app does a moment after a change is done)
         report(at)
         if trace:
-            import tracemalloc
-
             snapshots.append(tracemalloc.take_snapshot())
 
     try:
@@ -112,6 +111,8 @@ def play_hand(d: Driver, h: int, touch: bool) -> None:
         pub = service.public
         if pub["phase"] == "turn":
             seat = pub["turn"]
+            if seat is None:
+                raise RuntimeError("the evening stopped: a turn without a seat to play")
             if (ending == 0 or (touch and ending == 2)) and n >= target and "win" in pub["actions"][seat]:
                 act(d, seat, "win", touch)
                 break
@@ -167,10 +168,12 @@ def act(d: Driver, seat: int, action: str, touch: bool) -> None:
         d.press(seat, PRESSED_WITH[action])  # type: ignore[index]
 
 
-def claims(d: Driver, pub: Any, touch: bool, win: bool, pong: bool) -> None:
+def claims(d: Driver, pub: PublicState, touch: bool, win: bool, pong: bool) -> None:
     """Every seat answers the discard: a win or a pong by the first who may, the others pass,
     the discarder's 下家 last; the window is then closed by the clock if it is still open."""
     c = pub["claims"]
+    if c is None:
+        return
     seq = d.service.seq
     waiting = [s for s in range(4) if pub["actions"][s] and c["answers"][s] is None]
     call = "claim:win" if win else "claim:pong" if pong else None
@@ -219,7 +222,7 @@ def score_hand(d: Driver, h: int) -> None:
     d.wait(lambda: a.sm.current == "entry", "the entry screen")
     winner = h % 4
     if h % 4 == 3:
-        event: dict[str, Any] = {"type": "score_hand", "winner": None, "how": None}
+        event: dict[str, object] = {"type": "score_hand", "winner": None, "how": None}
     else:
         how = HOW[h % 2]
         event = {"type": "score_hand", "winner": winner, "how": how, "wait": "single"}

@@ -7,11 +7,16 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from table_app.clock import ManualClock
+from table_app.service import TableService
+
+Widget = Any  # (Kivy is untyped: the app, its screens, buttons and dialogs)
+
 
 class Driver:
     """Touches through Kivy's event loop like a real touchscreen's, and waits for the table."""
 
-    def __init__(self, app: Any, service: Any, clock: Any) -> None:
+    def __init__(self, app: Widget, service: TableService, clock: ManualClock) -> None:
         self.app, self.service, self.clock = app, service, clock
 
     def frames(self, n: int = 2) -> None:
@@ -40,7 +45,7 @@ class Driver:
     def settled(self) -> None:
         self.wait(lambda: self.app.seq == self.service.seq and self.service._queue.empty(), "the last notice")
 
-    def tap(self, widget: Any) -> None:
+    def tap(self, widget: Widget) -> None:
         from kivy.tests.common import UnitTestTouch
 
         self.frames(1)
@@ -52,13 +57,13 @@ class Driver:
         t.touch_up()
         self.frames(1)
 
-    def tap_and_settle(self, widget: Any) -> None:
+    def tap_and_settle(self, widget: Widget) -> None:
         before = self.service.seq
         self.tap(widget)
         self.wait(lambda: self.service.seq > before or bool(self.app.message), "the service took the touch")
         self.settled()
 
-    def send(self, command: dict[str, Any]) -> None:
+    def send(self, command: dict[str, object]) -> None:
         """A command as the screen that makes it sends it (``app.send``)."""
         before = self.service.seq
         self.app.send(command)
@@ -70,7 +75,7 @@ class Driver:
         self.service.call({"type": "press", "seat": seat, "button": button, "held": False}, source="gpio")
         self.settled()
 
-    def find(self, action: str, root: Any = None) -> Any:
+    def find(self, action: str, root: Widget = None) -> Widget:
         root = root if root is not None else self.app.sm.current_screen
         found = [w for w in root.walk() if getattr(w, "action", None) == action and w.opacity > 0
                  and not w.disabled]
@@ -78,7 +83,7 @@ class Driver:
             raise RuntimeError(f"the evening stopped: no {action!r} on {root!r}")
         return found[0]
 
-    def modal(self) -> Any:
+    def modal(self) -> Widget:
         from kivy.core.window import Window
         from kivy.uix.modalview import ModalView
 
@@ -97,7 +102,7 @@ class Driver:
         self.tap(self.modal().items[item])
         self.frames(2)
 
-    def find_menu(self) -> Any:
+    def find_menu(self) -> Widget:
         screen = self.app.sm.current_screen
         found = [w for w in screen.walk() if getattr(w, "action", None) == "menu" and w.opacity > 0]
         if found:

@@ -150,6 +150,7 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
             Clock.schedule_once(self._screenshot, max(0.5, (self.exit_after or 3) - 0.5))
         if self.exit_after:
             Clock.schedule_once(self._exit, self.exit_after)
+        memory.freeze()
         self.goto(self.first_screen or self.home())
         return sm
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 import ctypes
 import gc
 from collections.abc import Callable
-from typing import Any
 
 DELAY_S = 1.0  # after the screen's change has been drawn: never between a tap and its answer
 
@@ -28,7 +27,7 @@ def _malloc_trim() -> Callable[[int], int] | None:
 
 
 _TRIM = _malloc_trim()
-_trigger: Any = None
+_trigger: Callable[[], object] | None = None
 
 
 def give_back(*_: object) -> None:
@@ -36,6 +35,15 @@ def give_back(*_: object) -> None:
     gc.collect()
     if _TRIM is not None:
         _TRIM(0)
+
+
+def freeze() -> None:
+    """What the app holds before its first screen — the modules, the engine's hand tables, the
+    service — is never garbage: moved out of the cycle collector's sight (``gc.freeze``), so the
+    full collections of :func:`give_back` scan only what came after (half the time, measured).
+    Once a process: a second app in it (the tests) must not freeze the first one's widgets."""
+    if gc.get_freeze_count() == 0:
+        gc.freeze()
 
 
 def later() -> None:
