@@ -17,7 +17,8 @@ T = TypeVar("T")
 
 # Add suites here, one line each.
 
-SUITES: tuple[str, ...] = ("hand", "service", "mqtt", "slowdisk", "flood", "web", "phones", "sim", "ui", "startup")
+SUITES: tuple[str, ...] = ("hand", "service", "mqtt", "slowdisk", "flood", "web", "phones", "sim", "ui", "evening",
+                           "startup")
 
 
 @dataclass(frozen=True)

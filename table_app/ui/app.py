@@ -47,7 +47,7 @@ from table_app.present.refusals import refusal
 from table_app.present.words import tr
 from table_app.service import TableService
 from table_app.session_history import History, SessionHistory
-from table_app.ui import screens, units
+from table_app.ui import memory, screens, units
 from table_app.ui.sim import KEYS
 from table_app.ui.undo import UndoPart
 
@@ -123,6 +123,7 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
         self.last_seating: Seating | None = None  # who moves where after it (the sithere screen)
         self.font_path = find_cjk_font()
         self.sm: ScreenManager | None = None
+        self.shown: list[str] = []  # the last two screens shown (kept: see release)
         self._unsubscribe: Callable[[], None] | None = None
         self._pending: list[Notice] = []
         self.undo = UndoPart(self)  # an undo's dialog and note (ui/undo.py)
@@ -157,6 +158,7 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
             Clock.schedule_once(self._screenshot, max(0.5, (self.exit_after or 3) - 0.5))
         if self.exit_after:
             Clock.schedule_once(self._exit, self.exit_after)
+        memory.freeze()
         self.goto(self.first_screen or self.home())
         return sm
 
@@ -397,8 +399,23 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
         screen = self.screen(name)
         assert self.sm is not None
         self.sm.current = name
+        self.release(name)
         if refresh:
             screen.refresh()
+
+    def release(self, shown: str) -> None:
+        """Let go of the screens no longer needed: all but the table, the screen the phase calls
+        for (a form being filled in: the names, the seating, the win) and the last two shown (back
+        from Rules to the names typed). Built again when next shown, they do not all stay in
+        memory all evening."""
+        assert self.sm is not None
+        if self.shown[-1:] != [shown]:
+            self.shown = [*self.shown[-1:], shown]
+        keep = {"table", self.home(), *self.shown}
+        gone = [s for s in self.sm.screens if s.name not in keep]
+        for s in gone:
+            self.sm.remove_widget(s)
+        memory.later()  # (also the rows, dialogs and buttons a screen rebuilt while it was shown)
 
     def refresh(self) -> None:
         self.version += 1
