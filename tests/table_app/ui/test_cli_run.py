@@ -146,7 +146,8 @@ def _menu_button(shot: Any) -> tuple[int, int]:
     w, h = shot.size
     plain = tuple(round(c * 255) for c in BUTTON["plain"][:3])
     px = shot.load()
-    found = [(x, y) for y in range(0, h // 5, 2) for x in range(w // 2, w, 2)
+    # (the top bar only: the session screen's ＋ 新名字 below it is a plain button too)
+    found = [(x, y) for y in range(0, h // 10, 2) for x in range(w // 2, w, 2)
              if all(abs(a - b) <= 3 for a, b in zip(px[x, y][:3], plain, strict=True))]
     assert found, "no 菜单 button drawn at the top right"
     xs, ys = [p[0] for p in found], [p[1] for p in found]
