@@ -297,17 +297,8 @@ class Journal:
     def _transaction(self) -> Iterator[sqlite3.Connection]:
         if self.readonly:
             raise JournalError(f"journal {str(self.path)!r} is open read-only")
-        c = self._conn
-        c.execute("BEGIN IMMEDIATE")
-        try:
+        with journal_file.immediate(self._conn) as c:
             yield c
-            c.execute("COMMIT")
-        except BaseException:
-            # SQLite may already have rolled back (a full disk does); never mask the real error
-            if c.in_transaction:
-                with contextlib.suppress(sqlite3.Error):
-                    c.execute("ROLLBACK")
-            raise
 
     @staticmethod
     def _insert(c: sqlite3.Connection, seq: int, prev: bytes, kind: str, session: int | None, source: str,

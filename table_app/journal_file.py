@@ -387,3 +387,19 @@ def _scratch_copy(p: Path) -> Iterator[Path]:
         yield copy
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def immediate(c: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+    """One write transaction on ``c`` (``BEGIN IMMEDIATE`` … ``COMMIT``), rolled back on any
+    error — the journal's events and the roster's players are written the same way."""
+    c.execute("BEGIN IMMEDIATE")
+    try:
+        yield c
+        c.execute("COMMIT")
+    except BaseException:
+        # SQLite may already have rolled back (a full disk does); never mask the real error
+        if c.in_transaction:
+            with contextlib.suppress(sqlite3.Error):
+                c.execute("ROLLBACK")
+        raise

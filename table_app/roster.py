@@ -43,6 +43,7 @@ from engine.errors import InvalidEventError
 from engine.event_base import Event
 from engine.events import Name, NewSession
 from engine.fields import check_name
+from table_app.journal_file import immediate
 
 if TYPE_CHECKING:
     from table_app.notices import Notice
@@ -137,17 +138,9 @@ class Roster:
     @contextlib.contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
         """One write transaction (the caller holds the lock and has a connection)."""
-        c = self._conn
-        assert c is not None
-        c.execute("BEGIN IMMEDIATE")
-        try:
+        assert self._conn is not None
+        with immediate(self._conn) as c:
             yield c
-            c.execute("COMMIT")
-        except BaseException:
-            if c.in_transaction:
-                with contextlib.suppress(sqlite3.Error):
-                    c.execute("ROLLBACK")
-            raise
 
     # -- reading ---------------------------------------------------------------------------
 

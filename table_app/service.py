@@ -1,6 +1,6 @@
 """``TableService``: the table's only writer (docs/design.md §1, data flow).
 
-Any number of input threads (buttons, the serial panel, the touchscreen, MQTT, stdin) call
+Every input thread (buttons, the serial panel, the touchscreen, MQTT, stdin) calls
 :meth:`TableService.submit`; the commands wait in one thread-safe queue and a single service
 thread takes them one at a time:
 
