@@ -53,9 +53,11 @@ def _env(display: str, home: str) -> dict[str, str]:
     return env
 
 
-def bare(env: dict[str, str]) -> tuple[float, float]:
+def bare(env: dict[str, str], app_sizes: bool = False) -> tuple[float, float]:
+    """The bare window's first frame (s) and RSS (MB); ``app_sizes``: its label at the app's four font sizes."""
     out = subprocess.run([sys.executable, "-m", "table_app.bench.ui_bare", "--size", "800x480", "--exit-after",
-                          str(SECONDS)], env=env, capture_output=True, text=True, timeout=120, check=True)
+                          str(SECONDS), *(["--app-sizes"] if app_sizes else [])],
+                         env=env, capture_output=True, text=True, timeout=120, check=True)
     data = json.loads(out.stdout.strip().splitlines()[-1])
     return float(data["first_frame_s"]), float(data["rss_mb"])
 

@@ -20,6 +20,9 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser()
     p.add_argument("--size", type=lambda t: tuple(int(x) for x in t.split("x")), default=(800, 480))
     p.add_argument("--exit-after", type=float, default=4.0)
+    p.add_argument("--app-sizes", action="store_true",
+                   help="a label at each of the app's four font sizes for this window (units.type_scale), not one "
+                        "at 40 px: each size is another face of the CJK font opened (about 2.5 MB each)")
     args = p.parse_args(argv)
     from table_app.ui.launch import configure_kivy, rss_mb
 
@@ -37,12 +40,21 @@ def main(argv: list[str] | None = None) -> int:
     first: list[float] = []
 
     class Bare(App):  # type: ignore[misc]  # Kivy is untyped
-        def build(self) -> Label:
+        def build(self) -> Label:  # (or a BoxLayout of them)
             if font:
                 LabelBase.register(DEFAULT_FONT, font)
             Window.bind(on_flip=self.flipped)
             Clock.schedule_once(lambda *_: self.stop(), args.exit_after)
-            return Label(text="西安麻将 xian-table", font_size=40)
+            if not args.app_sizes:
+                return Label(text="西安麻将 xian-table", font_size=40)
+            from kivy.uix.boxlayout import BoxLayout
+
+            from table_app.ui import units
+
+            box = BoxLayout(orientation="vertical")
+            for size in units.type_scale(units.px_per_mm(width, height)):
+                box.add_widget(Label(text="西安麻将 xian-table", font_size=size))
+            return box
 
         def flipped(self, *_: object) -> None:
             if not first:

@@ -39,7 +39,8 @@ class TableScreen(Base):
         self.panels: list[SeatPanel] = []
         self.holders: list[Any] = []
         self.sets: dict[str, tuple[list[SeatPanel], list[Any]]] = {}
-        self.forward_buttons: list[BigButton] = []
+        self.forward_buttons: list[BigButton] = []  # shown, in order
+        self.forward_made: dict[str, BigButton] = {}  # each action's button, made when first shown
         self.names: list[str] = []
         self.arrange()
         self.bind(size=self.place, pos=self.place)
@@ -146,20 +147,28 @@ class TableScreen(Base):
 
     def show_forward(self, pub: PublicState, lang: str) -> None:
         """The table's own buttons that move it on (下一局, 确认胡牌, …): the forward actions
-        that belong to no seat, and 只记分 before a hand is dealt."""
+        that belong to no seat, and 只记分 before a hand is dealt. Each action's button is made
+        once and kept (the table refreshes on every event: rebuilt, they were garbage each time)."""
         row = self.ids.forward
-        for b in self.forward_buttons:
-            row.remove_widget(b)
         wanted = [act for seat, act in forward(pub, app().score_only) if seat is None and act != "menu"]
         if pub["phase"] == "betting" and "score_hand" not in wanted and pub["bets_open"]:
             wanted.append("score_hand")
-        self.forward_buttons = []
-        for act in wanted:
-            b = BigButton(text=tr(f"go_{act}", lang), action=act, style="go" if act != "score_hand" else "plain")
+        shown = [self.forward_made[act] for act in wanted if act in self.forward_made]
+        if shown != self.forward_buttons or len(shown) != len(wanted):
+            for b in self.forward_buttons:
+                row.remove_widget(b)
+            self.forward_buttons = [self.forward_made.get(act) or self._forward_button(act) for act in wanted]
+            for b in self.forward_buttons:
+                row.add_widget(b, index=1)
+        for b in self.forward_buttons:
+            b.text = tr(f"go_{b.action}", lang)
             b.size_hint_min_x = text_width(b.text, app().fs_s) + app().mm * 2  # (its words on one line)
-            b.bind(on_release=lambda _b, act=act: self.go(act))
-            row.add_widget(b, index=1)
-            self.forward_buttons.append(b)
+
+    def _forward_button(self, act: str) -> BigButton:
+        b = BigButton(action=act, style="go" if act != "score_hand" else "plain")
+        b.bind(on_release=lambda _b, act=act: self.go(act))
+        self.forward_made[act] = b
+        return b
 
     def update_status(self) -> None:
         a = app()
