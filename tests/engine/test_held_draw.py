@@ -15,7 +15,7 @@ from engine.legal import actions, may_still_claim
 from engine.presses import UNDO, Press, Pressed, apply_press, press_events
 from engine.public import public_state
 from engine.table import TableState, apply, replay
-from tests.hardware.tables import START, states
+from tests.hardware.tables import START, last_discard, states
 
 CLAIMS = states()["claims"][1]  # tracked mode: seat 0 (the dealer) discarded; seat 1 is its 下家
 HELD = {"type": "pass", "seat": 1, "drew": True}
@@ -159,14 +159,7 @@ def test_undo_and_replay_from_the_journal() -> None:
 
 
 def test_the_end_of_the_wall_held_then_the_hand_is_drawn() -> None:
-    s = replay(START)
-    while True:
-        seat = s.turn
-        assert seat is not None
-        s = replay([{"type": "discard", "seat": seat}], s)
-        if s.drawable == 0:
-            break
-        s = replay([{"type": "resolve"}], s)
+    s, seat = last_discard()
     nxt = (seat + 1) % 4
     held = pressed(s, Press(nxt, "TURN"))
     assert held.phase == "claims" and held.claims is not None and held.claims["held"] == nxt

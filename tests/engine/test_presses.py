@@ -12,7 +12,7 @@ from engine.errors import IllegalEventError, InvalidEventError, RuleError
 from engine.events import Claim, Discard, Kong, Pass, Resolve, Roll, Win
 from engine.presses import BUTTONS, UNDO, Press, parse_press, press_events
 from engine.table import TableState, apply, replay
-from tests.hardware.tables import PONG, ROUND, START, states
+from tests.hardware.tables import PONG, ROUND, START, last_discard, states
 
 STATES = states()
 DICE = (3, 5)
@@ -97,14 +97,7 @@ def test_the_claim_named_pending_is_the_one_that_would_take_the_tile() -> None:
 
 def test_the_next_seat_at_the_end_of_the_wall_closes_the_window_only() -> None:
     """Nothing is left to draw: its TURN closes the claims and the hand is drawn (荒牌)."""
-    s = replay(START)
-    while True:
-        seat = s.turn
-        assert seat is not None
-        s = replay([{"type": "discard", "seat": seat}], s)
-        if s.drawable == 0:
-            break
-        s = replay([{"type": "resolve"}], s)
+    s, seat = last_discard()
     nxt = (seat + 1) % 4
     others = [x for x in range(4) if x not in (seat, nxt)]
     # the others may still win on the last tile (tracked mode): the press waits for them (§17)

@@ -35,6 +35,19 @@ def states():
     return out
 
 
+def last_discard():
+    """(state, seat): START played discard by discard (nobody claims) until nothing is left to
+    draw — the claims open on ``seat``'s discard of the wall's last tile."""
+    s = replay(START)
+    while True:
+        seat = s.turn
+        assert seat is not None
+        s = replay([{"type": "discard", "seat": seat}], s)
+        if s.drawable == 0:
+            return s, seat
+        s = replay([{"type": "resolve"}], s)
+
+
 def accepts(state, command) -> bool:
     try:
         apply(state, command)
