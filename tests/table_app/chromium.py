@@ -12,7 +12,7 @@ import os
 import subprocess
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -154,6 +154,27 @@ def join_phone(browser: Chromium, url: str, seat: int, name: str | None = None, 
     page.click("#join")
     page.wait(f"location.pathname === '/phone/{seat}' && document.body.dataset.seq !== ''", "the seat's page")
     return page
+
+
+@contextlib.contextmanager
+def phone_table(tmp_path: Path, table: str) -> Iterator[tuple[Any, Any, Any, Chromium]]:
+    """A real table for the phones' browser tests: a journal, its service (no claim timer, a
+    manual clock), its pages and a Chromium — (journal, service, pages, browser), all closed after."""
+    from table_app.journal import Journal
+    from table_app.service import ManualClock, TableService
+    from table_app.web.server import SeatPages
+
+    journal = Journal.open(tmp_path / "j.sqlite3")
+    service = TableService(journal, claim_window_s=0, clock=ManualClock()).start()
+    pages = SeatPages(service, "127.0.0.1", 0, table=table).start()
+    browser = Chromium(tmp_path / "profile")
+    try:
+        yield journal, service, pages, browser
+    finally:
+        browser.close()
+        pages.stop()
+        service.stop()
+        journal.close()
 
 
 def shots_dir(docs: str, tmp_path: Path) -> Path:

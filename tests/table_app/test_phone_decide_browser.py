@@ -13,10 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from table_app.journal import Journal
-from table_app.service import ManualClock, TableService
 from table_app.web.server import SeatPages
-from tests.table_app.chromium import Chromium, Page, join_phone, shots_dir
+from tests.table_app.chromium import Chromium, Page, join_phone, phone_table, shots_dir
 
 START = [
     {"type": "new_session", "players": ["阿明", "阿华", "阿强", "阿芳"], "base": 1},
@@ -32,11 +30,7 @@ def join(browser: Chromium, pages: SeatPages, seat: int) -> Page:
 
 @pytest.mark.slow
 def test_the_consent_prompt_on_a_phone(tmp_path: Path) -> None:
-    journal = Journal.open(tmp_path / "j.sqlite3")
-    service = TableService(journal, claim_window_s=0, clock=ManualClock()).start()
-    pages = SeatPages(service, "127.0.0.1", 0, table="t-decide").start()
-    browser = Chromium(tmp_path / "profile")
-    try:
+    with phone_table(tmp_path, "t-decide") as (journal, service, pages, browser):
         for ev in START:
             assert service.call(ev, "touch", timeout=10).ok
         dealer, other = join(browser, pages, 0), join(browser, pages, 2)
@@ -64,11 +58,6 @@ def test_the_consent_prompt_on_a_phone(tmp_path: Path) -> None:
         assert service.public["phase"] == "turn" and service.public["turn"] == 0
         records = list(journal.records())
         assert records[-1].kind == "undo" and " agrees phone 2 tap " in records[-1].source
-    finally:
-        browser.close()
-        pages.stop()
-        service.stop()
-        journal.close()
 
 
 def bet(page: Page, amount: int) -> None:
@@ -95,11 +84,7 @@ def tap_text(page: Page, text: str, n: int = 0) -> None:
 
 @pytest.mark.slow
 def test_a_result_entered_on_one_phone_and_confirmed_on_another(tmp_path: Path) -> None:
-    journal = Journal.open(tmp_path / "j.sqlite3")
-    service = TableService(journal, claim_window_s=0, clock=ManualClock()).start()
-    pages = SeatPages(service, "127.0.0.1", 0, table="t-entry").start()
-    browser = Chromium(tmp_path / "profile")
-    try:
+    with phone_table(tmp_path, "t-entry") as (journal, service, pages, browser):
         for ev in START[:2]:
             assert service.call(ev, "touch", timeout=10).ok
         first, second = join(browser, pages, 1), join(browser, pages, 3)
@@ -153,8 +138,3 @@ def test_a_result_entered_on_one_phone_and_confirmed_on_another(tmp_path: Path) 
         tap_text(second, "同意")
         first.wait("document.querySelectorAll('#decide .bets input').length === 4", "the form again")
         assert bet_fields(first) == ["1", "1", "1", "1"] and service.public["phase"] == "betting"
-    finally:
-        browser.close()
-        pages.stop()
-        service.stop()
-        journal.close()

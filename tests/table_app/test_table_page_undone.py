@@ -7,10 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from table_app.journal import Journal
-from table_app.service import ManualClock, TableService
-from table_app.web.server import SeatPages
-from tests.table_app.chromium import Chromium
+from tests.table_app.chromium import phone_table
 
 START = [
     {"type": "new_session", "players": ["阿明", "阿华", "阿强", "阿芳"], "base": 1},
@@ -22,11 +19,7 @@ START = [
 
 @pytest.mark.slow
 def test_the_table_page_says_what_an_undo_took_back(tmp_path: Path) -> None:
-    journal = Journal.open(tmp_path / "j.sqlite3")
-    service = TableService(journal, claim_window_s=0, clock=ManualClock()).start()
-    pages = SeatPages(service, "127.0.0.1", 0, table="t-undone").start()
-    browser = Chromium(tmp_path / "profile")
-    try:
+    with phone_table(tmp_path, "t-undone") as (_journal, service, pages, browser):
         for ev in START:
             assert service.call(ev, "touch", timeout=10).ok
         zh = browser.page(f"http://127.0.0.1:{pages.port}/table", width=800, height=480)
@@ -43,8 +36,3 @@ def test_the_table_page_says_what_an_undo_took_back(tmp_path: Path) -> None:
         assert service.call({"type": "discard", "seat": 0}, "touch", timeout=10).ok  # the next step: it goes
         for page in (zh, en):
             page.wait("document.getElementById('undone').textContent === ''", "the notice gone after the next step")
-    finally:
-        browser.close()
-        pages.stop()
-        service.stop()
-        journal.close()
