@@ -3,6 +3,7 @@ table to follow (the ``evening`` benchmark's hands and eyes; the UI tests' ``UI`
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable
 from typing import Any
@@ -11,6 +12,31 @@ from table_app.clock import ManualClock
 from table_app.service import TableService
 
 Widget = Any  # (Kivy is untyped: the app, its screens, buttons and dialogs)
+
+
+@functools.cache
+def _touch_class() -> type:
+    from kivy.input.motionevent import MotionEvent
+
+    class Touch(MotionEvent):  # type: ignore[misc]
+        def depack(self, args: dict[str, float]) -> None:
+            self.sx, self.sy = args["x"], args["y"]
+            super().depack(args)
+
+    return Touch
+
+
+def _touch(x: float, y: float) -> Widget:
+    """One finger at window pixel (x, y), as a touchscreen's input provider makes it. (Kivy's own
+    ``kivy.tests.common.UnitTestTouch`` would do, but importing it imports pytest: megabytes the
+    app on the Pi never holds, counted in the benchmark's figure.)"""
+    from kivy.base import EventLoop
+
+    win = EventLoop.window
+    t = _touch_class()("touchscreen", 99, {"x": x / (win.width - 1.0), "y": y / (win.height - 1.0)},
+              is_touch=True, type_id="touch")
+    t.profile = ["pos"]
+    return t
 
 
 class Driver:
@@ -46,15 +72,15 @@ class Driver:
         self.wait(lambda: self.app.seq == self.service.seq and self.service._queue.empty(), "the last notice")
 
     def tap(self, widget: Widget) -> None:
-        from kivy.tests.common import UnitTestTouch
+        from kivy.base import EventLoop
 
         self.frames(1)
         if widget.get_root_window() is None or widget.disabled:
             raise RuntimeError(f"the evening stopped: {widget!r} cannot be touched")
-        t = UnitTestTouch(*widget.to_window(*widget.center))
-        t.touch_down()
+        t = _touch(*widget.to_window(*widget.center))
+        EventLoop.post_dispatch_input("begin", t)
         self.frames(1)
-        t.touch_up()
+        EventLoop.post_dispatch_input("end", t)
         self.frames(1)
 
     def tap_and_settle(self, widget: Widget) -> None:

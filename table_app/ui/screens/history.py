@@ -1,9 +1,14 @@
 """The history of this session in sentences ("阿华 碰 阿明的 三条"), newest on top, with where
 each came from (screen, buttons, keys…); undo the last, redo, or go back to any row — each
-after a yes."""
+after a yes.
+
+The rows are a RecycleView's: widgets for the rows in sight only (about six at 800×480), each
+shown again with another row's words as the list scrolls — a long session's history costs the
+screen no more widgets than a short one's (issue 28's memory after an evening)."""
 
 from __future__ import annotations
 
+from kivy.properties import NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 
 from table_app.present.history import describe, source_word
@@ -11,9 +16,22 @@ from table_app.present.words import tr
 from table_app.session_history import Entry, History
 from table_app.ui.dialogs import ConfirmDialog
 from table_app.ui.screens import Base, app
-from table_app.ui.widgets import BigButton, Small
 
-SHOWN = 40
+SHOWN = 200  # the newest events listed (the journal's history keeps more: KEPT)
+
+
+class HistoryRow(BoxLayout):  # type: ignore[misc]  # Kivy is untyped
+    """One row, its words given by the RecycleView (``seq``, ``text``, ``source``): the sentence,
+    where it came from, and 回到这里 (back to just after it)."""
+
+    seq = NumericProperty(0)
+    text = StringProperty("")
+    source = StringProperty("")
+
+    def undo_to(self) -> None:
+        screen = app().made("history")
+        if screen is not None:
+            screen.undo_to(self.seq, self.text)
 
 
 class HistoryScreen(Base):
@@ -30,25 +48,10 @@ class HistoryScreen(Base):
     def refresh(self) -> None:
         a = app()
         self.history = a.read_history()
-        box = self.ids.events
-        box.clear_widgets()
-        for seq, text, source in reversed(self.sentences(self.history.in_effect)[-SHOWN:]):
-            box.add_widget(self._row(seq, text, source))
+        shown = self.sentences(self.history.in_effect)[-SHOWN:]  # (read from the start: a claim names the discard)
+        self.ids.events.data = [{"seq": seq, "text": text, "source": source} for seq, text, source in reversed(shown)]
         self.ids.undo.disabled = not self.history.in_effect
         self.ids.redo.disabled = not self.history.redo
-
-    def _row(self, seq: int, text: str, source: str) -> BoxLayout:
-        a = app()
-        row = BoxLayout(size_hint_y=None, height=max(a.touch, 2 * a.line_s), spacing=a.mm)
-        row.seq = seq
-        label = Small(text=text, halign="left", valign="middle")
-        label.bind(size=lambda w, s: setattr(w, "text_size", s))
-        row.add_widget(label)
-        row.add_widget(Small(text=source, size_hint_x=None, width=a.mm * 16, color=(0.7, 0.7, 0.7, 1)))
-        b = BigButton(text=tr("undo_to", a.lang), size_hint_x=None, width=a.mm * 30, action="undo_to", seat=seq)
-        b.bind(on_release=lambda *_: self.undo_to(seq, text))
-        row.add_widget(b)
-        return row
 
     def undo(self) -> None:
         a = app()
