@@ -7,7 +7,7 @@ import math
 
 from kivy.app import App
 from kivy.core.text import Label as CoreLabel
-from kivy.graphics import Color, Ellipse, Line, Rectangle, RoundedRectangle
+from kivy.graphics import Color, Ellipse, Line, Mesh, Rectangle, RoundedRectangle
 from kivy.properties import ListProperty, NumericProperty, ObjectProperty
 from kivy.uix.widget import Widget
 
@@ -46,31 +46,42 @@ class WallWidget(Widget):  # type: ignore[misc]  # Kivy is untyped
             return x0 + w - d - along_x * (i + 1), y0 + h - d, along_x, d, 2
         return x0, y0 + h - d - along_y * (i + 1), d, along_y, 3  # left, top → bottom
 
+    @staticmethod
+    def halves(x: float, y: float, w: float, h: float, side: int) -> list[tuple[str, float, float, float, float]]:
+        """The stack's two halves ("upper" toward the centre, then "lower"): (half, x, y, w, h)."""
+        pad = 1.0
+        if side in (0, 2):  # along the bottom or the top
+            inner_y, outer_y = (y + h / 2, y) if side == 0 else (y, y + h / 2)
+            return [("upper", x + pad, inner_y, w - 2 * pad, h / 2 - pad / 2),
+                    ("lower", x + pad, outer_y, w - 2 * pad, h / 2 - pad / 2)]
+        inner_x, outer_x = (x, x + w / 2) if side == 1 else (x + w / 2, x)
+        return [("upper", inner_x, y + pad, w / 2 - pad / 2, h - 2 * pad),
+                ("lower", outer_x, y + pad, w / 2 - pad / 2, h - 2 * pad)]
+
     def redraw(self, *_: object) -> None:
         self.canvas.clear()
         v: WallView | None = self.view
         if v is None or self.width < 40 or self.height < 40:
             return
+        quads: dict[str, tuple[list[float], list[int]]] = {state: ([], []) for state in WALL_COLOURS}
+        edges: list[tuple[float, float, float, float]] = []  # the kong reserve's red edges
+        for (wall, stack), cell in v.cells.items():
+            x, y, w, h, side = self.stack_rect(wall, stack, v.direction)
+            for state, hx, hy, hw, hh in self.halves(x, y, w, h, side):
+                vertices, indices = quads[cell.upper if state == "upper" else cell.lower]
+                n = len(vertices) // 4
+                vertices += [hx, hy, 0, 0, hx + hw, hy, 0, 0, hx + hw, hy + hh, 0, 0, hx, hy + hh, 0, 0]
+                indices += [n, n + 1, n + 2, n, n + 2, n + 3]
+            if cell.reserve:
+                edges.append((x + 1, y + 1, w - 2, h - 2))
         with self.canvas:
-            for (wall, stack), cell in v.cells.items():
-                x, y, w, h, side = self.stack_rect(wall, stack, v.direction)
-                pad = 1.0
-                if side in (0, 2):  # the upper half is the inner one
-                    inner_y = y + h / 2 if side == 0 else y
-                    outer_y = y if side == 0 else y + h / 2
-                    halves = ((cell.upper, x + pad, inner_y, w - 2 * pad, h / 2 - pad / 2),
-                              (cell.lower, x + pad, outer_y, w - 2 * pad, h / 2 - pad / 2))
-                else:
-                    inner_x = x if side == 1 else x + w / 2
-                    outer_x = x + w / 2 if side == 1 else x
-                    halves = ((cell.upper, inner_x, y + pad, w / 2 - pad / 2, h - 2 * pad),
-                              (cell.lower, outer_x, y + pad, w / 2 - pad / 2, h - 2 * pad))
-                for state, hx, hy, hw, hh in halves:
+            for state, (vertices, indices) in quads.items():  # one draw a colour, not two a stack
+                if indices:
                     Color(*WALL_COLOURS[state])
-                    Rectangle(pos=(hx, hy), size=(hw, hh))
-                if cell.reserve:
-                    Color(0.9, 0.15, 0.15, 1)
-                    Line(rectangle=(x + 1, y + 1, w - 2, h - 2), width=1.2)
+                    Mesh(vertices=vertices, indices=indices, mode="triangles")
+            Color(0.9, 0.15, 0.15, 1)
+            for edge in edges:
+                Line(rectangle=edge, width=1.2)
             for mark, colour in ((v.tail, (0.2, 0.5, 1, 1)), (v.next_head, (0.1, 0.9, 0.2, 1))):
                 if mark is not None:
                     mx, my, mw, mh, _side = self.stack_rect(mark[0], mark[1], v.direction)
