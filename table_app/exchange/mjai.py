@@ -83,10 +83,13 @@ class MjaiSession:
         self.state: TableState = new_table()
         self.number = number  # the session's number in the exporting journal (start_game's xian_session)
 
-    def feed(self, data: Mapping[str, object] | Event, at: str | None) -> list[Record]:
+    def feed(self, data: Mapping[str, object] | Event, at: str | None, *, new: bool = True) -> list[Record]:
+        """The records of one more event. ``new``: checked as a new event (import); an export of
+        journaled events reads them as they were written (an old journal's name, say)."""
         s = self.state
         event = parse_event(data)
-        check_new_event(s, event)
+        if new:
+            check_new_event(s, event)
         before_kongs = s.kongs
         claims_from = s.claims["from"] if s.claims is not None else None
         tsumogiri = s.drawn is not None and s.last_drawn is not None and isinstance(event, Discard) \

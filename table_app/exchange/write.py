@@ -67,7 +67,7 @@ def mjai_records(journal: Journal, p: Plan, only: int | None = None) -> Iterator
             converter = MjaiSession(current)
         if current is None or (only is not None and current != only):
             continue
-        out = converter.feed(r.event, r.at)
+        out = converter.feed(r.event, r.at, new=False)
         events += 1
         records += len(out)
         yield from out

@@ -134,3 +134,35 @@ def test_export_and_import_through_the_command_line(tmp_path: Path, cli: Any) ->
     stdout = cli("export", "--db", str(db), "--format", "mjai", "--session", "2", check=True).stdout.splitlines()
     assert json.loads(stdout[0])["sessions"] == [2] and json.loads(stdout[1])["xian_session"] == 2
     assert cli("export", "--db", str(db), "--format", "mjai", "--session", "5").returncode == 2
+
+
+def test_an_old_journal_with_a_control_character_exports_escaped_and_import_refuses_it(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """An export reads journaled events as they were written (issue 26's old names); import takes
+    them as new events, which the table refuses as the service would."""
+    db, out = tmp_path / "old.sqlite3", tmp_path / "old.jsonl"
+    with Journal.open(db) as journal:  # (as the code before issue 26 took them)
+        journal.append_event({"type": "new_session", "players": ["\x1b[2J", "b", "c", "Di"], "base": 1}, None,
+                             new_session=True)
+    assert main(["export", "--db", str(db), "--format", "mjai", "--out", str(out)]) == 0
+    data = out.read_bytes()
+    assert b"\x1b" not in data and b"\\u001b[2J" in data
+    code, err = _import(tmp_path, data, capsys)
+    assert code == 2 and ": line 2: " in err and "control character (U+001B)" in err, err
+    assert not (tmp_path / "new.sqlite3").exists()
+
+
+def test_an_undone_session_is_not_exported(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "t.sqlite3"
+    with Journal.open(db) as j:
+        _, session = j.append_event({"type": "new_session", "players": ["A", "B", "C", "D"], "base": 1}, None,
+                                      new_session=True)
+        j.append_undo(0, session)
+        j.append_event({"type": "new_session", "players": ["E", "F", "G", "H"], "base": 2}, None, new_session=True)
+    assert main(["export", "--db", str(db), "--format", "mjai", "--session", "1"]) == 2
+    assert "session 1 was undone" in capsys.readouterr().err
+    assert main(["export", "--db", str(db), "--format", "mjai"]) == 0
+    lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert [r["type"] for r in lines] == ["xian_header", "start_game", "xian_footer"]
+    assert lines[0]["sessions"] == [2] and lines[1]["names"] == ["E", "F", "G", "H"]
+    assert lines[2] == {"type": "xian_footer", "records": 3, "events": 1, "undone_left_out": 0}

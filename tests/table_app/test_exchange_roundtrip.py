@@ -119,3 +119,15 @@ def test_every_csv_hand_adds_up_to_zero(journals: list[Path], tmp_path: Path) ->
         assert [s[1] for s in _hands(path)] and len(rows) == sum(len(s[1]) for s in _hands(path))
     assert hands > 40
 
+
+
+@pytest.mark.soak
+@pytest.mark.parametrize("k", range(100, 200))
+def test_soak_export_then_import_1000_more_sessions(k: int, tmp_path: Path) -> None:
+    """The round trip again, 10 sessions a run, 100 runs (``-m soak``)."""
+    path, _ = _journal(tmp_path, k)
+    out, db = tmp_path / "e.jsonl", tmp_path / "i.sqlite3"
+    assert main(["export", "--db", str(path), "--format", "mjai", "--out", str(out)]) == 0
+    assert main(["import", str(out), "--db", str(db)]) == 0
+    assert _sessions_states(db) == _sessions_states(path)
+    assert _hands(db) == _hands(path)
