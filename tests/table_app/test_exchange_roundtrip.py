@@ -100,7 +100,7 @@ def _count(export: Path, seen: dict[str, int]) -> None:
 
 
 def test_every_csv_hand_adds_up_to_zero(journals: list[Path], tmp_path: Path) -> None:
-    hands = 0
+    hands = quoted = 0
     for k, path in enumerate(journals[:4]):
         out = tmp_path / f"{k}.csv"
         assert main(["export", "--db", str(path), "--format", "csv", "--out", str(out)]) == 0
@@ -115,9 +115,10 @@ def test_every_csv_hand_adds_up_to_zero(journals: list[Path], tmp_path: Path) ->
             totals[r["session"]] = [int(r[f"total_{s}"]) for s in range(4)]
             assert totals[r["session"]] == [b + d for b, d in zip(before, deltas, strict=True)]
             assert not any(r[f"player_{s}"].startswith(("=", "-", "+", "@")) for s in range(4))  # no formula
+            quoted += sum(r[f"player_{s}"] in ("'=Zhao", "'-Bo") for s in range(4))  # shown as text
         hands += len(rows)
         assert [s[1] for s in _hands(path)] and len(rows) == sum(len(s[1]) for s in _hands(path))
-    assert hands > 40
+    assert hands > 40 and quoted
 
 
 
