@@ -10,9 +10,11 @@ EMPTY journal, giving the same table (docs/export.md).
 3. The file is read again and its events written as it goes, in ONE transaction: every
    record with its original time, the source ``import``; a problem rolls all of it back.
 
-The roster's ids (``player_ids``) are kept as exported; the importing table's roster is not
-changed. Exit status: 0 imported, 2 bad input (the file, the arguments), 4 the journal
-cannot be used or is not empty.
+4. The roster's ids (``player_ids``) are kept as exported, and the importing journal's roster
+   gets those players with their ids (table_app/exchange/players.py).
+
+Exit status: 0 imported, 2 bad input (the file, the arguments), 4 the journal cannot be used
+or is not empty.
 """
 
 from __future__ import annotations
@@ -50,6 +52,7 @@ def _check(path: str) -> int | None:
 
 def run(args: argparse.Namespace) -> int:
     from table_app.config import ConfigError, load_config
+    from table_app.exchange.players import PlayersSeen, fill_roster
     from table_app.exchange.read import BadExport, events
     from table_app.journal import Journal, JournalError
 
@@ -74,12 +77,17 @@ def run(args: argparse.Namespace) -> int:
             print(f"xian-table import: journal {str(journal.path)!r} already holds {held:,} records; import writes "
                   f"only into an empty journal (give another with --db); nothing was imported", file=sys.stderr)
             return 4
+        seen = PlayersSeen()
         try:
             with open(args.file, "rb") as f:
-                written = journal.append_imported(((at or now, ev) for at, ev in events(f)), source=SOURCE)
+                written = journal.append_imported(seen.watch((at or now, ev) for at, ev in events(f)), source=SOURCE)
         except (OSError, BadExport, JournalError) as e:  # (the file changed since it was checked, a full disk)
             print(f"xian-table import: {e}; nothing was imported", file=sys.stderr)
             return 2 if isinstance(e, BadExport) else 4
+        added, problem = fill_roster(journal.path, seen)
+    if problem:
+        print(f"xian-table import: the events are in, but {problem} (xian-table players)", file=sys.stderr)
     made = "" if existed else " (a new journal)"
-    print(f"imported {written:,} events into {str(journal.path)!r}{made}; xian-table history lists them")
+    print(f"imported {written:,} events into {str(journal.path)!r}{made}, {added} player(s) into its roster; "
+          f"xian-table history lists them")
     return 0

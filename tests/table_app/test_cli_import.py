@@ -13,6 +13,7 @@ import pytest
 
 from table_app.cli import main
 from table_app.journal import Journal
+from table_app.roster import Roster
 from tests.table_app.exchange_sessions import full_session, tracked_session, write_journal
 
 
@@ -127,6 +128,15 @@ def test_export_and_import_through_the_command_line(tmp_path: Path, cli: Any) ->
     cli("export", "--db", str(db), "--format", "mjai", "--out", str(out), check=True)
     done = cli("import", str(out), "--db", str(again), check=True)
     assert f"imported {len(events):,} events" in done.stdout
+    old, new = Roster.open(db, readonly=True), Roster.open(again, readonly=True)
+    imported = {(p.id, p.name) for p in new.players()}
+    assert imported == {(p.id, p.name) for p in old.players()} and len(imported) >= 4
+    old.close()
+    new.close()
+    roster = Roster.open(again)  # the table's next new player gets a new id, never an imported player's
+    fresh = roster.ids(["Someone new"])[0]
+    roster.close()
+    assert fresh is not None and fresh > max(pid for pid, _ in imported)
     assert cli("history", "--db", str(again), check=True).stdout == cli("history", "--db", str(db), check=True).stdout
     csv_a = cli("export", "--db", str(db), "--format", "csv", check=True).stdout
     assert csv_a.startswith("\ufeffsession,") and csv_a == cli("export", "--db", str(again), "--format", "csv",
