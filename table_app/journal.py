@@ -39,7 +39,7 @@ import logging
 import os
 import sqlite3
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -302,9 +302,9 @@ class Journal:
 
     @staticmethod
     def _insert(c: sqlite3.Connection, seq: int, prev: bytes, kind: str, session: int | None, source: str,
-                event: str | None, target: int | None) -> bytes:
+                event: str | None, target: int | None, at: str | None = None) -> bytes:
         """Record ``seq``, linked to ``prev``, the hash of the record before it; its own hash."""
-        at = _now()
+        at = at or _now()
         digest = chain.link(prev, chain.canonical(seq, at, kind, session, source, event, target))
         c.execute("INSERT INTO records (seq, at, kind, session, source, event, target, hash) "
                   "VALUES (?, ?, ?, ?, ?, ?, ?, ?)", (seq, at, kind, session, source, event, target, digest))
@@ -345,6 +345,21 @@ class Journal:
                 seqs.append(seq)
                 seq += 1
         return seqs, session
+
+    def append_imported(self, events: Iterable[tuple[str, Mapping[str, object]]], *, source: str) -> int:
+        """``xian-table import``: ``(at, event)`` pairs into an EMPTY journal, in one transaction (all or none)."""
+        with self._transaction() as c:
+            first, prev = self._tail(c)
+            if first != 1:
+                raise JournalError(f"journal {str(self.path)!r} holds {first - 1:,} records: import needs an empty one")
+            session = None
+            for seq, (at, event) in enumerate(events, first):
+                if event.get("type") == "new_session":  # (it starts a session, as the service's does)
+                    session = c.execute("INSERT INTO sessions (first_seq, started_at, players) VALUES (?, ?, ?)", (
+                        seq, at, json.dumps(event.get("players", []), ensure_ascii=False))).lastrowid
+                prev = self._insert(c, seq, prev, "event", session, source, json.dumps(
+                    event, ensure_ascii=False, separators=(",", ":")), None, at)
+        return self.last_seq()
 
     def append_undo(self, target: int, session: int | None, *, source: str = "") -> int:
         return self._append_mark("undo", target, session, source)

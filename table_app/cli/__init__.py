@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import keyword
 import sys
 from collections.abc import Sequence
 
@@ -26,6 +27,7 @@ VERBS: tuple[str, ...] = (
     "players",
     "records",
     "export",
+    "import",
     "install",
     "uninstall",
     "mqtt-users",
@@ -40,6 +42,12 @@ EXIT_BAD_INPUT = 2  # also argparse's usage errors
 EXIT_REJECTED = 3  # an event the rules refused
 
 
+def module_name(verb: str) -> str:
+    """The verb's module: ``seat-display`` is ``seat_display``, ``import`` (a Python keyword) ``import_``."""
+    name = verb.replace("-", "_")
+    return name + "_" if keyword.iskeyword(name) else name
+
+
 def build_parser(verb: str | None = None) -> argparse.ArgumentParser:
     """The parser of every verb, or of ``verb`` alone (the others' modules are not imported:
     ``xian-table run`` starts the table sooner)."""
@@ -49,7 +57,7 @@ def build_parser(verb: str | None = None) -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="verb", metavar="VERB")
     for name in VERBS if verb not in VERBS else (verb,):
-        module = importlib.import_module(f"table_app.cli.{name.replace('-', '_')}")
+        module = importlib.import_module(f"table_app.cli.{module_name(name)}")
         p = sub.add_parser(name, help=module.HELP, description=module.HELP)
         module.register(p)
         p.set_defaults(_run=module.run)

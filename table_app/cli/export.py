@@ -1,7 +1,10 @@
-"""``xian-table export``: every hand's transfers and totals, as CSV or JSON, for a spreadsheet.
+"""``xian-table export``: every hand's transfers and totals, as CSV or JSON, for a spreadsheet;
+or every event as mjai-style JSONL, which ``xian-table import`` reads back (docs/export.md).
 
 Names are written as they were journaled, but never a control character raw (an old journal
 may hold one: :func:`engine.fields.printable` escapes it; JSON escapes it as ``\\uXXXX``).
+The CSV (``table_app/exchange/sheet.py``) begins with a UTF-8 byte-order mark for Excel
+(``--no-bom``: without).
 The hands come from replaying the journal's events in effect (undone events are left out),
 session by session; a hand appears once it is settled (phase ``hand_over``).
 """
@@ -9,26 +12,32 @@ session by session; a hand appears once it is settled (phase ``hand_over``).
 from __future__ import annotations
 
 import argparse
-import csv
+import contextlib
+import io
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TextIO
 
-from engine.fields import printable
 from engine.public import public_state
 from engine.records import TransferJSON
 
 if TYPE_CHECKING:
     from table_app.journal import Journal
 
-HELP = "export every hand's transfers and totals from the journal (--format csv or json)"
+HELP = "export the journal's hands (--format csv or json) or every event (--format mjai, for xian-table import)"
 
 
 def register(p: argparse.ArgumentParser) -> None:
     p.add_argument("--config", metavar="FILE", help="the TOML config file (for journal.path)")
     p.add_argument("--db", metavar="FILE", help="the SQLite journal (default: journal.path, or the user data dir)")
-    p.add_argument("--format", choices=("csv", "json"), required=True, help="csv: one row per hand; json: everything")
+    p.add_argument("--format", choices=("csv", "json", "mjai"), required=True,
+                   help="csv: one row per hand (for a spreadsheet); json: every hand and transfer; mjai: every event, "
+                        "as mjai-style JSONL that xian-table import reads back (docs/export.md)")
     p.add_argument("--session", type=int, metavar="N", help="only session N (see xian-table history)")
+    p.add_argument("--out", metavar="FILE", help="write to FILE (default: standard output)")
+    p.add_argument("--no-bom", dest="bom", action="store_false",
+                   help="csv: no UTF-8 byte-order mark (it is there by default, for Excel)")
 
 
 @dataclass
@@ -138,30 +147,9 @@ def open_journal(args: argparse.Namespace, verb: str) -> Journal | int:
         return 4 if isinstance(e, JournalError) else 2
 
 
-def _transfers_text(transfers: list[TransferJSON], players: list[str]) -> str:
-    def name(s: object) -> str:
-        return players[s] if isinstance(s, int) and 0 <= s < len(players) else str(s)
-
-    return "; ".join(f"{name(t.get('from'))}→{name(t.get('to'))} {t.get('amount')} {t.get('reason')}"
-                     for t in transfers)
-
-
-def write_csv(sessions: list[SessionLedger], out: TextIO) -> None:
-    w = csv.writer(out, lineterminator="\n")
-    w.writerow(["session", "started_at", "hand", "round", "dealer", "result", "winner", "kind",
-                *[f"player_{s}" for s in range(4)], *[f"delta_{s}" for s in range(4)],
-                *[f"total_{s}" for s in range(4)], "transfers"])
-    for s in sessions:
-        if not s.in_effect:
-            continue
-        for h in s.hands:
-            row = [s.session, s.started_at, h.hand, h.round, "" if h.dealer is None else s.players[h.dealer],
-                   h.result or "", "" if h.winner is None else s.players[h.winner], h.kind or "",
-                   *s.players, *h.deltas, *h.totals, _transfers_text(h.transfers, s.players)]
-            w.writerow([printable(c) if isinstance(c, str) else c for c in row])  # (a name never acts on a terminal)
-
-
 def run(args: argparse.Namespace) -> int:
+    if args.format == "mjai":
+        return _run_mjai(args)
     sessions = read_ledgers(args, "export")
     if isinstance(sessions, int):
         return sessions
@@ -171,11 +159,74 @@ def run(args: argparse.Namespace) -> int:
             print(f"xian-table export: no session {args.session} in the journal (see xian-table history)",
                   file=sys.stderr)
             return 2
-    if args.format == "json":
-        from table_app.bounded import json_line
+    with _output(args) as out:
+        if out is None:
+            return 2
+        if args.format == "json":
+            from table_app.bounded import json_line
 
-        sys.stdout.write(json_line({"sessions": [s.to_json() for s in sessions]}, separators=(", ", ": ")))
-        sys.stdout.write("\n")
-    else:
-        write_csv(sessions, sys.stdout)
+            out.write(json_line({"sessions": [s.to_json() for s in sessions]}, separators=(", ", ": ")))
+            out.write("\n")
+        else:
+            from table_app.exchange.sheet import write_csv
+
+            write_csv(sessions, out, bom=args.bom)
+    return 0
+
+
+@contextlib.contextmanager
+def _output(args: argparse.Namespace) -> Iterator[TextIO | None]:
+    """Where the export goes, as UTF-8 whatever the locale: ``--out FILE`` or standard output
+    (None, after saying why, when the file cannot be written)."""
+    if args.out is None or args.out == "-":
+        buffer = getattr(sys.stdout, "buffer", None)
+        if buffer is None:  # (a stream without bytes: written as it is)
+            yield sys.stdout
+            return
+        sys.stdout.flush()
+        out = io.TextIOWrapper(buffer, encoding="utf-8", newline="")
+        try:
+            yield out
+        finally:
+            out.flush()
+            out.detach()
+        return
+    try:
+        f = open(args.out, "w", encoding="utf-8", newline="")  # noqa: SIM115 (closed below)
+    except OSError as e:
+        print(f"xian-table export: cannot write {args.out!r}: {e.strerror}", file=sys.stderr)
+        yield None
+        return
+    with f:
+        yield f
+
+
+def _run_mjai(args: argparse.Namespace) -> int:
+    """The sessions in effect as mjai JSONL (table_app/exchange/write.py, docs/export.md)."""
+    import sqlite3
+
+    from engine import RuleError
+    from table_app.bounded import json_line
+    from table_app.exchange.write import mjai_records, plan
+    from table_app.journal import JournalError
+
+    journal = open_journal(args, "export")
+    if isinstance(journal, int):
+        return journal
+    with journal, journal.read_snapshot():
+        try:
+            p = plan(journal)
+            if args.session is not None and args.session not in p.by_first.values():
+                why = "was undone" if args.session in p.undone_sessions else "is not in the journal"
+                print(f"xian-table export: session {args.session} {why} (see xian-table history)", file=sys.stderr)
+                return 2
+            with _output(args) as out:
+                if out is None:
+                    return 2
+                for record in mjai_records(journal, p, args.session):
+                    out.write(json_line(record) + "\n")
+        except (sqlite3.DatabaseError, JournalError, RuleError, ValueError) as e:
+            print(f"xian-table export: journal {str(journal.path)!r} cannot be read to the end ({e}); it is left "
+                  f"as it is — xian-table doctor checks it", file=sys.stderr)
+            return 4
     return 0

@@ -60,7 +60,8 @@ def test_export_json_has_every_hand_with_transfers_and_totals(db: Path, cli: Any
 
 def test_export_csv_is_one_row_per_hand_ready_for_a_spreadsheet(db: Path, cli: Any) -> None:
     proc = cli("export", "--db", str(db), "--format", "csv", check=True)
-    rows = list(csv.DictReader(io.StringIO(proc.stdout)))
+    assert proc.stdout.startswith("\ufeff")  # the byte-order mark that makes Excel read UTF-8
+    rows = list(csv.DictReader(io.StringIO(proc.stdout.removeprefix("\ufeff"))))
     want = _hands(FIRST) + _hands(SECOND)
     assert len(rows) == len(want)
     assert [int(r["session"]) for r in rows] == [1] * len(_hands(FIRST)) + [3] * len(_hands(SECOND))
