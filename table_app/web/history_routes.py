@@ -22,11 +22,13 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
+from datetime import datetime
 from typing import TYPE_CHECKING, Final, TypeVar
 
 from engine.public import PublicState
 from table_app.present import history_view
 from table_app.present.money import Money, points_text
+from table_app.present.table import ranks
 from table_app.present.table_page import table_view
 from table_app.present.vocab_history_page import HISTORY_PAGE
 from table_app.present.words import LANGS, tr
@@ -51,7 +53,7 @@ BUSY = Reply(503, "application/json", b'{"ok": false, "code": "history.busy"}', 
 
 def page_words(lang: str) -> dict[str, str]:
     """The page's own words in ``lang`` (sent with each answer: the page decides no word)."""
-    return {key: tr(key, lang) for key in HISTORY_PAGE}
+    return {key: tr(key, lang) for key in (*HISTORY_PAGE, "close")}
 
 
 class History:
@@ -113,8 +115,8 @@ class History:
             return got
         if page and page >= got.pages:
             return refused(404, "hp_bad_page", "history.page")
-        return json_reply(200, {"ok": True, **_paged(got), "sessions": [session_item(s, lang, self.money) for s in got.items],
-                                "words": page_words(lang)})
+        items = [session_item(s, lang, self.money) for s in got.items]
+        return json_reply(200, {"ok": True, **_paged(got), "sessions": items, "words": page_words(lang)})
 
     def session(self, number: str, query: str) -> Reply:
         """``/history/<session>.json?page=&lang=``: a session and its hands (a page of them)."""
@@ -131,8 +133,9 @@ class History:
         if page >= pages:
             return refused(404, "hp_bad_page", "history.page")
         shown = hands[page * HANDS_PER_PAGE:(page + 1) * HANDS_PER_PAGE]
-        return json_reply(200, {"ok": True, "session": session_item(summary, lang, self.money), "page": page, "pages": pages,
-                                "hands": [hand_item(h, summary, lang) for h in shown], "words": page_words(lang)})
+        return json_reply(200, {"ok": True, "session": session_item(summary, lang, self.money), "page": page,
+                                "pages": pages, "hands": [hand_item(h, summary, lang) for h in shown],
+                                "words": page_words(lang)})
 
     def step(self, number: str, hand_text: str, query: str) -> Reply:
         """``/history/<session>/<hand>.json?step=&lang=``: a hand's replay at one step — the
@@ -171,7 +174,9 @@ class History:
             return refused(400, "hp_bad_period", "history.period")
         got = self._read(lambda a: a.record(pid, period))
         if isinstance(got, Reply):
-            return refused(404, "hp_no_player_id", "history.unknown") if got.status == 404 else got
+            return got
+        if not got.name:  # (neither the roster nor a session knows the player)
+            return refused(404, "hp_no_player_id", "history.unknown")
         return json_reply(200, {"ok": True, "player_id": got.player_id, "name": got.name, "period": period,
                                 "rows": [row_item(r) for r in got.periods],
                                 "lines": history_view.record_lines(got, lang), "words": page_words(lang)})
@@ -204,18 +209,21 @@ class History:
 # -- the answers' parts ---------------------------------------------------------------------------------
 
 def session_item(s: SessionSummary, lang: str, money: Money | None = None) -> dict[str, object]:
-    """A session as the pages list it: its title (number, date), its line (players, base,
-    hands), the ranking and the settle-up, in ``lang``."""
-    players = s.players
+    """A session as the pages list it: its title (its number), when it began, its line (players,
+    base, hands), the ranking and the settle-up, in ``lang``."""
+    players, places = s.players, ranks(s.totals)  # (equal totals, equal places: as the live settle-up)
+
+    def points(n: int, signed: bool = False) -> str:
+        return points_text(n, money, lang, signed=signed)
+
     return {"number": s.number, "started": s.started, "ended": s.ended, "finished": s.finished,
             "players": players, "player_ids": s.player_ids, "base": s.base, "hands": s.hands, "totals": s.totals,
-            "title": tr("hp_session_n", lang, n=s.number) + " · " + s.started[:10]
-            + ("" if s.finished else " · " + tr("hp_not_finished", lang)),
+            "title": tr("hp_session_n", lang, n=s.number) + ("" if s.finished else " · " + tr("hp_not_finished", lang)),
+            "date": _local(s.started),
             "line": history_view.session_line(s, lang),
-            "ranking": [tr("pg_rank_line", lang, rank=place, name=players[seat], score=points_text(s.totals[seat], money, lang,
-                                                                                  signed=True))
-                        for place, seat in enumerate(s.ranking, 1)],
-            "settle": [tr("settle_pay", lang, frm=players[p["from"]], to=players[p["to"]], amount=points_text(p["amount"], money, lang))
+            "ranking": [tr("pg_rank_line", lang, rank=places[seat], name=players[seat],
+                           score=points(s.totals[seat], True)) for seat in s.ranking],
+            "settle": [tr("settle_pay", lang, frm=players[p["from"]], to=players[p["to"]], amount=points(p["amount"]))
                        for p in s.settle_up] or [tr("settle_none", lang)]}
 
 
@@ -242,6 +250,14 @@ def _step(replay: Replay, i: int, lang: str) -> dict[str, object] | None:
             "undone_steps": [k for k, s in enumerate(steps) if s.undone],
             "title": tr("hp_replay_of", lang, session=replay.session, hand=replay.hand),
             "view": table_view(state, lang, seq=step.seq)}
+
+
+def _local(iso: str) -> str:
+    """When a session began, on the table's clock: ``2026-12-03 20:15``."""
+    try:
+        return datetime.fromisoformat(iso).astimezone().strftime("%Y-%m-%d %H:%M")
+    except ValueError:
+        return iso[:16]
 
 
 def _paged(page: Page[SessionSummary]) -> dict[str, int]:

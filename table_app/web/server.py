@@ -67,9 +67,11 @@ class SeatPages:
 
     def __init__(self, service: TableService, host: str = "", port: int = 0, *, table: str = "table",
                  limits: Limits = LIMITS, heartbeat: Callable[[], None] | None = None, phones: Phones | None = None,
-                 taps: Taps | None = None, money: Money | None = None) -> None:
+                 taps: Taps | None = None, money: Money | None = None,
+                 archive: Callable[[], Archive] | None = None) -> None:
         self.service = service
         self.table = table
+        self._archive = archive  # opens the history's archive (None: one on a reader of the service's journal)
         self.limits = limits
         self.live = LiveTable(service)  # (how many streams, and whose: the server's places)
         self.phones = PhoneRoutes(service, self.page, phones or Phones(), taps=taps or Taps())  # (kept: phone_store)
@@ -98,7 +100,13 @@ class SeatPages:
         """The history's archive (at its first read): a reader of its own on the journal."""
         from table_app.archive import Archive
 
-        return Archive(self.service.journal_reader(), self.service.roster)
+        if self._archive is not None:
+            return self._archive()
+        reader = self.service.journal_reader()  # (its path: the archive opens its own connection)
+        try:
+            return Archive(reader, self.service.roster)
+        finally:
+            reader.close()
 
     @property
     def port(self) -> int:

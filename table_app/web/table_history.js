@@ -8,7 +8,8 @@
 // render, REPLAY).
 {
   const css = `
-    #history, #records { inset: 4% 7%; }
+    #history, #records { inset: 3.4rem 7% 3% 7%; }
+    body.replaying #legend { display: none; }  /* (room for the wall above the replay's bar) */
     .card .hbody { margin-top: .4rem; }
     .card .msg { font-size: 1.2rem; color: var(--dim); }
     .sess { display: block; width: 100%; text-align: left; font: inherit; background: #24372d; color: var(--ink);
@@ -33,8 +34,8 @@
     #records table { font-size: 1.2rem; }
     #records td.who { cursor: pointer; text-decoration: underline dotted; }
     #records .lines { margin-top: .6rem; }
-    body.replaying main { height: calc(100vh - 3rem - 6.8rem); }
-    #replay { display: none; position: fixed; left: 0; right: 0; bottom: 0; height: 6.8rem; background: #1b2a23;
+    body.replaying main { height: calc(100vh - 3rem - 6rem); }
+    #replay { display: none; position: fixed; left: 0; right: 0; bottom: 0; height: 6rem; background: #1b2a23;
               padding: .35rem .8rem; box-shadow: 0 0 1rem #000; flex-direction: column; gap: .3rem; }
     body.replaying #replay { display: flex; }
     #replay .top { display: flex; gap: .8rem; align-items: baseline; min-height: 2rem; }
@@ -91,7 +92,7 @@
     at.session = null;
     at.page = page;
     const a = await get("/history/sessions.json?page=" + page);
-    hclose.textContent = view ? view.words.close : "×";
+    hclose.textContent = w("close");
     if (!a || !a.ok) { hbody.replaceChildren(el("p", "msg", refusal(a))); return; }
     htitle.textContent = w("hp_history");
     hbody.replaceChildren(...(a.sessions.length ? a.sessions.map(sessionButton) : [el("p", "msg", w("hp_none"))]));
@@ -103,7 +104,7 @@
     const b = el("button", "sess");
     b.type = "button";
     b.dataset.session = s.number;
-    b.append(el("div", "stitle", s.title), el("div", "sline", s.line), el("div", "srank", s.ranking.join(" · ")),
+    b.append(el("div", "stitle", s.title + " · " + s.date), el("div", "sline", s.line), el("div", "srank", s.ranking.join(" · ")),
              el("div", "ssettle", s.settle.join(" · ")));
     b.addEventListener("click", () => showSession(s.number, 0));
     return b;
@@ -114,7 +115,8 @@
     const a = await get(`/history/${number}.json?page=${page}`);
     if (!a || !a.ok) { hbody.replaceChildren(el("p", "msg", refusal(a))); return; }
     const s = a.session;
-    htitle.textContent = s.title;
+    htitle.textContent = s.title + " · " + s.date;
+    hclose.textContent = w("close");
     const head = el("div", "shead");
     head.append(el("div", "sline", s.line), el("div", "srank", w("hp_ranking") + ": " + s.ranking.join(" · ")),
                 el("div", "ssettle", w("hp_settle_up") + ": " + s.settle.join(" · ")));
@@ -158,8 +160,8 @@
   const go = (to) => () => step(to());
   const first = button("first", "", go(() => 0)), prev = button("prev", "", go(() => R.want - 1));
   const next = button("next", "", go(() => R.want + 1)), last = button("last", "", go(() => R.steps - 1));
-  for (const [b, where] of [[first, "first"], [prev, "prev"], [next, "next"], [last, "last"]]) b.dataset.go = where;
   const back = button("live", "", stopReplay);
+  for (const [b, where] of [[first, "first"], [prev, "prev"], [next, "next"], [last, "last"], [back, "live"]]) b.dataset.go = where;
   const controls = el("div", "controls");
   controls.append(first, prev, track, next, last, count, back);
   bar.append(top, controls);
@@ -247,9 +249,9 @@
   async function showBoard() {
     at.player = null;
     const a = await get("/history/records.json" + (at.period ? "?period=" + at.period : ""));
-    rclose.textContent = view ? view.words.close : "×";
     if (!a || !a.ok) { rbody.replaceChildren(el("p", "msg", refusal(a))); return; }
     rhead.textContent = w("hp_leaderboard");
+    rclose.textContent = w("close");
     periodTabs(showBoard);
     rbody.replaceChildren(a.rows.length ? grid(w("hp_col_player"), a.rows, (r) => {
       const td = el("td", "who", r.name);
@@ -263,6 +265,7 @@
     const a = await get(`/history/player/${pid}.json` + (at.period ? "?period=" + at.period : ""));
     if (!a || !a.ok) { rbody.replaceChildren(el("p", "msg", refusal(a))); return; }
     rhead.textContent = w("hp_records") + " · " + a.name;
+    rclose.textContent = w("close");
     periodTabs(() => showPlayer(pid));
     const box = el("div", "lines");
     box.append(...a.lines.map((t) => el("div", "", t)));

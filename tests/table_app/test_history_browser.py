@@ -102,6 +102,12 @@ def check_step(page: Page, journal: Journal, lang: str) -> tuple[int, bool]:
     return seq, page.js("document.body.dataset.replayUndone") == "true"
 
 
+def slide(page: Page, i: int) -> None:
+    """The slider moved to step ``i`` (as a drag ends there: its value, then its input event)."""
+    page.js(f"(() => {{ const s = document.getElementById('slider'); s.value = '{i}';"
+            " s.dispatchEvent(new Event('input')); })()")
+
+
 def at_step(page: Page, i: int) -> None:
     page.wait(f"document.body.dataset.replayStep === '{i}'", f"replay step {i}")
 
@@ -122,7 +128,7 @@ def test_an_evening_in_history_hand_2_replayed_step_by_step_and_a_phones_record(
 
     # the history: the session, its ranking and settle-up; its hands (hand 2 a win, none drawn here)
     table.click("#showhistory")
-    table.wait("document.querySelector('#history.open .sess[data-session]')", "the session in the history")
+    table.wait("!!document.querySelector('#history.open .sess[data-session]')", "the session in the history")
     text = table.js("document.querySelector('#history .sess').textContent")
     for name in NAMES:
         assert name in text
@@ -168,8 +174,7 @@ def test_an_evening_in_history_hand_2_replayed_step_by_step_and_a_phones_record(
         at_step(table, target)
         check_step(table, journal, "zh")
     middle = steps // 2
-    table.js(f"(() => {{ const s = document.getElementById('slider'); s.value = '{middle}';"
-             " s.dispatchEvent(new Event('input')); }})()")
+    slide(table, middle)
     at_step(table, middle)
     check_step(table, journal, "zh")
     table.screenshot(shots / "replay-zh.png")
@@ -183,8 +188,7 @@ def test_an_evening_in_history_hand_2_replayed_step_by_step_and_a_phones_record(
     table.click("#replay button[data-go='last']")
     at_step(table, steps - 1)
     check_step(table, journal, "en")
-    table.js(f"(() => {{ const s = document.getElementById('slider'); s.value = '{middle}';"
-             " s.dispatchEvent(new Event('input')); }})()")
+    slide(table, middle)
     at_step(table, middle)
     table.screenshot(shots / "replay-en.png")
 
@@ -212,7 +216,7 @@ def test_an_evening_in_history_hand_2_replayed_step_by_step_and_a_phones_record(
     table.screenshot(shots / "records-zh.png")
     table.click("#records button.back")
     table.click("#showhistory")
-    table.wait("document.querySelector('#history.open .sess')", "the history in Chinese")
+    table.wait("!!document.querySelector('#history.open .sess')", "the history in Chinese")
 
     # the phone: its player's record and the session it played
     ana = final["player_ids"][1]
@@ -220,13 +224,15 @@ def test_an_evening_in_history_hand_2_replayed_step_by_step_and_a_phones_record(
     phone.wait(f"document.getElementById('hist').dataset.player === '{ana}'"
                " && document.querySelectorAll('#hist-sessions li[data-session]').length === 1", "Ana's history")
     record = phone.js("document.getElementById('hist-record').textContent")
-    assert record, "the record's lines"
+    assert f"{final['scores'][1]:+d}" in record, "her net in her record"
     mine = phone.js("document.querySelector('#hist-sessions li').textContent")
     assert f"{final['scores'][1]:+d}" in mine
+    phone.js("document.getElementById('hist').scrollIntoView()")
     phone.screenshot(shots / "phone-record.png")
 
 
-def test_the_history_routes_refuse_bad_input_shortly(evening: tuple[Journal, TableService, SeatPages, Chromium]) -> None:
+def test_the_history_routes_refuse_bad_input_shortly(
+        evening: tuple[Journal, TableService, SeatPages, Chromium]) -> None:
     """Bounded and checked: a page, a step, a period, a session or a hand the archive does not
     have get a short refusal in both languages, never a traceback."""
     import http.client
@@ -245,12 +251,13 @@ def test_the_history_routes_refuse_bad_input_shortly(evening: tuple[Journal, Tab
     status, body = get("/history/sessions.json?lang=en")
     assert status == 200 and body["total"] == 1 and body["sessions"][0]["hands"] == 1
     number = body["sessions"][0]["number"]
-    for path, code, key in ((f"/history/sessions.json?page=7", 404, "history.page"),
+    for path, code, key in (("/history/sessions.json?page=7", 404, "history.page"),
                             ("/history/sessions.json?page=-1", 400, "history.page"),
                             ("/history/sessions.json?page=99999", 400, "history.page"),
                             (f"/history/{number + 5}.json", 404, "history.unknown"),
                             (f"/history/{number}/9.json", 404, "history.unknown"),
-                            (f"/history/{number}/1.json?step=10000", 404, "history.step"),
+                            (f"/history/{number}/1.json?step=9999", 404, "history.step"),
+                            (f"/history/{number}/1.json?step=10000", 400, "history.step"),
                             (f"/history/{number}/1.json?step=a", 400, "history.step"),
                             ("/history/records.json?period=year", 400, "history.period"),
                             ("/history/player/999.json", 404, "history.unknown"),
@@ -259,4 +266,4 @@ def test_the_history_routes_refuse_bad_input_shortly(evening: tuple[Journal, Tab
         assert (status, body["ok"], body["code"]) == (code, False, key), path
         assert body["zh"] and body["en"], path
     status, body = get(f"/history/{number}/1.json?step=0&lang=en")
-    assert status == 200 and body["step"] == 0 and body["view"]["phase"] in ("rolling", "betting")
+    assert status == 200 and body["step"] == 0 and body["view"]["phase"] == "seating"  # (hand 1 begins at new_session)
