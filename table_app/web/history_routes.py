@@ -228,11 +228,13 @@ def session_item(s: SessionSummary, lang: str, money: Money | None = None) -> di
 
 
 def hand_item(h: HandSummary, s: SessionSummary, lang: str) -> dict[str, object]:
-    """A hand as the session's list shows it: its line (who won how, 荒牌), its transfers."""
+    """A hand as the session's list shows it: its line (who won how, 荒牌), its transfers (as
+    the live settlement words them, with their reason)."""
+    names = h.players or s.players  # (by seat during the hand)
     return {"hand": h.hand, "result": h.result, "drawn": h.result == "drawn", "line": history_view.hand_line(h, lang),
             "deltas": h.deltas, "totals": h.totals,
-            "transfers": [tr("settle_pay", lang, frm=s.players[t["from"]], to=s.players[t["to"]], amount=t["amount"])
-                          for t in h.transfers]}
+            "transfers": [tr("pays", lang, frm=names[t["from"]], to=names[t["to"]], amount=t["amount"],
+                             reason=tr(f"reason_{t['reason']}", lang)) for t in h.transfers]}
 
 
 def row_item(r: RecordRow) -> dict[str, object]:

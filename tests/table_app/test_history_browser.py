@@ -2,7 +2,7 @@
 session in its history, replays hand 2 step by step to its settlement — each step's wall and
 discards, as drawn on the page, checked against the engine's state at that record (the journal's
 events in effect up to it, replayed by the engine here: not the archive's own answer) — and a
-phone shows its player's record and the session.
+phone shows its player's record and the session. Hand 3 is played out to a draw (荒牌).
 
 Hand 2 has a pong, a concealed kong (its replacement from the wall's tail) and a discard taken
 back by an undo (the replay marks it, and it changes nothing). The table page is driven with its
@@ -41,9 +41,8 @@ HAND_2 = [{"type": "roll", "dice": [5, 6]}, {"type": "roll", "dice": [1, 2]},  #
           {"type": "discard", "seat": 0}, {"type": "resolve"},
           {"type": "discard", "seat": 1}, {"type": "resolve"},
           {"type": "win", "seat": 2}, {"type": "confirm_win", "wait": "single"}]
-HAND_3 = [{"type": "next_hand"}, {"type": "roll", "dice": [6, 6]}, {"type": "roll", "dice": [4, 4]},
-          {"type": "discard", "seat": 2}, {"type": "resolve"}, {"type": "win", "seat": 3},
-          {"type": "confirm_win", "wait": "plain"}, {"type": "end_session"}]
+HAND_3 = [{"type": "next_hand"}, {"type": "roll", "dice": [6, 6]}, {"type": "roll", "dice": [4, 4]}]
+# (then every seat discards in turn, nobody claims, until the wall is played out: a drawn hand, 荒牌)
 
 
 @pytest.fixture
@@ -68,6 +67,15 @@ def play(service: TableService, commands: list[dict[str, Any]]) -> None:
     for command in commands:
         answer = service.call(command, "test", 10)
         assert answer.ok, (command, answer.error)
+
+
+def play_to_a_draw(service: TableService) -> None:
+    """Discard after discard, nobody claiming, until the hand is over with nothing left to draw."""
+    while service.public["phase"] != "hand_over":
+        public = service.public
+        play(service, [{"type": "discard", "seat": public["turn"]}] if public["phase"] == "turn" else
+             [{"type": "resolve"}])
+    assert service.public["last_settlement"]["winner"] is None
 
 
 def engine_public(journal: Journal, seq: int) -> PublicState:
@@ -119,6 +127,8 @@ def test_an_evening_in_history_hand_2_replayed_step_by_step_and_a_phones_record(
     play(service, START)
     phone = join_phone(browser, pages.join_url, 1)  # Ana's phone (her name kept: the session's)
     play(service, HAND_1 + HAND_2 + HAND_3)
+    play_to_a_draw(service)
+    play(service, [{"type": "end_session"}])
     final = service.public
     assert final["phase"] == "ended" and len(final["results"]) == 3
 
@@ -126,7 +136,7 @@ def test_an_evening_in_history_hand_2_replayed_step_by_step_and_a_phones_record(
     table.wait("document.body.dataset.phase === 'ended'", "the ended session")
     table.click("#final .close")
 
-    # the history: the session, its ranking and settle-up; its hands (hand 2 a win, none drawn here)
+    # the history: the session, its ranking and settle-up; its hands (the third drawn: 荒牌)
     table.click("#showhistory")
     table.wait("!!document.querySelector('#history.open .sess[data-session]')", "the session in the history")
     text = table.js("document.querySelector('#history .sess').textContent")
@@ -138,6 +148,9 @@ def test_an_evening_in_history_hand_2_replayed_step_by_step_and_a_phones_record(
     table.screenshot(shots / "history-zh.png")
     table.click("#history .sess")
     table.wait("document.querySelectorAll('#history .hand').length === 3", "the session's three hands")
+    drawn = table.js("[...document.querySelectorAll('#history .hand')].map((h) => h.classList.contains('drawn'))")
+    assert drawn == [False, False, True]
+    assert "荒牌" in table.js("document.querySelector(\"#history .hand[data-hand='3'] .hline\").textContent")
     table.screenshot(shots / "history-hands-zh.png")
 
     # hand 2 step by step: the buttons, the arrow keys, the slider, Home and End
@@ -208,6 +221,13 @@ def test_an_evening_in_history_hand_2_replayed_step_by_step_and_a_phones_record(
     assert net == {NAMES[s]: final["scores"][s] for s in range(4)}
     assert all(row[1:3] == ["1", "3"] for row in board)  # one session, three hands each
     table.screenshot(shots / "records-en.png")
+    table.click("#showhistory")
+    table.click("#history .sess")
+    table.wait("document.querySelectorAll('#history .hand').length === 3"
+               " && document.querySelector('#history h3').textContent === 'Hands'", "the session's hands in English")
+    table.screenshot(shots / "history-en.png")
+    table.click("#showrecords")
+    table.wait("document.querySelectorAll('#records tr[data-player]').length === 4", "the leaderboard again")
     table.click("#lang")
     table.wait("document.documentElement.lang === 'zh' && document.querySelector('#records h2')"
                ".textContent === '排行榜'", "the records in Chinese")
@@ -228,7 +248,7 @@ def test_an_evening_in_history_hand_2_replayed_step_by_step_and_a_phones_record(
     mine = phone.js("document.querySelector('#hist-sessions li').textContent")
     assert f"{final['scores'][1]:+d}" in mine
     phone.js("document.getElementById('hist').scrollIntoView()")
-    phone.screenshot(shots / "phone-record.png")
+    phone.screenshot(shots_dir("phones", tmp_path) / "history-both.png")
 
 
 def test_the_history_routes_refuse_bad_input_shortly(
