@@ -25,6 +25,7 @@ from table_app.present.seat import seat_lines
 from table_app.present.table_page import table_view
 from table_app.roster import Roster
 from table_app.service import ManualClock, TableService
+from table_app.web import history_routes
 from table_app.web.server import SeatPages
 from tests.table_app.chromium import Chromium, Page, join_phone, shots_dir
 
@@ -252,9 +253,10 @@ def test_an_evening_in_history_hand_2_replayed_step_by_step_and_a_phones_record(
 
 
 def test_the_history_routes_refuse_bad_input_shortly(
-        evening: tuple[Journal, TableService, SeatPages, Chromium]) -> None:
+        evening: tuple[Journal, TableService, SeatPages, Chromium], monkeypatch: pytest.MonkeyPatch) -> None:
     """Bounded and checked: a page, a step, a period, a session or a hand the archive does not
-    have get a short refusal in both languages, never a traceback."""
+    have get a short refusal in both languages, never a traceback; a read that cannot have the
+    archive soon is told to come back (503), and the table goes on meanwhile."""
     import http.client
 
     _, service, pages, _ = evening
@@ -285,5 +287,14 @@ def test_the_history_routes_refuse_bad_input_shortly(
         status, body = get(path)
         assert (status, body["ok"], body["code"]) == (code, False, key), path
         assert body["zh"] and body["en"], path
+    # one read at a time: while another holds the archive, a request waits a little, then 503
+    monkeypatch.setattr(history_routes, "READ_WAIT_S", 0.2)
+    with pages.history._lock:
+        conn = http.client.HTTPConnection("127.0.0.1", pages.port, timeout=10)
+        conn.request("GET", "/history/sessions.json")
+        r = conn.getresponse()
+        assert (r.status, r.getheader("Retry-After"), json.loads(r.read())["code"]) == (503, "1", "history.busy")
+        conn.close()
+        assert service.call({"type": "state"}, "test", 1).ok  # (the table itself never waits for the history)
     status, body = get(f"/history/{number}/1.json?step=0&lang=en")
     assert status == 200 and body["step"] == 0 and body["view"]["phase"] == "seating"  # (hand 1 begins at new_session)
