@@ -1,7 +1,8 @@
 """The words of the history on the web pages (issue 29), zh and en: the table page's History,
 Replay and Records and a phone's own sessions and record — the headings, buttons and refusals
-the pages show around the archive's own lines (``table_app/present/history_view.py``). Data
-only: gathered by :mod:`table_app.present.words`."""
+the pages show around the archive's own lines and words (``table_app/present/history_view.py``,
+``vocab_history.py``: the page uses those where they say it). Data only: gathered by
+:mod:`table_app.present.words`."""
 
 from __future__ import annotations
 
@@ -9,15 +10,8 @@ from typing import Final
 
 HISTORY_PAGE: Final[dict[str, tuple[str, str]]] = {
     # the table page's header buttons and its cards
-    "hp_history": ("历史牌局", "History"),
-    "hp_records": ("战绩", "Records"),
-    "hp_leaderboard": ("排行榜", "Leaderboard"),
     "hp_none": ("还没有牌局", "No sessions yet"),
-    "hp_session_n": ("第{n}场", "Session {n}"),
     "hp_not_finished": ("没有结束", "not ended"),
-    "hp_base": ("底{base}", "base {base}"),
-    "hp_hands_n": ("{n}局", "{n} hands"),
-    "hp_ranking": ("排名", "Ranking"),
     "hp_settle_up": ("结账", "Settle up"),
     "hp_hands": ("各局", "Hands"),
     "hp_page": ("第{page}/{pages}页", "page {page} of {pages}"),
@@ -25,21 +19,14 @@ HISTORY_PAGE: Final[dict[str, tuple[str, str]]] = {
     "hp_next_page": ("下一页", "Next"),
     "hp_back": ("返回", "Back"),
     # a hand step by step
-    "hp_replay": ("回放", "Replay"),
     "hp_replay_of": ("回放 · 第{session}场 第{hand}局", "Replay · session {session}, hand {hand}"),
     "hp_first": ("第一步", "First"),
     "hp_prev": ("上一步", "Back"),
     "hp_next": ("下一步", "Next"),
     "hp_last": ("最后一步", "Last"),
-    "hp_step": ("第{i}/{n}步", "step {i} of {n}"),
-    "hp_undone": ("已撤销", "undone"),
     "hp_keys": ("← → 一步一步 · Home End 头尾", "← → step by step · Home End first and last"),
     "hp_live": ("回到牌桌", "Back to the table"),
     # records and the leaderboard
-    "hp_period_all": ("总计", "All time"),
-    "hp_period_day": ("按日", "By day"),
-    "hp_period_week": ("按周", "By week"),
-    "hp_period_month": ("按月", "By month"),
     "hp_col_player": ("玩家", "Player"),
     "hp_col_period": ("时间", "Period"),
     "hp_col_sessions": ("场", "Sessions"),
@@ -48,7 +35,6 @@ HISTORY_PAGE: Final[dict[str, tuple[str, str]]] = {
     "hp_col_self": ("自摸", "Self-drawn"),
     "hp_col_kongs": ("杠", "Kongs"),
     "hp_col_net": ("净分", "Net"),
-    "hp_no_records": ("还没有战绩", "No records yet"),
     # a phone: its player's sessions and record
     "hp_my_sessions": ("我打过的牌局", "My sessions"),
     "hp_my_record": ("我的战绩", "My record"),

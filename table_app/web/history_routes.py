@@ -22,13 +22,11 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
-from datetime import datetime
 from typing import TYPE_CHECKING, Final, TypeVar
 
 from engine.public import PublicState
 from table_app.present import history_view
 from table_app.present.money import Money, points_text
-from table_app.present.table import ranks
 from table_app.present.table_page import table_view
 from table_app.present.vocab_history_page import HISTORY_PAGE
 from table_app.present.words import LANGS, tr
@@ -48,12 +46,16 @@ MAX_NUMBER: Final = 10**9  # a session's, a player's number beyond any table's (
 PHONE_WORDS: Final = {key: {lang: tr(key, lang) for lang in LANGS} for key in (
     "hp_my_record", "hp_my_sessions", "hp_no_player", "hp_none", "hp_prev_page", "hp_next_page", "hp_page")}
 T = TypeVar("T")
-BUSY = Reply(503, "application/json", b'{"ok": false, "code": "history.busy"}', (("Retry-After", "1"),))
+
+
+# the archive's words the pages show as headings and buttons (present/vocab_history.py), and the table's
+SHARED_WORDS: Final = ("ar_history", "ar_records", "ar_leaderboard", "ar_replay", "ar_step", "ar_undone",
+                       "ar_all_time", "ar_period_day", "ar_period_week", "ar_period_month", "ar_no_record", "close")
 
 
 def page_words(lang: str) -> dict[str, str]:
-    """The page's own words in ``lang`` (sent with each answer: the page decides no word)."""
-    return {key: tr(key, lang) for key in (*HISTORY_PAGE, "close")}
+    """The page's words in ``lang`` (sent with each answer: the page decides no word)."""
+    return {key: tr(key, lang) for key in (*HISTORY_PAGE, *SHARED_WORDS)}
 
 
 class History:
@@ -68,7 +70,7 @@ class History:
         self._public = public
         self._lock = threading.Lock()
         self.money: Money | None = None  # a point's value, beside the points in the settle-ups (config money.*)
-        self._replays: OrderedDict[tuple[int, int, int], Replay] = OrderedDict()
+        self._replays: OrderedDict[tuple[int, int, int], tuple[Replay, dict[str, list[str]]]] = OrderedDict()
 
     def close(self) -> None:
         with self._lock:
@@ -82,7 +84,8 @@ class History:
         """``read(archive)`` under the one read's lock; 503 if it is not had in time, 404 for
         a session, hand or player the archive does not know (its ``KeyError``)."""
         if not self._lock.acquire(timeout=READ_WAIT_S):
-            return BUSY
+            return json_reply(503, {"ok": False, "code": "history.busy", "error": tr("hp_busy", "en"),
+                                    **{lang: tr("hp_busy", lang) for lang in LANGS}}, ("Retry-After", "1"))
         try:
             if self._archive is None:
                 self._archive = self._open()
@@ -92,16 +95,29 @@ class History:
         finally:
             self._lock.release()
 
-    def _replay(self, archive: Archive, session: int, hand: int) -> Replay:
+    def _step(self, archive: Archive, session: int, hand: int, i: int, lang: str) -> dict[str, object] | None:
+        """Step ``i`` of a hand's replay (None: no such step): the replay and its captions kept
+        for the next steps (its captions read in order: a claim says whose tile it was)."""
         key = (session, hand, self._seq())
-        replay = self._replays.get(key)
-        if replay is None:
-            replay = archive.replay(session, hand)
-            self._replays[key] = replay
+        kept = self._replays.get(key)
+        if kept is None:
+            kept = archive.replay(session, hand), {}
+            self._replays[key] = kept
             while len(self._replays) > REPLAYS_KEPT:
                 self._replays.popitem(last=False)
         self._replays.move_to_end(key)
-        return replay
+        replay, captions = kept
+        steps = replay.steps
+        if not 0 <= i < len(steps):
+            return None
+        if lang not in captions:
+            captions[lang] = history_view.step_captions(steps, replay.final(), lang)
+        step = steps[i]
+        return {"ok": True, "session": replay.session, "hand": replay.hand, "step": i, "steps": len(steps),
+                "seq": step.seq, "undone": step.undone, "caption": captions[lang][i],
+                "undone_steps": [k for k, s in enumerate(steps) if s.undone],
+                "title": tr("hp_replay_of", lang, session=replay.session, hand=replay.hand),
+                "view": table_view(replay.state_at(i), lang, seq=step.seq)}
 
     # -- the table page ---------------------------------------------------------------------
 
@@ -134,7 +150,7 @@ class History:
             return refused(404, "hp_bad_page", "history.page")
         shown = hands[page * HANDS_PER_PAGE:(page + 1) * HANDS_PER_PAGE]
         return json_reply(200, {"ok": True, "session": session_item(summary, lang, self.money), "page": page,
-                                "pages": pages, "hands": [hand_item(h, summary, lang) for h in shown],
+                                "pages": pages, "hands": [hand_item(h, lang) for h in shown],
                                 "words": page_words(lang)})
 
     def step(self, number: str, hand_text: str, query: str) -> Reply:
@@ -146,7 +162,7 @@ class History:
             return refused(404, "hp_no_hand", "history.unknown")
         if i is None:
             return refused(400, "hp_bad_step", "history.step")
-        got = self._read(lambda a: _step(self._replay(a, n, hand), i, lang))
+        got = self._read(lambda a: self._step(a, n, hand, i, lang))
         if isinstance(got, Reply):
             return refused(404, "hp_no_hand", "history.unknown") if got.status == 404 else got
         if got is None:
@@ -209,57 +225,28 @@ class History:
 # -- the answers' parts ---------------------------------------------------------------------------------
 
 def session_item(s: SessionSummary, lang: str, money: Money | None = None) -> dict[str, object]:
-    """A session as the pages list it: its title (its number), when it began, its line (players,
-    base, hands), the ranking and the settle-up, in ``lang``."""
-    players, places = s.players, ranks(s.totals)  # (equal totals, equal places: as the live settle-up)
-
-    def points(n: int, signed: bool = False) -> str:
-        return points_text(n, money, lang, signed=signed)
-
+    """A session as the pages list it: its title (its number), its line (when, hands, base, each
+    player's total best first: ``history_view.session_line``) and the settle-up (with the money
+    beside the points when a point has a value, as the live settle-up)."""
+    settle = history_view.settle_lines(s, lang) if money is None or not s.settle_up else [
+        tr("settle_pay", lang, frm=s.players[p["from"]], to=s.players[p["to"]],
+           amount=points_text(p["amount"], money, lang)) for p in s.settle_up]
     return {"number": s.number, "started": s.started, "ended": s.ended, "finished": s.finished,
-            "players": players, "player_ids": s.player_ids, "base": s.base, "hands": s.hands, "totals": s.totals,
-            "title": tr("hp_session_n", lang, n=s.number) + ("" if s.finished else " · " + tr("hp_not_finished", lang)),
-            "date": _local(s.started),
-            "line": history_view.session_line(s, lang),
-            "ranking": [tr("pg_rank_line", lang, rank=places[seat], name=players[seat],
-                           score=points(s.totals[seat], True)) for seat in s.ranking],
-            "settle": [tr("settle_pay", lang, frm=players[p["from"]], to=players[p["to"]], amount=points(p["amount"]))
-                       for p in s.settle_up] or [tr("settle_none", lang)]}
+            "players": s.players, "player_ids": s.player_ids, "base": s.base, "hands": s.hands, "totals": s.totals,
+            "ranking": s.ranking, "title": tr("ar_session_title", lang, number=s.number),
+            "line": history_view.session_line(s, lang), "settle": settle}
 
 
-def hand_item(h: HandSummary, s: SessionSummary, lang: str) -> dict[str, object]:
-    """A hand as the session's list shows it: its line (who won how, 荒牌), its transfers (as
-    the live settlement words them, with their reason)."""
-    names = h.players or s.players  # (by seat during the hand)
+def hand_item(h: HandSummary, lang: str) -> dict[str, object]:
+    """A hand as the session's list shows it: its line (who won how, 荒牌, who gained or lost
+    what) and every transfer with its reason."""
     return {"hand": h.hand, "result": h.result, "drawn": h.result == "drawn", "line": history_view.hand_line(h, lang),
-            "deltas": h.deltas, "totals": h.totals,
-            "transfers": [tr("pays", lang, frm=names[t["from"]], to=names[t["to"]], amount=t["amount"],
-                             reason=tr(f"reason_{t['reason']}", lang)) for t in h.transfers]}
+            "deltas": h.deltas, "totals": h.totals, "transfers": history_view.transfer_lines(h, lang)}
 
 
 def row_item(r: RecordRow) -> dict[str, object]:
     return {"player_id": r.player_id, "name": r.name, "period": r.period, "sessions": r.sessions, "hands": r.hands,
             "wins": r.wins, "self_draws": r.self_draws, "kongs": r.kongs, "net": r.net}
-
-
-def _step(replay: Replay, i: int, lang: str) -> dict[str, object] | None:
-    steps = replay.steps
-    if not 0 <= i < len(steps):
-        return None
-    step, state = steps[i], replay.state_at(i)
-    return {"ok": True, "session": replay.session, "hand": replay.hand, "step": i, "steps": len(steps),
-            "seq": step.seq, "undone": step.undone, "caption": history_view.step_caption(step, state, lang),
-            "undone_steps": [k for k, s in enumerate(steps) if s.undone],
-            "title": tr("hp_replay_of", lang, session=replay.session, hand=replay.hand),
-            "view": table_view(state, lang, seq=step.seq)}
-
-
-def _local(iso: str) -> str:
-    """When a session began, on the table's clock: ``2026-12-03 20:15``."""
-    try:
-        return datetime.fromisoformat(iso).astimezone().strftime("%Y-%m-%d %H:%M")
-    except ValueError:
-        return iso[:16]
 
 
 def _paged(page: Page[SessionSummary]) -> dict[str, int]:

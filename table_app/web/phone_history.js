@@ -55,7 +55,7 @@
     record.replaceChildren(...got.record.zh.map((zh, i) => el("li", {textContent: pick(zh, got.record.en[i])})));
     sessions.replaceChildren(...(got.sessions.length ? got.sessions.map((s) => {
       const mine = s.seat === null ? "" : " " + signedPoints(s.zh.totals[s.seat]);
-      const li = el("li", {textContent: pick(s.zh.title, s.en.title) + " · " + s.zh.date + mine},
+      const li = el("li", {textContent: pick(s.zh.title, s.en.title) + mine},
                     el("small", {textContent: pick(s.zh.line, s.en.line)}));
       li.dataset.session = s.number;
       return li;

@@ -41,10 +41,7 @@
     #replay .top { display: flex; gap: .8rem; align-items: baseline; min-height: 2rem; }
     #replay .rtitle { color: var(--status); font-size: 1.05rem; white-space: nowrap; }
     #replay .caption { font-size: 1.4rem; flex: 1; overflow-wrap: anywhere; }
-    #replay .caption.undone .text { text-decoration: line-through; color: #ffb2a6; }
-    #replay .ubadge { display: none; font-size: 1rem; background: #a3291c; color: #fff; border-radius: .35rem;
-                      padding: .05rem .45rem; margin-right: .5rem; }
-    #replay .caption.undone .ubadge { display: inline-block; }
+    #replay .caption.undone { color: #ffb2a6; border-left: .35rem solid #d2402c; padding-left: .5rem; }
     #replay .keys { font-size: .85rem; color: var(--dim); white-space: nowrap; }
     #replay .controls { display: flex; gap: .5rem; align-items: center; }
     #replay .track { flex: 1; position: relative; padding-top: .4rem; }
@@ -94,7 +91,7 @@
     const a = await get("/history/sessions.json?page=" + page);
     hclose.textContent = w("close");
     if (!a || !a.ok) { hbody.replaceChildren(el("p", "msg", refusal(a))); return; }
-    htitle.textContent = w("hp_history");
+    htitle.textContent = w("ar_history");
     hbody.replaceChildren(...(a.sessions.length ? a.sessions.map(sessionButton) : [el("p", "msg", w("hp_none"))]));
     pager(hpager, a.page, a.pages, showSessions);
     hist.dataset.shown = "sessions";
@@ -104,8 +101,7 @@
     const b = el("button", "sess");
     b.type = "button";
     b.dataset.session = s.number;
-    b.append(el("div", "stitle", s.title + " · " + s.date), el("div", "sline", s.line), el("div", "srank", s.ranking.join(" · ")),
-             el("div", "ssettle", s.settle.join(" · ")));
+    b.append(el("div", "stitle", s.title), el("div", "sline", s.line), el("div", "ssettle", s.settle.join(" · ")));
     b.addEventListener("click", () => showSession(s.number, 0));
     return b;
   }
@@ -115,17 +111,16 @@
     const a = await get(`/history/${number}.json?page=${page}`);
     if (!a || !a.ok) { hbody.replaceChildren(el("p", "msg", refusal(a))); return; }
     const s = a.session;
-    htitle.textContent = s.title + " · " + s.date;
+    htitle.textContent = s.title;
     hclose.textContent = w("close");
     const head = el("div", "shead");
-    head.append(el("div", "sline", s.line), el("div", "srank", w("hp_ranking") + ": " + s.ranking.join(" · ")),
-                el("div", "ssettle", w("hp_settle_up") + ": " + s.settle.join(" · ")));
+    head.append(el("div", "sline", s.line), el("div", "ssettle", w("hp_settle_up") + ": " + s.settle.join(" · ")));
     const hands = a.hands.map((h) => {
       const row = el("div", "hand" + (h.drawn ? " drawn" : ""));
       row.dataset.hand = h.hand;
       const info = el("div", "hinfo");
       info.append(el("div", "hline", h.line), el("div", "htransfers", h.transfers.join(" · ")));
-      const play = button("play", w("hp_replay"), () => startReplay(number, h.hand));
+      const play = button("play", w("ar_replay"), () => startReplay(number, h.hand));
       play.dataset.hand = h.hand;
       row.append(info, play);
       return row;
@@ -147,8 +142,8 @@
   // -- a hand step by step: buttons, the arrow keys (Home, End) and a slider --------------------------
   const bar = el("section"), rtitle = el("span", "rtitle"), caption = el("div", "caption");
   bar.id = "replay";
-  const ubadge = el("span", "ubadge"), ctext = el("span", "text"), keys = el("span", "keys");
-  caption.append(ubadge, ctext);
+  const ctext = el("span", "text"), keys = el("span", "keys");  // (an undone step's caption says so: 已撤销)
+  caption.append(ctext);
   const top = el("div", "top");
   top.append(rtitle, caption, keys);
   const slider = el("input"), track = el("div", "track"), marks = el("div", "marks"), count = el("span", "count");
@@ -186,10 +181,9 @@
     render(a.view);  // the live table's own drawing: the seats, the wall, the settlement at the end
     rtitle.textContent = a.title;
     ctext.textContent = a.caption;
-    ubadge.textContent = w("hp_undone");
     caption.classList.toggle("undone", a.undone);
     keys.textContent = w("hp_keys");
-    count.textContent = w("hp_step", {i: a.step + 1, n: a.steps});
+    count.textContent = w("ar_step", {n: a.step + 1, of: a.steps});
     slider.max = String(a.steps - 1);
     slider.value = String(a.step);
     marks.replaceChildren(...a.undone_steps.map((k) => {
@@ -227,7 +221,7 @@
   rclose.type = "button";
   recs.append(rclose, rhead, tabs, rbody);
   document.body.append(recs);
-  const PERIODS = [["", "hp_period_all"], ["day", "hp_period_day"], ["week", "hp_period_week"], ["month", "hp_period_month"]];
+  const PERIODS = [["", "ar_all_time"], ["day", "ar_period_day"], ["week", "ar_period_week"], ["month", "ar_period_month"]];
   const COLUMNS = ["sessions", "hands", "wins", "self_draws", "kongs", "net"];
   const HEADS = ["hp_col_sessions", "hp_col_hands", "hp_col_wins", "hp_col_self", "hp_col_kongs", "hp_col_net"];
   const cells = (r) => COLUMNS.map((k) => el("td", k === "net" ? "total" : "", k === "net" ? signed(r.net) : String(r[k])));
@@ -250,27 +244,27 @@
     at.player = null;
     const a = await get("/history/records.json" + (at.period ? "?period=" + at.period : ""));
     if (!a || !a.ok) { rbody.replaceChildren(el("p", "msg", refusal(a))); return; }
-    rhead.textContent = w("hp_leaderboard");
+    rhead.textContent = w("ar_leaderboard");
     rclose.textContent = w("close");
     periodTabs(showBoard);
     rbody.replaceChildren(a.rows.length ? grid(w("hp_col_player"), a.rows, (r) => {
       const td = el("td", "who", r.name);
       td.addEventListener("click", () => showPlayer(r.player_id));
       return td;
-    }) : el("p", "msg", w("hp_no_records")));
+    }) : el("p", "msg", w("ar_no_record")));
     recs.dataset.shown = "board";
   }
   async function showPlayer(pid) {
     at.player = pid;
     const a = await get(`/history/player/${pid}.json` + (at.period ? "?period=" + at.period : ""));
     if (!a || !a.ok) { rbody.replaceChildren(el("p", "msg", refusal(a))); return; }
-    rhead.textContent = w("hp_records") + " · " + a.name;
+    rhead.textContent = w("ar_records") + " · " + a.name;
     rclose.textContent = w("close");
     periodTabs(() => showPlayer(pid));
     const box = el("div", "lines");
     box.append(...a.lines.map((t) => el("div", "", t)));
     rbody.replaceChildren(button("back", w("hp_back"), showBoard),
-                          grid(w("hp_col_period"), a.rows, (r) => el("td", "", r.period || w("hp_period_all"))), box);
+                          grid(w("hp_col_period"), a.rows, (r) => el("td", "", r.period || w("ar_all_time"))), box);
     recs.dataset.shown = "player";
   }
 

@@ -144,8 +144,8 @@ def test_an_evening_in_history_hand_2_replayed_step_by_step_and_a_phones_record(
     for name in NAMES:
         assert name in text
     ranked = sorted(range(4), key=lambda s: (-final["scores"][s], s))
-    srank = table.js("document.querySelector('#history .srank').textContent")
-    assert srank.index(NAMES[ranked[0]]) < srank.index(NAMES[ranked[1]]) < srank.index(NAMES[ranked[3]])
+    line = table.js("document.querySelector('#history .sline').textContent")  # (each total, best first)
+    assert line.index(NAMES[ranked[0]]) < line.index(NAMES[ranked[1]]) < line.index(NAMES[ranked[3]])
     table.screenshot(shots / "history-zh.png")
     table.click("#history .sess")
     table.wait("document.querySelectorAll('#history .hand').length === 3", "the session's three hands")
@@ -171,7 +171,8 @@ def test_an_evening_in_history_hand_2_replayed_step_by_step_and_a_phones_record(
         at_step(table, i)
         seen.append(check_step(table, journal, "zh"))
         if seen[-1][1]:
-            assert table.js("getComputedStyle(document.querySelector('#replay .ubadge')).display") != "none"
+            caption = table.js("document.querySelector('#replay .caption.undone .text').textContent")
+            assert caption.endswith("（已撤销）")
             table.screenshot(shots / "replay-undone-zh.png")
     seqs = [seq for seq, _ in seen]
     assert seqs == sorted(seqs) and len(set(seqs)) == steps

@@ -171,7 +171,7 @@ def test_sessions_without_ids_are_matched_by_name(tmp_path: Path) -> None:
     "DELETE FROM archive_hands WHERE hand = 2",
     "UPDATE archive_sessions SET data = replace(data, '\"hands\":3', '\"hands\":4')",
     "UPDATE archive_hands SET data = replace(data, '\"result\":\"win\"', '\"result\":\"drawn\"')",
-    "UPDATE archive_meta SET data = replace(data, '\"version\":1', '\"version\":0')",
+    "UPDATE archive_meta SET data = replace(data, '\"version\":2', '\"version\":0')",
     "UPDATE archive_meta SET seal = x'00'",
     "DELETE FROM archive_meta",
 ])
