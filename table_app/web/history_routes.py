@@ -226,11 +226,13 @@ class History:
 
 def session_item(s: SessionSummary, lang: str, money: Money | None = None) -> dict[str, object]:
     """A session as the pages list it: its title (its number), its line (when, hands, base, each
-    player's total best first: ``history_view.session_line``) and the settle-up (with the money
-    beside the points when a point has a value, as the live settle-up)."""
+    player's total best first: ``history_view.session_line``) and, once it is over, the settle-up
+    (with the money beside the points when a point has a value, as the live settle-up)."""
     settle = history_view.settle_lines(s, lang) if money is None or not s.settle_up else [
         tr("settle_pay", lang, frm=s.players[p["from"]], to=s.players[p["to"]],
            amount=points_text(p["amount"], money, lang)) for p in s.settle_up]
+    if not s.finished:
+        settle = []  # (a session in play: no settle-up yet)
     return {"number": s.number, "started": s.started, "ended": s.ended, "finished": s.finished,
             "players": s.players, "player_ids": s.player_ids, "base": s.base, "hands": s.hands, "totals": s.totals,
             "ranking": s.ranking, "title": tr("ar_session_title", lang, number=s.number),

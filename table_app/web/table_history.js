@@ -51,7 +51,7 @@
     #replay .count { font-variant-numeric: tabular-nums; color: var(--dim); min-width: 6.5rem; text-align: center; }
     @media (max-width: 700px) {
       header { height: auto; flex-wrap: wrap; }
-      #history, #records { inset: 3.4rem 2% 2% 2%; }
+      #history, #records { inset: 6.4rem 2% 2% 2%; }  /* (below the header's two rows) */
       body.replaying main { height: auto; padding-bottom: 11rem; }
       #replay { height: auto; } #replay .controls { flex-wrap: wrap; } #replay .track { flex-basis: 100%; order: -1; }
       #replay .keys { display: none; }
@@ -114,7 +114,8 @@
     htitle.textContent = s.title;
     hclose.textContent = w("close");
     const head = el("div", "shead");
-    head.append(el("div", "sline", s.line), el("div", "ssettle", w("hp_settle_up") + ": " + s.settle.join(" · ")));
+    head.append(el("div", "sline", s.line));
+    if (s.settle.length) head.append(el("div", "ssettle", w("hp_settle_up") + ": " + s.settle.join(" · ")));
     const hands = a.hands.map((h) => {
       const row = el("div", "hand" + (h.drawn ? " drawn" : ""));
       row.dataset.hand = h.hand;
