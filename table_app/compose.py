@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from table_app import sdnotify
 
 if TYPE_CHECKING:
+    from table_app.archive import Archive
     from table_app.config import Config
     from table_app.journal import Journal
     from table_app.present.money import Money
@@ -102,6 +103,12 @@ class Table:
         table.link("journal", "open", str(journal.path))
         return table
 
+    def archive(self) -> Archive:
+        """The history's archive of this table's journal (issue 29): its summary kept beside it."""
+        from table_app.archive import Archive
+
+        return Archive(self.journal, self.service.roster)
+
     def money(self) -> Money | None:
         """What a point is worth in the settle-ups the pages show (config ``money.*``; None: points only)."""
         from table_app.present.money import Money
@@ -175,7 +182,7 @@ class Table:
             host, port = parse_listen(listen)
             phones, taps = kept_phones(self.journal, new_code=new_code)
             pages = SeatPages(self.service, host, port, table=tid, heartbeat=sdnotify.part_heartbeat("web"),
-                              phones=phones, taps=taps, money=self.money())
+                              phones=phones, taps=taps, money=self.money(), archive=self.archive)
             pages.phones.on_new_token = lambda: self.link("phones", "join", pages.join_url)
             pages.start()
             self.pages = pages

@@ -35,7 +35,8 @@ from table_app.present.words import Both, tr
 # the words the page shows beside the view's own lines (headings, the legend)
 WORDS: Final = ("settlement", "col_win", "col_kong", "col_bet", "col_hand", "col_total", "transfers", "final",
                 "settle_up", "wall_legend", "wall_unbroken", "lang_button", "nav_join", "join_steps", "score",
-                "seconds_left", "close", "page_next_hint", "page_new_hint", "ph_live", "ph_offline")
+                "seconds_left", "close", "page_next_hint", "page_new_hint", "ph_live", "ph_offline", "ar_history",
+                "ar_records")
 
 
 class SeatPanel(SeatLines):

@@ -23,10 +23,11 @@ from table_app.present.buttons import phone_words
 from table_app.present.qr import qr_svg
 from table_app.present.seat import seat_labels
 from table_app.web import phone_join
+from table_app.web.history_routes import History
 from table_app.web.http import Reply, Request, Route, Stream, query_value
 from table_app.web.live import KEEPALIVE_S, LiveTable, sse_view
-from table_app.web.phone_routes import PhoneRoutes, PhoneView
-from table_app.web.replies import json_object
+from table_app.web.phone_routes import PhoneRoutes, PhoneView, phone_secret
+from table_app.web.replies import json_object, refused
 
 PHONE_WAKE_S = 1.0  # a phone's stream looks at its binding at least this often
 HTML = "text/html; charset=utf-8"
@@ -38,12 +39,14 @@ PAGE_WORDS = json.dumps(WORDS, ensure_ascii=False).replace("</", "<\\/")  # (ins
 
 @dataclass(frozen=True)
 class Site:
-    """What the answers read: the live table, the phones, the table's name, its join link now."""
+    """What the answers read: the live table, the phones, the table's name, its join link now,
+    the history (the archive's reads: :mod:`table_app.web.history_routes`)."""
 
     live: LiveTable
     phones: PhoneRoutes
     table: str
     join_url: Callable[[], str]
+    history: History
 
     def page(self, name: str) -> str:
         return page_text(name, self.table)
@@ -165,6 +168,36 @@ def table_phones(site: Site, request: Request) -> Reply:
     return _json(phone_join.table_phones(site.phones))
 
 
+# -- the history: sessions, a hand step by step, records (table_app/web/history_routes.py) ----------------
+
+def history_sessions(site: Site, request: Request) -> Reply:
+    return site.history.sessions(request.query)
+
+
+def history_session(site: Site, request: Request) -> Reply:
+    return site.history.session(request.args[0], request.query)
+
+
+def history_step(site: Site, request: Request) -> Reply:
+    return site.history.step(request.args[0], request.args[1], request.query)
+
+
+def history_records(site: Site, request: Request) -> Reply:
+    return site.history.records(request.query)
+
+
+def history_player(site: Site, request: Request) -> Reply:
+    return site.history.player(request.args[0], request.query)
+
+
+def phone_history(site: Site, request: Request) -> Reply:
+    """A bound phone's player: the sessions it played, its record (401 for any other browser)."""
+    seat = int(request.args[0])
+    if site.phones.phones.seat_of(phone_secret(request.cookie)) != seat:
+        return refused(401, "ph_no_seat", "phone.unbound")
+    return site.history.phone(seat, request.query)
+
+
 # -- phones that join -----------------------------------------------------------------------------------
 
 def join_page(site: Site, request: Request) -> Reply:
@@ -235,12 +268,18 @@ ROUTES: tuple[Route[Site], ...] = (
     Route("GET", r"/table/join\.json",            join_code,    "the join link and QR code (?key=, or this machine)"),
     Route("POST", r"/table/code/*",               new_code,     "a new join code (the display key, or this machine)"),
     Route("GET", r"/table/phones\.json",          table_phones, "which seats have a phone, which changed phone lately"),
+    Route("GET", r"/history/sessions\.json",      history_sessions, "the sessions, newest first (?page=, ?lang=)"),
+    Route("GET", r"/history/(\d{1,9})\.json",     history_session, "a session and its hands (?page=, ?lang=)"),
+    Route("GET", r"/history/(\d{1,9})/(\d{1,9})\.json", history_step, "a hand's replay at a step (?step=, ?lang=)"),
+    Route("GET", r"/history/records\.json",       history_records, "the leaderboard (?period=day|week|month)"),
+    Route("GET", r"/history/player/(\d{1,9})\.json", history_player, "a roster player's record (?period=)"),
     Route("GET", r"/join/([^/]+)/*",              join_page,    "a phone's page for joining (the QR code's link)"),
     Route("GET", r"/join/([^/]*)/seats\.json/*",  join_seats,   "the seats to join: names, winds, phones"),
     Route("POST", r"/join/([^/]+)/*",             join,         "join: a seat, and a name"),
     Route("POST", r"/join/([^/]+)/ask/*",         join_ask,     "join a taken seat: again, while its phone is asked"),
     Route("GET", r"/phone/([^/]+)/*",             phone_page,   "a bound phone's page (else back to /)"),
     Route("GET", r"/phone/([0-3])/events",        phone_events, "a bound phone's view now and after each change"),
+    Route("GET", r"/phone/([0-3])/history\.json", phone_history, "a bound phone's player's sessions and record"),
     Route("POST", r"/phone/([0-3])/press/*",      press,        "a bound phone's press for its seat"),
     Route("POST", r"/phone/([0-3])/table/*",      table_step,   "one of the table's own steps, from a bound phone"),
     Route("POST", r"/phone/([0-3])/leave/*",      leave,        "a bound phone leaves its seat"),

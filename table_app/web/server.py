@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING
 from table_app.present.money import Money
 from table_app.present.seat import SeatView
 from table_app.web.admission import Limits
+from table_app.web.history_routes import History
 from table_app.web.http import Router, Server, query_value
 from table_app.web.live import LiveTable
 from table_app.web.phone_routes import PhoneRoutes, phone_secret
@@ -41,6 +42,7 @@ from table_app.web.routes import ROUTES, Site, page_text
 from table_app.web.taps import Taps
 
 if TYPE_CHECKING:
+    from table_app.archive import Archive
     from table_app.service import TableService
 
 LIMITS = Limits()  # the request deadline, the places in all and per address, bound phones' reserve
@@ -65,15 +67,19 @@ class SeatPages:
 
     def __init__(self, service: TableService, host: str = "", port: int = 0, *, table: str = "table",
                  limits: Limits = LIMITS, heartbeat: Callable[[], None] | None = None, phones: Phones | None = None,
-                 taps: Taps | None = None, money: Money | None = None) -> None:
+                 taps: Taps | None = None, money: Money | None = None,
+                 archive: Callable[[], Archive] | None = None) -> None:
         self.service = service
         self.table = table
+        self._archive = archive  # opens the history's archive (None: one on a reader of the service's journal)
         self.limits = limits
         self.live = LiveTable(service)  # (how many streams, and whose: the server's places)
         self.phones = PhoneRoutes(service, self.page, phones or Phones(), taps=taps or Taps())  # (kept: phone_store)
         self.live.undone = self.phones.decide.undone  # (the table page says what an undo took back)
         self.live.money = self.phones.score.money = money  # (the settle-ups' money: config money.*)
-        site = Site(self.live, self.phones, table, lambda: self.join_url)
+        self.history = History(self._open_archive, lambda: self.live.snapshot()[1], lambda: self.live.snapshot()[2])
+        self.history.money = money
+        site = Site(self.live, self.phones, table, lambda: self.join_url, self.history)
         self._server = Server((host, port), Router(ROUTES, site), self.live, limits, trusted=self.trusted,
                               heartbeat=heartbeat)
         self._thread: threading.Thread | None = None
@@ -89,6 +95,18 @@ class SeatPages:
             path, _, query = target.partition("?")
             return path.startswith("/table") and self.phones.phones.key_ok(query_value(query, "key"))
         return self.phones.phones.seat_of(phone_secret(cookie)) == int(page.group(1))
+
+    def _open_archive(self) -> Archive:
+        """The history's archive (at its first read): a reader of its own on the journal."""
+        from table_app.archive import Archive
+
+        if self._archive is not None:
+            return self._archive()
+        reader = self.service.journal_reader()  # (its path: the archive opens its own connection)
+        try:
+            return Archive(reader, self.service.roster)
+        finally:
+            reader.close()
 
     @property
     def port(self) -> int:
@@ -156,6 +174,7 @@ class SeatPages:
             self._thread.join(5)
             self._thread = None
         self._server.server_close()
+        self.history.close()
 
 
 def lan_address() -> str | None:
