@@ -18,7 +18,7 @@ T = TypeVar("T")
 # Add suites here, one line each.
 
 SUITES: tuple[str, ...] = ("hand", "service", "mqtt", "slowdisk", "flood", "web", "phones", "sim", "ui", "evening",
-                           "startup")
+                           "startup", "history")
 
 
 @dataclass(frozen=True)
