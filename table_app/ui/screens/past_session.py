@@ -65,7 +65,7 @@ class PastSessionScreen(Base):
         rows = self.ids.rows
         rows.clear_widgets()
         for h in hands[part.hands_page * per:(part.hands_page + 1) * per]:
-            row = PastRow(text=hand_line(h, s.players, lang), action=f"hand_{h.hand}")
+            row = PastRow(text=hand_line(h, lang), action=f"hand_{h.hand}")
             row.bind(on_release=lambda _r, n=h.hand: part.open_hand(n))
             rows.add_widget(row)
         if not hands:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from kivy.core.window import Window
 
-from table_app.present.history_view import leaderboard_line, record_lines
+from table_app.present.history_view import leaderboard_lines, record_lines
 from table_app.present.words import tr
 from table_app.ui import past
 from table_app.ui.past import PERIODS, PastRow
@@ -76,7 +76,7 @@ class RecordsScreen(Base):
         board = archive.leaderboard(part.period)
         period = tr(period_key(part.period), lang)
         self.ids.top.title = tr("rc_board_period", lang, period=period) if part.period else tr("rc_board", lang)
-        return [leaderboard_line(rank, row, lang) for rank, row in enumerate(board, 1)], [r.player_id for r in board]
+        return (leaderboard_lines(board, lang) if board else []), [r.player_id for r in board]
 
     def choose(self, period: str | None) -> None:
         part = past.of(app())

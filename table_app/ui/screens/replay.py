@@ -10,6 +10,8 @@ of widgets whatever the length of the hand."""
 
 from __future__ import annotations
 
+import math
+
 from kivy.clock import Clock
 from kivy.uix.floatlayout import FloatLayout
 
@@ -24,7 +26,7 @@ from table_app.ui.palette import DIM, MESSAGE, STATUS
 from table_app.ui.panel import PAD_MM, SeatPanel
 from table_app.ui.screens import Base, app
 from table_app.ui.screens.table import SIDE_MM
-from table_app.ui.widgets import FitLabel, Small
+from table_app.ui.widgets import FitLabel, Small, text_width
 
 
 class ReplayPanel(SeatPanel):
@@ -51,7 +53,7 @@ class ReplayTable(FloatLayout):  # type: ignore[misc]  # Kivy is untyped
         self.panels = [ReplayPanel(seat=s, orient="column" if s in (1, 3) else "row") for s in range(4)]
         self.wall = WallWidget(size_hint=(None, None))
         self.status = FitLabel(size_hint=(None, None), halign="center", valign="middle", color=STATUS)
-        self.info = Small(size_hint=(None, None), halign="center", valign="top", color=DIM)
+        self.info = Small(size_hint=(None, None), halign="center", valign="top", color=DIM, shorten_from="right")
         self.info.bind(size=lambda w, s: setattr(w, "text_size", s))
         for w in (*self.panels, self.wall, self.status, self.info):
             w.size_hint = (None, None)
@@ -97,10 +99,23 @@ class ReplayTable(FloatLayout):  # type: ignore[misc]  # Kivy is untyped
         self._fit_info()
 
     def _fit_info(self) -> None:
-        """The information's lines its box holds, whole (as on the live table)."""
-        whole = self.info_full.split("\n")
-        room = int(self.info.height // max(1, app().line_s))
-        self.info.text = "\n".join(whole[:room])
+        """The information's lines its box holds, whole (as on the live table); a single line
+        too wide loses its end (the hand and the tiles left stay)."""
+        a = app()
+        room = int(self.info.height // max(1, a.line_s))
+        width = max(1.0, self.info.width - 2)
+        shown: list[str] = []
+        used = 0
+        for line in self.info_full.split("\n"):
+            need = max(1, math.ceil(text_width(line, a.fs_s) / width))
+            if used + need > room:
+                break
+            shown.append(line)
+            used += need
+        if not shown and room >= 1:
+            shown = self.info_full.split("\n")[:1]
+        self.info.shorten = len(shown) == 1
+        self.info.text = "\n".join(shown)
 
 
 class ReplayScreen(Base):

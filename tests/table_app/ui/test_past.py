@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from table_app.archive import Archive
-from table_app.present.history_view import hand_line, leaderboard_line, record_lines, session_line, step_caption
+from table_app.present.history_view import hand_line, leaderboard_lines, record_lines, session_line, step_caption
 from table_app.present.seat import seat_lines
 from table_app.present.table import status_line
 from table_app.present.wall import wall_view
@@ -134,7 +134,7 @@ def test_records_and_the_leaderboard(ui: UI) -> None:
     assert ui.screen.name == "records"
     ar = archive(ui)
     board = ar.leaderboard(None)
-    assert row_texts(ui.screen) == [leaderboard_line(rank, r, "en") for rank, r in enumerate(board, 1)]
+    assert row_texts(ui.screen) == leaderboard_lines(board, "en")
     assert board[0].net >= board[-1].net and sum(r.net for r in board) == 0
     best = board[0]
     ui.tap(ui.find("record_0"))
@@ -144,8 +144,7 @@ def test_records_and_the_leaderboard(ui: UI) -> None:
     assert row_texts(ui.screen) == record_lines(ar.record(best.player_id, "day"), "en")
     ui.tap(ui.screen.ids.back)
     assert ui.screen.ids.top.title.startswith("Records · leaderboard")
-    assert row_texts(ui.screen) == [leaderboard_line(rank, r, "en")
-                                    for rank, r in enumerate(ar.leaderboard("day"), 1)]
+    assert row_texts(ui.screen) == leaderboard_lines(ar.leaderboard("day"), "en")
 
 
 def test_the_last_screen_opens_its_session_after_a_new_one_began(ui: UI) -> None:
