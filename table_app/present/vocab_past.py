@@ -37,6 +37,9 @@ PAST: Final[dict[str, tuple[str, str]]] = {
     "rc_day": ("按日", "By day"),
     "rc_week": ("按周", "By week"),
     "rc_month": ("按月", "By month"),
+    "rc_now_day": ("今天", "Today"),
+    "rc_now_week": ("本周", "This week"),
+    "rc_now_month": ("本月", "This month"),
     "rc_board_button": ("排行榜", "Leaderboard"),
     "rc_nobody": ("还没有记录", "No records yet"),
 }

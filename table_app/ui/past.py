@@ -57,7 +57,10 @@ class PastPart:
 
     def archive(self) -> Archive:
         if self._archive is None:
-            self._archive = Archive(self.app.journal, self.app.service.roster)
+            journal = self.app.journal
+            if journal is None:
+                raise KeyError("no journal")  # (the screens check ``readable`` first)
+            self._archive = Archive(journal, self.app.service.roster)
         return self._archive
 
     def replay(self) -> Replay:
@@ -98,9 +101,8 @@ class PastPart:
         """Left the past screens: the archive's reader and the hand read are let go."""
         if current not in PAST_SCREENS:
             self._replay = None
-            close = getattr(self._archive, "close", None)
-            if close is not None:
-                close()
+            if self._archive is not None:
+                self._archive.close()
             self._archive = None
 
 

@@ -40,9 +40,10 @@ class RecordsScreen(Base):
             return
         self._shown = key
         lang = a.lang
-        for period in PERIODS:
+        for period in PERIODS:  # (the leaderboard's are the current day, week, month; a record's each one)
             b = self.ids[period_key(period)]
             b.style = "go" if period == part.period else "plain"
+            b.text = tr(period_key(period) if part.player is not None or period is None else f"rc_now_{period}", lang)
         self.ids.back.text = tr("rc_board_button" if part.player is not None else "ps_sessions", lang)
         rows = self.ids.rows
         rows.clear_widgets()
@@ -74,7 +75,7 @@ class RecordsScreen(Base):
                 self.ids.top.title = tr("rc_player", lang, name=record.name)
                 return record_lines(record, lang), []
         board = archive.leaderboard(part.period)
-        period = tr(period_key(part.period), lang)
+        period = tr(f"rc_now_{part.period}", lang) if part.period else ""
         self.ids.top.title = tr("rc_board_period", lang, period=period) if part.period else tr("rc_board", lang)
         return (leaderboard_lines(board, lang) if board else []), [r.player_id for r in board]
 

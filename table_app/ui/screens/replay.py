@@ -55,8 +55,10 @@ class ReplayTable(FloatLayout):  # type: ignore[misc]  # Kivy is untyped
         self.status = FitLabel(size_hint=(None, None), halign="center", valign="middle", color=STATUS)
         self.info = Small(size_hint=(None, None), halign="center", valign="top", color=DIM, shorten_from="right")
         self.info.bind(size=lambda w, s: setattr(w, "text_size", s))
-        for w in (*self.panels, self.wall, self.status, self.info):
-            w.size_hint = (None, None)
+        for p in self.panels:
+            p.size_hint = (None, None)
+            self.add_widget(p)
+        for w in (self.wall, self.status, self.info):
             self.add_widget(w)
         self.names: list[str] = ["", "", "", ""]
         self.info_full = ""
@@ -123,6 +125,9 @@ class ReplayScreen(Base):
         super().__init__(**kw)
         self._shown: tuple[object, ...] = ()
         self._draw = Clock.create_trigger(self._show_step, 0)  # (a slider dragged: one table a frame)
+        row = [self.ids[b] for b in ("first", "prev", "next", "last", "back")]
+        for b in row:
+            b.peers = row  # (one size of words in the row)
 
     def refresh(self) -> None:
         self._shown = ()
