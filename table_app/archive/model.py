@@ -41,6 +41,7 @@ class SessionSummary:
     first_seq: int = 0
     last_seq: int = 0  # the session's last record in effect
     in_effect: bool = True  # False: its new_session was undone (sessions() leaves it out)
+    phase: str = ""  # the engine's phase after its last event in effect (ended, hand_over, turn …)
 
 
 @dataclass(frozen=True)

@@ -36,6 +36,7 @@ class SessionAcc:
     last_seq: int = 0
     last_at: str = ""
     hand_start: int = 0  # the first record of the hand now being dealt or played
+    phase: str = ""
     stats: dict[str, list[int]] = field(default_factory=dict)
     """By ``[seat, player_id, name]`` (JSON): hands, wins, self-draws, kongs, net points of the
     session's settled hands (a seat's player may change between hands: a ``name``)."""
@@ -66,7 +67,7 @@ class SessionAcc:
             number=self.number, started=self.started, ended=self.last_at if self.finished else None,
             players=list(self.players), player_ids=list(self.player_ids), base=self.base, hands=self.hands,
             finished=self.finished, totals=list(self.totals), ranking=ranking, settle_up=settle_up(self.totals),
-            first_seq=self.first_seq, last_seq=self.last_seq)
+            first_seq=self.first_seq, last_seq=self.last_seq, phase=self.phase)
 
 
 def hand_of(state: TableState, first_seq: int, last_seq: int) -> HandSummary:
@@ -119,7 +120,7 @@ class Scan:
         acc = self.session
         if acc is not None:
             s = self.state
-            acc.last_seq, acc.last_at, acc.finished = seq, at, s.phase == "ended"
+            acc.last_seq, acc.last_at, acc.finished, acc.phase = seq, at, s.phase == "ended", s.phase
             acc.totals, acc.players, acc.player_ids = list(s.scores), list(s.players), list(s.player_ids)
 
     def open_hand(self) -> tuple[int, HandSummary] | None:

@@ -33,7 +33,7 @@ from table_app.archive.scan import Scan, SessionAcc
 
 log = logging.getLogger(__name__)
 
-VERSION: Final = 1
+VERSION: Final = 2
 CHUNK: Final = 5000  # records read at a time
 TABLES: Final = ("archive_meta", "archive_sessions", "archive_hands", "archive_plays")
 SCHEMA: Final = (

@@ -26,6 +26,7 @@ DESCRIPTION = "the archive on a 10,000-hand journal: history's first page, a han
 HANDS = 10_000
 SESSION_HANDS = 20
 TARGET_MS = 200.0
+BOTS = ("greedy", "random", "greedy", "random")  # wins and draws both (four random bots hardly ever win)
 SNAPSHOT_EVERY = 2000  # as the service (table_app/service.py)
 NAMES = ("阿明", "阿华", "阿强", "阿芳", "小李", "老王", "小张", "老陈")
 
@@ -77,10 +78,10 @@ class _Writer:
 
 
 def build(path: Path, hands: int = HANDS, seed: int = 29) -> int:
-    """A journal of ``hands`` simulated hands (random bots, sessions of ``SESSION_HANDS``); its records."""
+    """A journal of ``hands`` simulated hands (``BOTS``, sessions of ``SESSION_HANDS``); its records."""
     w = _Writer(path)
     try:
-        simulate(SimConfig(hands=hands, seed=seed, bots=("random",) * 4, session_hands=SESSION_HANDS), journal=w)
+        simulate(SimConfig(hands=hands, seed=seed, bots=BOTS, session_hands=SESSION_HANDS), journal=w)
     finally:
         w.close()
     from table_app.journal import Journal

@@ -24,6 +24,7 @@ VERBS: tuple[str, ...] = (
     "seat-display",
     "history",
     "players",
+    "records",
     "export",
     "install",
     "uninstall",

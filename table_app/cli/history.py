@@ -1,12 +1,19 @@
 """``xian-table history``: the journal's sessions and hands, one line each (a name an old journal
-holds with a control character is shown escaped, never acting on the terminal)."""
+holds with a control character is shown escaped, never acting on the terminal). The sessions
+and hands come from the archive (``table_app/archive``, read-only here: the summary the table
+keeps in the file when it is current, else one made in memory)."""
 
 from __future__ import annotations
 
 import argparse
+import sys
+from typing import TYPE_CHECKING
 
 from engine.fields import printable
-from table_app.cli.export import SessionLedger, read_ledgers
+from table_app.cli.export import HandRow, SessionLedger, open_journal
+
+if TYPE_CHECKING:
+    from table_app.journal import Journal
 
 HELP = "list the journal's sessions and hands, one line each (results, deltas, running totals)"
 
@@ -39,8 +46,49 @@ def lines(sessions: list[SessionLedger]) -> list[str]:
     return out
 
 
+def from_archive(journal: Journal) -> list[SessionLedger]:
+    """Every session of the journal with its settled hands, as the archive keeps them."""
+    from table_app.archive import Archive
+
+    out = []
+    with Archive(journal) as archive:
+        for number, first, started, players in journal.sessions():
+            s = archive.session(number)
+            ledger = SessionLedger(number, first, started, players, s.in_effect)
+            if s.in_effect:
+                ledger.base, ledger.phase, ledger.totals = s.base, s.phase, list(s.totals)
+                ledger.hands = [HandRow(hand=h.hand, round=h.round, dealer=h.dealer, result=RESULTS[h.result],
+                                        winner=h.winner, kind=h.kind, transfers=h.transfers, deltas=h.deltas,
+                                        totals=h.totals, seq=h.last_seq)
+                                for h in archive.hands(number) if h.result in RESULTS]
+            out.append(ledger)
+    return out
+
+
+RESULTS = {"win": "win", "drawn": "draw"}  # the archive's words for the engine's
+
+
+def read_sessions(args: argparse.Namespace) -> list[SessionLedger] | int:
+    """Every session, or an exit status after one line saying why not."""
+    import sqlite3
+
+    from engine import RuleError
+    from table_app.journal import JournalError
+
+    journal = open_journal(args, "history")
+    if isinstance(journal, int):
+        return journal
+    try:
+        with journal:
+            return from_archive(journal)
+    except (sqlite3.DatabaseError, JournalError, RuleError, ValueError) as e:
+        print(f"xian-table history: journal {str(journal.path)!r} cannot be read to the end ({e}); it is left as "
+              f"it is — xian-table doctor checks it", file=sys.stderr)
+        return 4
+
+
 def run(args: argparse.Namespace) -> int:
-    sessions = read_ledgers(args, "history")
+    sessions = read_sessions(args)
     if isinstance(sessions, int):
         return sessions
     if not sessions:

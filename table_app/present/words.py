@@ -27,6 +27,7 @@ from engine.tiles import HONOURS, TileError, parse_tiles, tile_name
 from table_app.present.vocab_claim import CLAIM
 from table_app.present.vocab_decide import DECIDE
 from table_app.present.vocab_forms import FORMS
+from table_app.present.vocab_history import HISTORY
 from table_app.present.vocab_keyboard import KEYBOARD
 from table_app.present.vocab_link import LINK
 from table_app.present.vocab_page import PAGE
@@ -64,7 +65,7 @@ def _gather(*vocabularies: dict[str, tuple[str, str]]) -> dict[str, tuple[str, s
 
 
 _T: Final = _gather(TABLE, FORMS, SENTENCES, REFUSALS, PAGE, SCORE, DECIDE, LINK, KEYBOARD, SEATING, UNDO, ENTRY,
-                    ROSTER, CLAIM, PAST)
+                    ROSTER, CLAIM, HISTORY, PAST)
 
 
 def tr(key: str, lang: str, **fields: object) -> str:
