@@ -23,6 +23,8 @@ PAST: Final[dict[str, tuple[str, str]]] = {
     "ps_rank_line": ("第{rank}名 {name} {total}", "#{rank} {name} {total}"),
     "ps_no_hands": ("这场一局也没打", "No hand was played"),
     "ps_sessions": ("往期牌局", "Sessions"),
+    "ps_details": ("明细", "Transfers"),
+    "ps_brief": ("简要", "In brief"),
     "ps_hands": ("各局", "Hands"),
     "rp_title": ("第 {n} 场 第 {hand} 局", "Session {n}, hand {hand}"),
     "rp_first": ("第一步", "First"),

@@ -40,6 +40,7 @@ class PastPart:
         self.page = 0  # the sessions' page shown
         self.session: int | None = None  # the session shown (its number, as `xian-table history` counts)
         self.hands_page = 0
+        self.details = False  # the hands with every transfer (明细), not only who gained or lost what
         self.hand: int | None = None  # the hand replayed
         self.step = 0  # the replay's step shown (an index into its steps)
         self.player: int | None = None  # the records' player (None: the leaderboard)
@@ -77,6 +78,7 @@ class PastPart:
     def open_session(self, number: int) -> None:
         if number != self.session:
             self.hands_page = 0
+        self.details = False  # the hands with every transfer (明细), not only who gained or lost what
         self.session = number
         self.app.goto("past_session")
 

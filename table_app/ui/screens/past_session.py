@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from kivy.core.window import Window
 
-from table_app.present.history_view import hand_line
+from table_app.present.history_view import hand_line, transfer_lines
 from table_app.present.money import points_text
 from table_app.present.table import ranking
 from table_app.present.words import tr
@@ -33,7 +33,7 @@ class PastSessionScreen(Base):
         a = app()
         part = past.of(a)
         per = per_page()
-        key = (a.seq, a.lang, part.session, part.hands_page, per)
+        key = (a.seq, a.lang, part.session, part.hands_page, per, part.details)
         if key == self._shown:
             return
         self._shown = key
@@ -59,17 +59,25 @@ class PastSessionScreen(Base):
                              amount=points_text(p["amount"], money, lang))) for p in s.settle_up]
         self.ids.summary.text = "\n".join([tr("ps_ranking", lang), *ranked, "", tr("settle_up", lang),
                                            *(pays or [tr("settle_none", lang)])])
+        self.ids.details.text = tr("ps_brief" if part.details else "ps_details", lang)
         pages = past.pages(len(hands), per)
         part.hands_page = min(part.hands_page, pages - 1)
         self.ids.pager.page, self.ids.pager.pages = part.hands_page, pages
         rows = self.ids.rows
         rows.clear_widgets()
         for h in hands[part.hands_page * per:(part.hands_page + 1) * per]:
-            row = PastRow(text=hand_line(h, lang), action=f"hand_{h.hand}")
+            text = "\n".join([hand_line(h, lang), *transfer_lines(h, lang)]) if part.details else hand_line(h, lang)
+            row = PastRow(text=text, action=f"hand_{h.hand}")
             row.bind(on_release=lambda _r, n=h.hand: part.open_hand(n))
             rows.add_widget(row)
         if not hands:
             rows.add_widget(Small(text=tr("ps_no_hands", lang), size_hint_y=None, height=a.line_s * 2))
+
+    def details(self) -> None:
+        """The hands with every transfer (胡 · 杠 · 注), or again in brief."""
+        part = past.of(app())
+        part.details = not part.details
+        self.refresh()
 
     def turn(self, step: int) -> None:
         past.of(app()).hands_page += step

@@ -12,7 +12,14 @@ from typing import Any
 import pytest
 
 from table_app.archive import Archive
-from table_app.present.history_view import hand_line, leaderboard_lines, record_lines, session_line, step_caption
+from table_app.present.history_view import (
+    hand_line,
+    leaderboard_lines,
+    record_lines,
+    session_line,
+    step_caption,
+    transfer_lines,
+)
 from table_app.present.seat import seat_lines
 from table_app.present.table import status_line
 from table_app.present.wall import wall_view
@@ -89,6 +96,10 @@ def test_past_sessions_a_session_and_a_hand_replayed_to_its_settlement(ui: UI) -
     hands = ar.hands(s.number)
     assert [h.hand for h in hands] == [1, 2, 3]
     assert row_texts(ui.screen) == [hand_line(h, "en") for h in hands]
+    ui.tap(ui.find("details"))  # (明细: every transfer of each hand)
+    assert row_texts(ui.screen) == ["\n".join([hand_line(h, "en"), *transfer_lines(h, "en")]) for h in hands]
+    assert any(h.result == "drawn" for h in hands) and any("drawn" in t for t in row_texts(ui.screen))
+    ui.tap(ui.find("details"))
 
     ui.tap(ui.find("hand_1"))
     assert ui.screen.name == "replay"
@@ -96,7 +107,9 @@ def test_past_sessions_a_session_and_a_hand_replayed_to_its_settlement(ui: UI) -
     screen = ui.screen
     board = screen.ids.board
     undone = 0
+    widgets = len(list(screen.walk()))  # (one table of widgets whatever the step)
     for i, step in enumerate(replay.steps):
+        assert len(list(screen.walk())) == widgets
         state = replay.state_at(i)
         assert screen.ids.counter.text == f"{i + 1}/{len(replay.steps)}"
         assert screen.ids.caption.text.endswith(step_caption(step, state, "en"))
@@ -191,6 +204,11 @@ def test_the_past_screens_fit(ui: UI, size: tuple[int, int]) -> None:
             ui.app.goto(name)
             ui.frames(2)
             found += problems(ui, f"{size} {lang} {name}")
+        part.details = True
+        ui.app.goto("past_session")
+        ui.frames(2)
+        found += problems(ui, f"{size} {lang} past_session details")
+        part.details = False
         part.player = archive(ui).leaderboard(None)[0].player_id
         ui.app.goto("records")
         ui.frames(2)
