@@ -51,6 +51,7 @@ def shots(names: list[str]) -> list[tuple[str, list[dict[str, Any]], str, dict[s
         ("table-hand-over", [], "table", {}),
         ("history", [], "history", {}),
         ("scores", [{"type": "next_hand"}, {"type": "score_hand", "winner": 2, "how": "discard", "discarder": 1},
+                    {"type": "next_hand"}, {"type": "score_hand"},  # (荒牌: a drawn hand)
                     {"type": "next_hand"}, {"type": "score_hand", "winner": 1, "how": "self_drawn"}], "scores", {}),
         ("settings", [], "settings", {}),
         ("final", [{"type": "end_session"}], "final", {}),

@@ -128,6 +128,7 @@ class ReplayScreen(Base):
         row = [self.ids[b] for b in ("first", "prev", "next", "last", "back")]
         for b in row:
             b.peers = row  # (one size of words in the row)
+        row[0]._fit()
 
     def refresh(self) -> None:
         self._shown = ()
