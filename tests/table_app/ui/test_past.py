@@ -220,3 +220,41 @@ def test_the_past_screens_fit(ui: UI, size: tuple[int, int]) -> None:
             ui.frames(1)
             found += problems(ui, f"{size} {lang} replay step {step}")
     assert not found, "\n".join(found)
+
+
+def test_sessions_and_hands_are_paged_with_big_buttons(ui: UI) -> None:
+    """Twelve sessions (the last with seven hands): a page holds what the screen's height does,
+    only the page's rows made; 下一页 / 上一页 turn the page, disabled at the ends."""
+    from table_app.ui.screens.past import per_page
+
+    for n in range(12):
+        given(ui, [{"type": "new_session", "players": NAMES, "base": 1}, PLAYED[0],
+                   {"type": "score_hand", "winner": n % 4, "how": "self_drawn"}, {"type": "end_session"}])
+    given(ui, [{"type": "new_session", "players": NAMES, "base": 1}, PLAYED[0],
+               *[e for _ in range(6) for e in ({"type": "score_hand"}, {"type": "next_hand"})], {"type": "score_hand"}])
+    ui.app.lang = "en"
+    ui.app.goto("past")
+    per = per_page()
+    ar = archive(ui)
+    pages = ar.sessions(0, per).pages
+    assert per == 5 and pages == 3  # (13 sessions, 5 a page at 800×480)
+    pager = ui.screen.ids.pager
+    assert pager.ids.prev.disabled and not pager.ids.next.disabled
+    for page in range(pages):
+        assert row_texts(ui.screen) == [session_line(s, "en") for s in ar.sessions(page, per).items]
+        assert ui.screen.ids.top.title == f"Past sessions · page {page + 1}/{pages}"
+        if page < pages - 1:
+            ui.tap(pager.ids.next)
+    assert pager.ids.next.disabled
+    ui.tap(pager.ids.prev)
+    assert row_texts(ui.screen) == [session_line(s, "en") for s in ar.sessions(1, per).items]
+    newest = ar.sessions(0, 1).items[0]
+    ui.app.goto("past")  # (the page is kept while the screens are left and built again)
+    assert ui.screen.ids.top.title == f"Past sessions · page 2/{pages}"
+    from table_app.ui import past
+
+    past.of(ui.app).open_session(newest.number)
+    hands = ar.hands(newest.number)
+    assert len(hands) == 7 and len(ui.screen.ids.rows.children) == per
+    ui.tap(ui.screen.ids.pager.ids.next)
+    assert row_texts(ui.screen) == [hand_line(h, "en") for h in hands[per:]]
