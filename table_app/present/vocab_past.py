@@ -12,6 +12,7 @@ PAST: Final[dict[str, tuple[str, str]]] = {
     "nav_records": ("战绩", "Records"),
     "ps_title": ("往期牌局 · 第 {page}/{pages} 页", "Past sessions · page {page}/{pages}"),
     "ps_none": ("还没有牌局", "No sessions yet"),
+    "ps_reading": ("正在读日志…", "Reading the journal…"),
     "ps_no_journal": ("没有日志：没有往期牌局", "No journal: no past sessions"),
     "ps_prev": ("上一页", "Previous"),
     "ps_next": ("下一页", "Next"),

@@ -14,10 +14,13 @@ is kept here, so a screen built again shows the same place.
 
 from __future__ import annotations
 
+import logging
+import threading
 import weakref
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
+from kivy.clock import Clock
 from kivy.lang import Builder
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.behaviors import ButtonBehavior
@@ -28,6 +31,7 @@ from table_app.archive import Archive, Replay
 if TYPE_CHECKING:
     from table_app.ui.app import TableApp
 
+log = logging.getLogger(__name__)
 PAST_SCREENS: Final = ("past", "past_session", "replay", "records")
 PERIODS: Final = (None, "day", "week", "month")  # the records' periods (None: all time)
 
@@ -38,7 +42,7 @@ class PastPart:
     def __init__(self, app: TableApp) -> None:
         self.app = app
         self.page = 0  # the sessions' page shown
-        self.session: int | None = None  # the session shown (its number, as `xian-table history` counts)
+        self.session: int | None = None  # the session shown (numbered as `xian-table history` does); None: the newest
         self.hands_page = 0
         self.details = False  # the hands with every transfer (明细), not only who gained or lost what
         self.hand: int | None = None  # the hand replayed
@@ -46,6 +50,8 @@ class PastPart:
         self.player: int | None = None  # the records' player (None: the leaderboard)
         self.period: str | None = None
         self.records_page = 0
+        self.warm = False  # the archive is up to the journal (its first read done, in a thread)
+        self._warming: Archive | None = None  # the archive being brought up to the journal
         self._archive: Archive | None = None
         self._replay: Replay | None = None
         if app.sm is not None:
@@ -64,6 +70,36 @@ class PastPart:
             self._archive = Archive(journal, self.app.service.roster)
         return self._archive
 
+    def up_to_date(self) -> bool:
+        """Whether the archive is up to the journal. Its first read after it is opened brings
+        its summary up to the journal's last record — an evening's records in a moment, but a
+        long journal's first look back, or a summary made again, takes seconds (16 s for
+        985,382 records here): that read is done in a thread, never on the screen's, and the
+        past screen shown is drawn again when it is done (False until then)."""
+        if self.warm:
+            return True
+        if self._warming is None:
+            self._warming = archive = self.archive()
+            threading.Thread(target=self._warm_up, args=(archive,), name="archive-warm-up", daemon=True).start()
+        return False
+
+    def _warm_up(self, archive: Archive) -> None:
+        try:
+            archive.sessions(0, 1)
+        except Exception:  # (the screen's own read says what is wrong)
+            log.exception("archive: bringing the summary up to the journal failed")
+        Clock.schedule_once(lambda *_: self._warmed(archive), 0)
+
+    def _warmed(self, archive: Archive) -> None:
+        self._warming = None
+        if archive is not self._archive:  # (the past screens were left meanwhile)
+            archive.close()
+            return
+        self.warm = True
+        sm = self.app.sm
+        if sm is not None and sm.current in PAST_SCREENS:
+            sm.current_screen.refresh()
+
     def replay(self) -> Replay:
         """The hand chosen, its steps read once (a step moved to is only its state)."""
         if self.session is None or self.hand is None:
@@ -75,21 +111,13 @@ class PastPart:
 
     # -- where the player goes --------------------------------------------------------------
 
-    def open_session(self, number: int) -> None:
-        if number != self.session:
-            self.hands_page = 0
-        self.details = False  # the hands with every transfer (明细), not only who gained or lost what
+    def open_session(self, number: int | None) -> None:
+        """Session ``number`` (None: the newest — from the last screen of an evening: its
+        ranking and settle-up kept after a new session is started)."""
+        if number != self.session or number is None:
+            self.hands_page, self.details = 0, False
         self.session = number
         self.app.goto("past_session")
-
-    def open_latest(self) -> None:
-        """The newest session (from the last screen of an evening: its ranking and settle-up
-        kept after a new session is started)."""
-        newest = self.archive().sessions(0, 1).items if self.readable else []
-        if newest:
-            self.open_session(newest[0].number)
-        else:
-            self.app.goto("past")
 
     def open_hand(self, hand: int) -> None:
         self.hand, self.step = hand, 0
@@ -100,12 +128,14 @@ class PastPart:
         self.app.goto("records")
 
     def _moved(self, _sm: object, current: str) -> None:
-        """Left the past screens: the archive's reader and the hand read are let go."""
+        """Left the past screens: the archive's reader and the hand read are let go (an
+        archive still being brought up to the journal is closed when that is done)."""
         if current not in PAST_SCREENS:
             self._replay = None
-            if self._archive is not None:
+            if self._archive is not None and self._archive is not self._warming:
                 self._archive.close()
             self._archive = None
+            self.warm = False
 
 
 _parts: weakref.WeakKeyDictionary[TableApp, PastPart] = weakref.WeakKeyDictionary()

@@ -39,4 +39,4 @@ class FinalScreen(Base):
         """This session among the past ones: its ranking and settle-up stay after 开新牌局."""
         from table_app.ui import past
 
-        past.of(app()).open_latest()
+        past.of(app()).open_session(None)

@@ -35,6 +35,11 @@ class PastScreen(Base):
     def refresh(self) -> None:
         a = app()
         part = past.of(a)
+        if part.readable and not part.up_to_date():
+            self._shown = ()
+            self.ids.rows.clear_widgets()
+            self.ids.top.title = tr("ps_reading", a.lang)
+            return
         per = per_page()
         key = (a.seq, a.lang, part.page, per)
         if key == self._shown:

@@ -32,15 +32,27 @@ class PastSessionScreen(Base):
     def refresh(self) -> None:
         a = app()
         part = past.of(a)
+        if not part.readable:
+            a.goto("past")
+            return
+        if not part.up_to_date():
+            self._shown = ()
+            self.ids.rows.clear_widgets()
+            self.ids.summary.text = ""
+            self.ids.top.title = tr("ps_reading", a.lang)
+            return
+        archive = part.archive()
+        if part.session is None:  # (the newest: from the last screen of an evening)
+            newest = archive.sessions(0, 1).items
+            if not newest:
+                a.goto("past")
+                return
+            part.session = newest[0].number
         per = per_page()
         key = (a.seq, a.lang, part.session, part.hands_page, per, part.details)
         if key == self._shown:
             return
         self._shown = key
-        if part.session is None or not part.readable:
-            a.goto("past")
-            return
-        archive = part.archive()
         try:
             s = archive.session(part.session)
         except KeyError:

@@ -137,6 +137,13 @@ class ReplayScreen(Base):
     def _show_step(self, *_: object) -> None:
         a = app()
         part = past.of(a)
+        if not part.readable:
+            a.goto("past")
+            return
+        if not part.up_to_date():
+            self._shown = ()
+            self.ids.caption.text = tr("ps_reading", a.lang)
+            return
         try:
             replay = part.replay()
         except KeyError:
@@ -169,12 +176,14 @@ class ReplayScreen(Base):
 
     def go(self, where: str) -> None:
         part = past.of(app())
+        if not part.warm:
+            return
         n = len(part.replay().steps)
         part.step = {"first": 0, "prev": part.step - 1, "next": part.step + 1, "last": n - 1}[where]
         self._show_step()
 
     def slid(self, value: float) -> None:
         part = past.of(app())
-        if round(value) != part.step:
+        if part.warm and round(value) != part.step:
             part.step = round(value)
             self._draw()

@@ -66,6 +66,13 @@ def evening(ui: UI, names: list[str] = NAMES) -> None:
     given(ui, [{"type": "new_session", "players": names[::-1], "base": 1}])
 
 
+def read(ui: UI) -> None:
+    """The archive brought up to the journal (its first read, in a thread) and the screen drawn again."""
+    from table_app.ui import past
+
+    ui.wait(lambda: past.of(ui.app).warm, "the archive up to the journal")
+
+
 def archive(ui: UI) -> Archive:
     return Archive(ui.app.journal, ui.service.roster)
 
@@ -81,6 +88,7 @@ def test_past_sessions_a_session_and_a_hand_replayed_to_its_settlement(ui: UI) -
     ui.tap(ui.screen.ids.menu)
     ui.tap(ui.modal().items["past"])
     assert ui.screen.name == "past"
+    read(ui)
     ar = archive(ui)
     sessions = ar.sessions(0, 20).items
     assert len(sessions) == 2 and not sessions[0].finished and sessions[1].finished
@@ -143,6 +151,7 @@ def test_records_and_the_leaderboard(ui: UI) -> None:
     evening(ui)
     ui.app.lang = "en"
     ui.app.goto("past")
+    read(ui)
     ui.tap(ui.find("records"))
     assert ui.screen.name == "records"
     ar = archive(ui)
@@ -165,6 +174,7 @@ def test_the_last_screen_opens_its_session_after_a_new_one_began(ui: UI) -> None
     assert ui.screen.name == "final"
     ui.tap(ui.screen.ids.past)
     assert ui.screen.name == "past_session"
+    read(ui)
     assert ui.screen.ids.summary.text.count("\n") >= 6 and len(ui.screen.ids.rows.children) == 1
 
 
@@ -176,12 +186,12 @@ def test_the_past_screens_are_let_go_when_left(ui: UI) -> None:
     part.session, part.hand = 1, 1
     for name in ("past", "past_session", "replay", "records"):
         ui.app.goto(name)
-        ui.frames(2)
+        read(ui)
     assert part._archive is not None
     ui.app.goto("table")
     ui.app.goto("scores")
     ui.frames(2)
-    assert part._archive is None and part._replay is None
+    assert part._archive is None and part._replay is None and not part.warm
     assert not any(ui.app.made(n) for n in past.PAST_SCREENS)
 
 
@@ -202,7 +212,7 @@ def test_the_past_screens_fit(ui: UI, size: tuple[int, int]) -> None:
         part.session, part.hand, part.player = 1, 1, None
         for name in ("past", "past_session", "records"):
             ui.app.goto(name)
-            ui.frames(2)
+            read(ui)
             found += problems(ui, f"{size} {lang} {name}")
         part.details = True
         ui.app.goto("past_session")
@@ -234,6 +244,7 @@ def test_sessions_and_hands_are_paged_with_big_buttons(ui: UI) -> None:
                *[e for _ in range(6) for e in ({"type": "score_hand"}, {"type": "next_hand"})], {"type": "score_hand"}])
     ui.app.lang = "en"
     ui.app.goto("past")
+    read(ui)
     per = per_page()
     ar = archive(ui)
     pages = ar.sessions(0, per).pages
