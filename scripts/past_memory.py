@@ -18,6 +18,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from itertools import pairwise
 from pathlib import Path
 
 
@@ -83,7 +84,7 @@ def main() -> None:
         def tick(*_: object) -> None:
             frames.append(time.perf_counter())
             if part.warm and app.sm.current_screen.ids.rows.children:
-                gaps = [b - a for a, b in zip(frames, frames[1:], strict=False)]
+                gaps = [b - a for a, b in pairwise(frames)]
                 print(f"first look back: rows shown after {frames[-1] - began:.1f} s; {len(frames)} frames "
                       f"meanwhile, the longest gap {max(gaps) * 1000:.0f} ms")
                 app.stop()
