@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The screenshots of docs/ui.md: every screen at 800×480 in Chinese and in English, 1024×600
-in Chinese and 1280×720 in English, with the longest names a session takes (8 Chinese
+in Chinese and 1280×720 in English and in Chinese, with the longest names a session takes (8 Chinese
 characters, 12 letters), and the facing layout, made by driving the real app through a session (events into the
 service, as any input sends them) and saving what the window shows.
 
@@ -24,7 +24,8 @@ LONG = ["欧阳诸葛司马东方", "Maximilianus", "Christabella", "欧阳司�
 SETS = {"800x480-zh": ((800, 480), "zh", LONG),
         "800x480-en": ((800, 480), "en", LONG),
         "1024x600-zh": ((1024, 600), "zh", LONG),
-        "1280x720-en": ((1280, 720), "en", LONG)}
+        "1280x720-en": ((1280, 720), "en", LONG),
+        "1280x720-zh": ((1280, 720), "zh", LONG)}
 
 
 def shots(names: list[str]) -> list[tuple[str, list[dict[str, Any]], str, dict[str, Any]]]:
@@ -50,9 +51,17 @@ def shots(names: list[str]) -> list[tuple[str, list[dict[str, Any]], str, dict[s
         ("table-hand-over", [], "table", {}),
         ("history", [], "history", {}),
         ("scores", [{"type": "next_hand"}, {"type": "score_hand", "winner": 2, "how": "discard", "discarder": 1},
+                    {"type": "next_hand"}, {"type": "score_hand"},  # (荒牌: a drawn hand)
                     {"type": "next_hand"}, {"type": "score_hand", "winner": 1, "how": "self_drawn"}], "scores", {}),
         ("settings", [], "settings", {}),
         ("final", [{"type": "end_session"}], "final", {}),
+        # the look back (issue 29): the evening ended, the next session begun
+        ("past", [{"type": "new_session", "players": names[::-1], "base": 1}], "past", {}),
+        ("past-session", [], "past_session", {"session": 1}),
+        ("replay", [], "replay", {"session": 1, "hand": 1, "step": "claim"}),
+        ("replay-end", [], "replay", {"session": 1, "hand": 1, "step": "confirm_win"}),
+        ("records", [], "records", {}),
+        ("record", [], "records", {"player": 0}),
     ]
 
 
@@ -93,6 +102,7 @@ def make(out: Path, key: str) -> None:
     def show(stem: str, screen: str, extra: dict[str, Any]) -> None:
         from table_app.ui.dialogs import JoinDialog, Menu
 
+        look_back(extra)
         app.goto(screen)
         s = app.sm.current_screen
         if extra.get("dice"):
@@ -116,6 +126,21 @@ def make(out: Path, key: str) -> None:
         if menu is not None:
             menu.open()
         Clock.schedule_once(lambda *_: snap(stem, menu), 0.8)
+
+    def look_back(extra: dict[str, Any]) -> None:
+        """Where the past screens are: the session, the hand and its step (the first of a kind
+        of event), the records' player (the leaderboard's first)."""
+        from table_app.ui import past
+
+        part = past.of(app)
+        if "session" in extra:
+            part.session = extra["session"]
+        if "hand" in extra:
+            part.hand = extra["hand"]
+            steps = part.replay().steps
+            part.step = next(i for i, st in enumerate(steps) if st.event.get("type") == extra["step"])
+        if "player" in extra:
+            part.player = part.archive().leaderboard(None)[extra["player"]].player_id
 
     def save(stem: str) -> None:
         from PIL import Image

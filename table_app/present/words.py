@@ -32,6 +32,7 @@ from table_app.present.vocab_history_page import HISTORY_PAGE
 from table_app.present.vocab_keyboard import KEYBOARD
 from table_app.present.vocab_link import LINK
 from table_app.present.vocab_page import PAGE
+from table_app.present.vocab_past import PAST
 from table_app.present.vocab_refusals import REFUSALS, SENTENCES
 from table_app.present.vocab_roster import ROSTER
 from table_app.present.vocab_score import SCORE
@@ -65,7 +66,7 @@ def _gather(*vocabularies: dict[str, tuple[str, str]]) -> dict[str, tuple[str, s
 
 
 _T: Final = _gather(TABLE, FORMS, SENTENCES, REFUSALS, PAGE, SCORE, DECIDE, LINK, KEYBOARD, SEATING, UNDO, ENTRY,
-                    ROSTER, CLAIM, HISTORY, HISTORY_PAGE)
+                    ROSTER, CLAIM, HISTORY, HISTORY_PAGE, PAST)
 
 
 def tr(key: str, lang: str, **fields: object) -> str:

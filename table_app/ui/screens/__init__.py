@@ -31,6 +31,10 @@ SCREENS: Final[dict[str, str]] = {
     "settings": "SettingsScreen",
     "final": "FinalScreen",
     "entry": "EntryScreen",
+    "past": "PastScreen",  # (issue 29: past sessions, one session, a hand replayed, records)
+    "past_session": "PastSessionScreen",
+    "replay": "ReplayScreen",
+    "records": "RecordsScreen",
 }
 """Each screen's name (its module and ``.kv`` file) and class."""
 STEP_SCREENS: Final[dict[str, str]] = {"new_session": "session", "seating": "seating", "confirm_win": "win",

@@ -34,3 +34,9 @@ class FinalScreen(Base):
 
     def resume(self) -> None:
         app().send({"type": "undo"})
+
+    def past(self) -> None:
+        """This session among the past ones: its ranking and settle-up stay after 开新牌局."""
+        from table_app.ui import past
+
+        past.of(app()).open_session(None)
