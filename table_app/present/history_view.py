@@ -133,10 +133,17 @@ def step_captions(steps: Sequence[Step], final: PublicState | Mapping[str, objec
     return out
 
 
+def counted(what: str, n: int, lang: str) -> str:
+    """``n`` of ``what`` (sessions, hands, wins, self_draws, kongs): "3场", "1 session", "3 sessions"."""
+    return tr(f"ar_n_{what}_1" if n == 1 else f"ar_n_{what}", lang, n=n)
+
+
 def record_line(r: RecordRow, lang: str) -> str:
     period = r.period if r.period is not None else tr("ar_all_time", lang)
-    return tr("ar_record", lang, period=period, sessions=r.sessions, hands=r.hands, wins=r.wins,
-              self_draws=r.self_draws, kongs=r.kongs, net=_signed(r.net))
+    return tr("ar_record", lang, period=period, sessions=counted("sessions", r.sessions, lang),
+              hands=counted("hands", r.hands, lang), wins=counted("wins", r.wins, lang),
+              self_draws=counted("self_draws", r.self_draws, lang), kongs=counted("kongs", r.kongs, lang),
+              net=_signed(r.net))
 
 
 def record_lines(r: PlayerRecord, lang: str) -> list[str]:
@@ -151,6 +158,7 @@ def leaderboard_lines(rows: Sequence[RecordRow], lang: str) -> list[str]:
     out = []
     for r in rows:
         rank = 1 + sum(1 for o in rows if o.net > r.net)
-        out.append(tr("ar_board_row", lang, rank=rank, name=r.name, net=_signed(r.net), sessions=r.sessions,
-                      hands=r.hands, wins=r.wins))
+        out.append(tr("ar_board_row", lang, rank=rank, name=r.name, net=_signed(r.net),
+                      sessions=counted("sessions", r.sessions, lang), hands=counted("hands", r.hands, lang),
+                      wins=counted("wins", r.wins, lang)))
     return out or [tr("ar_no_record", lang)]

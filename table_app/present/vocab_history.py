@@ -24,11 +24,16 @@ HISTORY: Final[dict[str, tuple[str, str]]] = {
     "ar_undone_mark": ("{caption}（已撤销）", "{caption} (undone)"),
     # records and the leaderboard
     "ar_all_time": ("全部", "all time"),
-    "ar_record": ("{period}  {sessions}场 {hands}局  胡{wins}（自摸{self_draws}）  杠{kongs}  {net}",
-                  "{period}  {sessions} sessions, {hands} hands  {wins} wins ({self_draws} self-drawn)  "
-                  "{kongs} kongs  {net}"),
-    "ar_board_row": ("{rank}. {name}  {net}  {sessions}场 {hands}局  胡{wins}",
-                     "{rank}. {name}  {net}  {sessions} sessions, {hands} hands, {wins} wins"),
+    "ar_record": ("{period}  {sessions} {hands}  {wins}（{self_draws}）  {kongs}  {net}",
+                  "{period}  {sessions}, {hands}  {wins} ({self_draws})  {kongs}  {net}"),
+    "ar_board_row": ("{rank}. {name}  {net}  {sessions} {hands}  {wins}",
+                     "{rank}. {name}  {net}  {sessions}, {hands}, {wins}"),
+    # counts (English: one … / n …s; the record's and the leaderboard's)
+    "ar_n_sessions": ("{n}场", "{n} sessions"), "ar_n_sessions_1": ("{n}场", "{n} session"),
+    "ar_n_hands": ("{n}局", "{n} hands"), "ar_n_hands_1": ("{n}局", "{n} hand"),
+    "ar_n_wins": ("胡{n}", "{n} wins"), "ar_n_wins_1": ("胡{n}", "{n} win"),
+    "ar_n_self_draws": ("自摸{n}", "{n} self-drawn"), "ar_n_self_draws_1": ("自摸{n}", "{n} self-drawn"),
+    "ar_n_kongs": ("杠{n}", "{n} kongs"), "ar_n_kongs_1": ("杠{n}", "{n} kong"),
     "ar_no_record": ("还没有战绩", "No record yet"),
     "ar_history": ("历史", "History"),
     "ar_records": ("战绩", "Records"),

@@ -78,7 +78,7 @@ class RecordsScreen(Base):
                 part.player = None
             else:
                 self.ids.top.title = tr("rc_player", lang, name=record.name)
-                return record_lines(record, lang), []
+                return record_lines(record, lang)[1:], []  # (the name is the title)
         board = archive.leaderboard(part.period)
         period = tr(f"rc_now_{part.period}", lang) if part.period else ""
         self.ids.top.title = tr("rc_board_period", lang, period=period) if part.period else tr("rc_board", lang)
