@@ -27,6 +27,8 @@ from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 
 from table_app.archive import Archive, Replay
+from table_app.present.words import tr
+from table_app.ui.screens import Base
 
 if TYPE_CHECKING:
     from table_app.ui.app import TableApp
@@ -34,6 +36,41 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 PAST_SCREENS: Final = ("past", "past_session", "replay", "records")
 PERIODS: Final = (None, "day", "week", "month")  # the records' periods (None: all time)
+
+
+def rows_per_page(bars: int = 2, gaps_mm: float = 4) -> int:
+    """The rows of two lines a page holds: the window's height less ``bars`` rows of buttons
+    (the title's, the page buttons', the periods') and ``gaps_mm`` of spacing."""
+    from kivy.core.window import Window
+
+    a = _app()
+    room = Window.height - bars * a.touch - a.mm * gaps_mm
+    return max(1, int(room // (2 * a.line_s + a.mm * 2)))
+
+
+class PagedScreen(Base):
+    """A past screen of rows (``ids.rows``) under a title (``ids.top``), drawn again only when
+    what it shows changed (``_shown``: the key of what is on it)."""
+
+    def __init__(self, **kw: object) -> None:
+        super().__init__(**kw)
+        self._shown: tuple[object, ...] = ()
+
+    def reading(self, part: PastPart) -> bool:
+        """While the archive's first read runs (a thread): the rows empty and the title says so."""
+        if part.up_to_date():
+            return False
+        self._shown = ()
+        self.ids.rows.clear_widgets()
+        self.ids.top.title = tr("ps_reading", _app().lang)
+        return True
+
+
+def _app() -> TableApp:
+    from kivy.app import App
+
+    app: TableApp = App.get_running_app()
+    return app
 
 
 class PastPart:

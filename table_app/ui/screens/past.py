@@ -9,38 +9,21 @@ or another page is asked for."""
 
 from __future__ import annotations
 
-from kivy.core.window import Window
-
 from table_app.present.history_view import session_line
 from table_app.present.words import tr
 from table_app.ui import past
 from table_app.ui.past import PastRow
-from table_app.ui.screens import Base, app
+from table_app.ui.screens import app
 from table_app.ui.widgets import Small
 
 
-def per_page() -> int:
-    """The rows a page has: as many rows of two lines as the window's height holds between the
-    title and the page buttons."""
-    a = app()
-    room = Window.height - 2 * a.touch - a.mm * 4
-    return max(1, int(room // (2 * a.line_s + a.mm * 2)))
-
-
-class PastScreen(Base):
-    def __init__(self, **kw: object) -> None:
-        super().__init__(**kw)
-        self._shown: tuple[object, ...] = ()
-
+class PastScreen(past.PagedScreen):
     def refresh(self) -> None:
         a = app()
         part = past.of(a)
-        if part.readable and not part.up_to_date():
-            self._shown = ()
-            self.ids.rows.clear_widgets()
-            self.ids.top.title = tr("ps_reading", a.lang)
+        if part.readable and self.reading(part):
             return
-        per = per_page()
+        per = past.rows_per_page()
         key = (a.seq, a.lang, part.page, per)
         if key == self._shown:
             return

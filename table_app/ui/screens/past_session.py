@@ -5,41 +5,25 @@ drawn hand as 荒牌), each a row that opens the hand's replay (``replay``)."""
 
 from __future__ import annotations
 
-from kivy.core.window import Window
-
 from table_app.present.history_view import hand_line, transfer_lines
 from table_app.present.money import points_text
 from table_app.present.table import ranking
 from table_app.present.words import tr
 from table_app.ui import past
 from table_app.ui.past import PastRow
-from table_app.ui.screens import Base, app
+from table_app.ui.screens import app
 from table_app.ui.widgets import Small, keep_last
 
 
-def per_page() -> int:
-    """The hands a page has: rows of two lines in the height between the title and the buttons."""
-    a = app()
-    room = Window.height - 2 * a.touch - a.mm * 4
-    return max(1, int(room // (2 * a.line_s + a.mm * 2)))
-
-
-class PastSessionScreen(Base):
-    def __init__(self, **kw: object) -> None:
-        super().__init__(**kw)
-        self._shown: tuple[object, ...] = ()
-
+class PastSessionScreen(past.PagedScreen):
     def refresh(self) -> None:
         a = app()
         part = past.of(a)
         if not part.readable:
             a.goto("past")
             return
-        if not part.up_to_date():
-            self._shown = ()
-            self.ids.rows.clear_widgets()
+        if self.reading(part):
             self.ids.summary.text = ""
-            self.ids.top.title = tr("ps_reading", a.lang)
             return
         archive = part.archive()
         if part.session is None:  # (the newest: from the last screen of an evening)
@@ -48,7 +32,7 @@ class PastSessionScreen(Base):
                 a.goto("past")
                 return
             part.session = newest[0].number
-        per = per_page()
+        per = past.rows_per_page()
         key = (a.seq, a.lang, part.session, part.hands_page, per, part.details)
         if key == self._shown:
             return

@@ -5,41 +5,25 @@ a page at a time."""
 
 from __future__ import annotations
 
-from kivy.core.window import Window
-
 from table_app.present.history_view import leaderboard_lines, record_lines
 from table_app.present.words import tr
 from table_app.ui import past
 from table_app.ui.past import PERIODS, PastRow
-from table_app.ui.screens import Base, app
+from table_app.ui.screens import app
 from table_app.ui.widgets import Small
-
-
-def per_page() -> int:
-    """Rows of two lines in the height between the title, the periods and the page buttons."""
-    a = app()
-    room = Window.height - 3 * a.touch - a.mm * 5
-    return max(1, int(room // (2 * a.line_s + a.mm * 2)))
 
 
 def period_key(period: str | None) -> str:
     return f"rc_{period or 'all'}"
 
 
-class RecordsScreen(Base):
-    def __init__(self, **kw: object) -> None:
-        super().__init__(**kw)
-        self._shown: tuple[object, ...] = ()
-
+class RecordsScreen(past.PagedScreen):
     def refresh(self) -> None:
         a = app()
         part = past.of(a)
-        if part.readable and not part.up_to_date():
-            self._shown = ()
-            self.ids.rows.clear_widgets()
-            self.ids.top.title = tr("ps_reading", a.lang)
+        if part.readable and self.reading(part):
             return
-        per = per_page()
+        per = past.rows_per_page(3, 5)
         key = (a.seq, a.lang, part.player, part.period, part.records_page, per)
         if key == self._shown:
             return

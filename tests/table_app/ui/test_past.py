@@ -235,7 +235,7 @@ def test_the_past_screens_fit(ui: UI, size: tuple[int, int]) -> None:
 def test_sessions_and_hands_are_paged_with_big_buttons(ui: UI) -> None:
     """Twelve sessions (the last with seven hands): a page holds what the screen's height does,
     only the page's rows made; 下一页 / 上一页 turn the page, disabled at the ends."""
-    from table_app.ui.screens.past import per_page
+    from table_app.ui.past import rows_per_page
 
     for n in range(12):
         given(ui, [{"type": "new_session", "players": NAMES, "base": 1}, PLAYED[0],
@@ -245,7 +245,7 @@ def test_sessions_and_hands_are_paged_with_big_buttons(ui: UI) -> None:
     ui.app.lang = "en"
     ui.app.goto("past")
     read(ui)
-    per = per_page()
+    per = rows_per_page()
     ar = archive(ui)
     pages = ar.sessions(0, per).pages
     assert per == 5 and pages == 3  # (13 sessions, 5 a page at 800×480)
