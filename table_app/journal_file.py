@@ -390,10 +390,11 @@ def _scratch_copy(p: Path) -> Iterator[Path]:
 
 
 @contextlib.contextmanager
-def immediate(c: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+def immediate(c: sqlite3.Connection, begin: str = "BEGIN IMMEDIATE") -> Iterator[sqlite3.Connection]:
     """One write transaction on ``c`` (``BEGIN IMMEDIATE`` … ``COMMIT``), rolled back on any
-    error — the journal's events and the roster's players are written the same way."""
-    c.execute("BEGIN IMMEDIATE")
+    error — the journal's events, the roster's players and the archive's summary are written the
+    same way (the archive's in-memory summary with a plain ``BEGIN``: nobody else writes it)."""
+    c.execute(begin)
     try:
         yield c
         c.execute("COMMIT")

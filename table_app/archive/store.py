@@ -27,6 +27,7 @@ from collections.abc import Iterator
 from dataclasses import asdict
 from typing import Final
 
+from table_app import journal_file
 from table_app.archive.marks import Ranges
 from table_app.archive.model import HandSummary, SessionSummary
 from table_app.archive.scan import Scan, SessionAcc
@@ -89,18 +90,8 @@ class Store:
         for sql in SCHEMA:
             self.conn.execute(sql.format(temp=temp, schema=schema))
 
-    @contextlib.contextmanager
-    def _write(self) -> Iterator[sqlite3.Connection]:
-        c = self.conn
-        c.execute("BEGIN" if self.temp else "BEGIN IMMEDIATE")
-        try:
-            yield c
-            c.execute("COMMIT")
-        except BaseException:
-            if c.in_transaction:
-                with contextlib.suppress(sqlite3.Error):
-                    c.execute("ROLLBACK")
-            raise
+    def _write(self) -> contextlib.AbstractContextManager[sqlite3.Connection]:
+        return journal_file.immediate(self.conn, "BEGIN" if self.temp else "BEGIN IMMEDIATE")
 
     @contextlib.contextmanager
     def reading(self) -> Iterator[sqlite3.Connection]:
