@@ -157,15 +157,18 @@ def join_phone(browser: Chromium, url: str, seat: int, name: str | None = None, 
 
 
 @contextlib.contextmanager
-def phone_table(tmp_path: Path, table: str) -> Iterator[tuple[Any, Any, Any, Chromium]]:
+def phone_table(tmp_path: Path, table: str, roster: bool = False) -> Iterator[tuple[Any, Any, Any, Chromium]]:
     """A real table for the phones' browser tests: a journal, its service (no claim timer, a
-    manual clock), its pages and a Chromium — (journal, service, pages, browser), all closed after."""
+    manual clock; with ``roster``, the players' ids from the table's roster), its pages and a
+    Chromium — (journal, service, pages, browser), all closed after."""
     from table_app.journal import Journal
+    from table_app.roster import Roster
     from table_app.service import ManualClock, TableService
     from table_app.web.server import SeatPages
 
     journal = Journal.open(tmp_path / "j.sqlite3")
-    service = TableService(journal, claim_window_s=0, clock=ManualClock()).start()
+    players = Roster.open(journal.path) if roster else None
+    service = TableService(journal, claim_window_s=0, clock=ManualClock(), roster=players).start()
     pages = SeatPages(service, "127.0.0.1", 0, table=table).start()
     browser = Chromium(tmp_path / "profile")
     try:
@@ -174,6 +177,8 @@ def phone_table(tmp_path: Path, table: str) -> Iterator[tuple[Any, Any, Any, Chr
         browser.close()
         pages.stop()
         service.stop()
+        if players is not None:
+            players.close()
         journal.close()
 
 

@@ -23,11 +23,10 @@ from table_app.journal import Journal
 from table_app.journal_state import state_after
 from table_app.present.seat import seat_lines
 from table_app.present.table_page import table_view
-from table_app.roster import Roster
-from table_app.service import ManualClock, TableService
+from table_app.service import TableService
 from table_app.web import history_routes
 from table_app.web.server import SeatPages
-from tests.table_app.chromium import Chromium, Page, join_phone, shots_dir
+from tests.table_app.chromium import Chromium, Page, join_phone, phone_table, shots_dir
 
 NAMES = ["王小明", "Ana", "李雷", "Zoë"]
 START = [{"type": "new_session", "players": NAMES, "base": 1}, {"type": "seating", "method": "C", "east": 0}]
@@ -48,20 +47,9 @@ HAND_3 = [{"type": "next_hand"}, {"type": "roll", "dice": [6, 6]}, {"type": "rol
 
 @pytest.fixture
 def evening(tmp_path: Path) -> Iterator[tuple[Journal, TableService, SeatPages, Chromium]]:
-    """A table with a roster (the players' ids), its pages, a Chromium; the evening played."""
-    journal = Journal.open(tmp_path / "j.sqlite3")
-    roster = Roster.open(journal.path)
-    service = TableService(journal, claim_window_s=0, clock=ManualClock(), roster=roster).start()
-    pages = SeatPages(service, "127.0.0.1", 0, table="history").start()
-    browser = Chromium(tmp_path / "profile")
-    try:
-        yield journal, service, pages, browser
-    finally:
-        browser.close()
-        pages.stop()
-        service.stop()
-        roster.close()
-        journal.close()
+    """A table with a roster (the players' ids), its pages, a Chromium."""
+    with phone_table(tmp_path, "history", roster=True) as table:
+        yield table
 
 
 def play(service: TableService, commands: list[dict[str, Any]]) -> None:
