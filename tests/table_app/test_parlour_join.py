@@ -228,3 +228,47 @@ def until_level(probe: Probe, port: int, level: str) -> Any:
             assert c.level == level, c
             return c
         time.sleep(0.2)
+
+
+def test_a_tls_link_checks_the_parlours_certificate(cli, tmp_path) -> None:
+    from table_app.mqtt import tls
+
+    root = tmp_path / "root"
+    pconf, pport = parlour_broker(tmp_path)
+    certs = tmp_path / "parlour-tls"
+    tls.make(certs, ["localhost", "127.0.0.1"])
+    tls_port = free_port()
+    with pconf.open("a", encoding="utf-8") as f:
+        f.write(f"listener {tls_port} 127.0.0.1\ncafile {certs / 'ca.crt'}\ncertfile {certs / 'server.crt'}\n"
+                f"keyfile {certs / 'server.key'}\ntls_version tlsv1.2\n")
+    tconf, tport, passwords = table_broker(tmp_path, root)
+    proc = join(cli, tmp_path, root, f"127.0.0.1:{tls_port}", "--tls", "--cafile", str(certs / "ca.crt"))
+    assert proc.returncode == 0, proc.stderr
+    assert f"bridge_cafile {certs / 'ca.crt'}" in (root / "etc/mosquitto/conf.d" / CONF_NAME).read_text()
+    journal = Journal.open(tmp_path / "journal.sqlite3")
+    service = TableService(journal, claim_window_s=0).start()
+    t = Topics("xian", TABLE)
+    with running(pconf, pport), running(tconf, tport):
+        parlour = Watcher(f"mqtt://parlour:p@127.0.0.1:{pport}", [t.journal])
+        bridge = MqttBridge(service, parse_url(f"mqtt://xian-table:{passwords['xian-table']}@127.0.0.1:{tport}"), t,
+                            ha_prefix=None, max_backoff=0.5).start()
+        probe = Probe(root=root, env={"XIAN_TABLE_MQTT_PASSWORD": passwords["xian-table"]})
+        try:
+            parlour.wait_subscribed()
+            until_level(probe, tport, OK)
+            play(service, HAND[:6])
+            assert parlour.wait(lambda: len(parlour.of(t.journal)) >= 6)
+            assert chained(parlour.of(t.journal))
+        finally:
+            bridge.stop()
+            parlour.close()
+            service.stop()
+            journal.close()
+    # a CA that did not sign the parlour's certificate: the bridge never comes up
+    other = tmp_path / "other-tls"
+    tls.make(other, ["localhost"])
+    proc = join(cli, tmp_path, root, f"127.0.0.1:{tls_port}", "--tls", "--cafile", str(other / "ca.crt"))
+    assert proc.returncode == 0, proc.stderr
+    with running(pconf, pport), running(tconf, tport):
+        time.sleep(3)
+        assert until_level(probe, tport, WARNING).message.startswith("the link to the parlour")
