@@ -70,8 +70,10 @@ def parlour_broker(tmp: Path) -> tuple[Path, int]:
     folder = tmp / "parlour"
     folder.mkdir()
     write_password_file(folder / "passwd", [(f"table-{TABLE}", PASSWORD), ("parlour", "p")])
-    (folder / "acl").write_text(f"user table-{TABLE}\ntopic write xian/{TABLE}/#\ntopic read xian/{TABLE}/cmd\n\n"
-                                "user parlour\ntopic read xian/+/#\ntopic write xian/+/cmd\n", encoding="utf-8")
+    (folder / "acl").write_text(f"user table-{TABLE}\ntopic write xian/{TABLE}/#\ntopic read xian/{TABLE}/cmd\n"
+                                f"topic write $SYS/broker/connection/parlour-{TABLE}/state\n\n"
+                                "user parlour\ntopic read xian/+/#\ntopic write xian/+/cmd\n"
+                                "topic read $SYS/broker/connection/+/state\n", encoding="utf-8")
     port = free_port()
     conf = folder / "mosquitto.conf"
     conf.write_text(f"listener {port} 127.0.0.1\nallow_anonymous false\npassword_file {folder / 'passwd'}\n"
@@ -156,13 +158,16 @@ def test_the_bridge_carries_the_journal_replays_and_a_cut_link_loses_nothing(cli
     table_url = f"mqtt://xian-table:{passwords['xian-table']}@127.0.0.1:{tport}"
     display_url = f"mqtt://display:{passwords['display']}@127.0.0.1:{tport}"
     with running(pconf, pport), running(tconf, tport):
-        parlour = Watcher(f"mqtt://parlour:p@127.0.0.1:{pport}", [t.journal, t.journal_replay, t.cmd_result, t.state])
+        link_state = f"$SYS/broker/connection/parlour-{TABLE}/state"
+        parlour = Watcher(f"mqtt://parlour:p@127.0.0.1:{pport}",
+                          [t.journal, t.journal_replay, t.cmd_result, t.state, link_state])
         display = Watcher(display_url, [t.state])  # the table's own clients as before
         bridge = MqttBridge(service, parse_url(table_url), t, ha_prefix=None, max_backoff=0.5).start()
         probe = Probe(root=root, env={"XIAN_TABLE_MQTT_PASSWORD": passwords["xian-table"]})
         try:
             parlour.wait_subscribed()
             assert until_level(probe, tport, OK).message.startswith(f"linked to the parlour at 127.0.0.1:{cable.port}")
+            assert parlour.wait(lambda: parlour.latest.get(link_state) == b"1")  # the parlour hears it too
             play(service, HAND)
             assert parlour.wait(lambda: len(parlour.of(t.journal)) >= len(HAND))
             got = parlour.of(t.journal)
@@ -184,6 +189,7 @@ def test_the_bridge_carries_the_journal_replays_and_a_cut_link_loses_nothing(cli
             # the link cut: the table plays on, its broker queues (more than its old 1,000 a client)
             cable.unplug()
             assert until_level(probe, tport, WARNING).message.startswith("the link to the parlour")
+            assert parlour.wait(lambda: parlour.latest.get(link_state) == b"0")  # the bridge's will, at the parlour
             before = service.seq
             play_more(service, 200)
             assert bridge.wait_idle(WAIT)
