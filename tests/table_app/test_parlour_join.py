@@ -278,3 +278,13 @@ def test_a_tls_link_checks_the_parlours_certificate(cli, tmp_path) -> None:
     with running(pconf, pport), running(tconf, tport):
         time.sleep(3)
         assert until_level(probe, tport, WARNING).message.startswith("the link to the parlour")
+
+
+def test_uninstall_takes_the_parlour_link_away_too(cli, tmp_path) -> None:
+    root = tmp_path / "root"
+    assert join(cli, tmp_path, root, "parlour.local").returncode == 0
+    written = root / "etc/mosquitto/conf.d" / CONF_NAME
+    assert written.exists()
+    proc = cli("uninstall", "--root", str(root))
+    assert proc.returncode == 0, proc.stderr
+    assert not written.exists() and str(written) in proc.stdout
