@@ -31,6 +31,7 @@ VERBS: tuple[str, ...] = (
     "install",
     "uninstall",
     "mqtt-users",
+    "parlour-join",
     "backup",
     "doctor",
     "hw-test",
