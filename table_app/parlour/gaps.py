@@ -112,10 +112,14 @@ class Replayer:
                "request": req.id, "transaction": req.id}
         self._publish(f"{self.prefix}/{table}/cmd", json.dumps(msg, separators=(",", ":")).encode())
         self.sent += 1
+        log.debug("table %s: asked for records %d–%d of journal %s (%s, try %d)", table, req.first, req.last,
+                  req.journal, req.id, req.tries)
 
     def answered(self, answer: ReplayAnswer) -> None:
         """A chunk of an answer: it keeps its request alive; ``done`` ends it."""
         req = self.outstanding.get(answer.table)
+        log.debug("table %s: %d records in answer %s (its last: %d%s)", answer.table, answer.records,
+                  answer.request, answer.last, ", done" if answer.done else "")
         if req is None or req.id != answer.request:
             return  # an answer to an earlier request (sent again, or before a restart): its records count all the same
         if answer.done:

@@ -48,7 +48,8 @@ MAX_RECORD_BYTES = 80 * 1024
 MAX_REPLAY_BYTES = 320 * 1024  # a chunk: at most 200 records and 256 KiB
 STATS_EVERY = 60.0
 CLIENT_ID = "xian-parlour"
-LINK_PREFIX = "$SYS/broker/connection/parlour-"  # a table's bridge: connection parlour-T
+LINK_TOPICS = "$SYS/broker/connection/+/state"  # a table's bridge: connection parlour-T (notifications)
+LINK_PREFIX = "$SYS/broker/connection/parlour-"
 
 
 @dataclass
@@ -115,8 +116,8 @@ class Parlour:
 
     def _topics(self) -> list[tuple[str, int]]:
         p = self.s.prefix
-        return [(f"{p}/+/journal", 1), (f"{p}/+/journal/replay", 1), (f"{p}/+/status", 1), (f"{p}/+/state", 1),
-                (f"{p}/+/cmd/result", 1), (f"{LINK_PREFIX}+/state", 1)]
+        return [(f"{p}/+/journal", 1), (f"{p}/+/journal/replay", 1), (f"{p}/+/status", 1), (f"{p}/+/state", 0),
+                (f"{p}/+/cmd/result", 1), (LINK_TOPICS, 1)]
 
     def _on_connect(self, client: mqtt.Client, userdata: object, flags: mqtt.ConnectFlags,
                     rc: ReasonCode, props: object) -> None:
