@@ -26,9 +26,9 @@ _TABLE = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
 def _db_option(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--db", metavar="FILE|URL",
+    p.add_argument("--db", metavar="FILE|URL", default=os.environ.get("XIAN_PARLOUR_DB") or None,
                    help="the parlour database: an SQLite file, or postgresql://USER@HOST/DB "
-                        "(default: parlour.sqlite3 in the user data folder)")
+                        "(default: $XIAN_PARLOUR_DB, else parlour.sqlite3 in the user data folder)")
 
 
 def _broker_dir_option(p: argparse.ArgumentParser) -> None:
@@ -45,8 +45,10 @@ def register(p: argparse.ArgumentParser) -> None:
     sub = p.add_subparsers(dest="action", metavar="ACTION", required=True)
     s = sub.add_parser("serve", help="keep the tables' journals in the parlour database (the service)")
     _db_option(s)
-    s.add_argument("--broker", default="mqtt://xian-parlour@127.0.0.1:1883", metavar="URL",
-                   help="the parlour mosquitto, mqtt://USER@HOST:PORT or mqtts://… (default %(default)s)")
+    s.add_argument("--broker", default=os.environ.get("XIAN_PARLOUR_BROKER") or "mqtt://xian-parlour@127.0.0.1:1883",
+                   metavar="URL",
+                   help="the parlour mosquitto, mqtt://USER@HOST:PORT or mqtts://… (default: $XIAN_PARLOUR_BROKER, "
+                        "else %(default)s)")
     s.add_argument("--password-file", type=Path, metavar="FILE",
                    help="the broker password (default: $XIAN_PARLOUR_MQTT_PASSWORD, or service.password in "
                         "--broker-dir when readable)")
@@ -108,6 +110,9 @@ def add_table(db: Database, args: argparse.Namespace) -> int:
     if service_password:
         print(f"the parlour service's own user {broker.SERVICE_USER} was made too: its password is in "
               f"{args.broker_dir / broker.SERVICE_PASSWORD}")
+        if args.broker_dir == broker.DATA_DIR and os.geteuid() == 0:
+            env = broker.write_service_env(service_password)
+            print(f"and in {env}, which xian-table-parlour.service reads")
     print(broker.reload_broker(args.broker_dir, args.broker_pid))
     if args.write_password:
         args.write_password.write_text(password + "\n", encoding="utf-8")

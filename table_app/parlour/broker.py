@@ -39,6 +39,7 @@ from table_app.mqtt.topics import DEFAULT_PREFIX
 
 DATA_DIR = Path("/etc/mosquitto/xian-parlour")
 CONF_FILE = Path("/etc/mosquitto/conf.d/xian-parlour.conf")
+SERVICE_ENV = Path("/etc/xian-table/parlour.env")  # xian-table-parlour.service's EnvironmentFile
 SERVICE_USER = "xian-parlour"
 SERVICE_PASSWORD = "service.password"
 # The service's session while it is down: every table's records wait here. A table at play
@@ -113,6 +114,15 @@ def ensure_service_user(data_dir: Path) -> str | None:
             _broker_group(passwd)
     _write(data_dir / SERVICE_PASSWORD, password + "\n", 0o600)
     return password
+
+
+def write_service_env(password: str, path: Path = SERVICE_ENV) -> Path:
+    """The service's password where its unit reads it (root's, 0600: systemd reads it as root)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    kept = [line for line in (path.read_text(encoding="utf-8").splitlines() if path.exists() else [])
+            if not line.startswith("XIAN_PARLOUR_MQTT_PASSWORD=")]
+    _write(path, "\n".join([*kept, f"XIAN_PARLOUR_MQTT_PASSWORD={password}"]) + "\n", 0o600)
+    return path
 
 
 def add_table(data_dir: Path, table: str) -> str:

@@ -96,6 +96,7 @@ class Parlour:
         self.replayer = Replayer(self._publish, settings.prefix)
         self._seen: dict[str, tuple[str, str | None]] = {}
         self._db_errors = _db_errors()
+        self.notifier: Notifier | None = None
         self.client = self._client()
 
     # -- MQTT (paho's thread)
@@ -157,6 +158,7 @@ class Parlour:
         b = self.s.broker
         self.client.connect_async(b.host, b.port, keepalive=self.s.keepalive)
         self.client.loop_start()
+        self.notifier = notifier
         if notifier:
             notifier.ready(f"storing the tables' journals in {self.db.where}")
         last_stats = time.monotonic()
@@ -204,7 +206,7 @@ class Parlour:
             except self._db_errors as e:
                 log.error("the database failed (%s): trying again in %.0f s; %d messages wait", e, pause,
                           self.q.qsize())
-                if self.stop.wait(pause):
+                if self._pause(pause):
                     return  # not acknowledged: the broker sends them again at the next start
                 pause = min(pause * 2, 30.0)
                 self._reopen()
@@ -212,6 +214,16 @@ class Parlour:
         for item in batch:
             if item.qos and item.generation == gen:
                 self.client.ack(item.mid, item.qos)
+
+    def _pause(self, seconds: float) -> bool:
+        """Wait (the watchdog fed: a database that is down is not a stalled service); True if stopped."""
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            if self.stop.wait(min(1.0, end - time.monotonic())):
+                return True
+            if self.notifier:
+                self.notifier.watchdog()
+        return self.stop.is_set()
 
     def _reopen(self) -> None:
         with contextlib.suppress(*self._db_errors):
