@@ -211,3 +211,33 @@ def test_a_table_writes_only_its_own_topics_and_retired_tables_cannot_log_in(
     assert lines["hall"][1] == "retired" and lines["hall"][-2] == str(len(journal)) and lines["hall"][-1] == "0"
     assert lines["den"][1] == "-"
     assert serve.stop() == 0
+
+
+def test_a_database_that_goes_away_stalls_nothing_and_loses_nothing(tmp_path: Path) -> None:
+    from table_app.parlour.local import LocalPostgres
+
+    journal = records(make_journal(tmp_path / "den.sqlite3", hands=6))
+    jid = str(journal[0]["journal"])
+    with LocalPostgres(tmp_path) as pg, LocalParlourBroker(tmp_path) as b:
+        serve = Serve(pg.url, b, tmp_path / "serve.log")
+        table = FakeTable(b, "den", add_table(b, pg.url, "den", tmp_path), journal)
+        serve.start()
+        try:
+            for r in journal[:40]:
+                table.publish("journal", r)
+            wait_for(lambda: len(stored(pg.url, "den", jid)) == 40)
+            pg.stop()
+            for r in journal[40:]:
+                table.publish("journal", r)  # the broker takes them; the service cannot store them
+            wait_for(lambda: b"the database failed" in serve.log.read_bytes())
+            time.sleep(1)
+            assert serve.proc is not None and serve.proc.poll() is None
+            pg.start()
+            wait_for(lambda: len(stored(pg.url, "den", jid)) == len(journal))
+            assert stored(pg.url, "den", jid) == [parse(r) for r in journal]
+            assert serve.stop() == 0
+        finally:
+            if serve.proc is not None:
+                serve.proc.kill()
+                serve.proc.wait()
+            table.close()
