@@ -218,7 +218,7 @@ def test_a_database_that_goes_away_stalls_nothing_and_loses_nothing(tmp_path: Pa
 
     journal = records(make_journal(tmp_path / "den.sqlite3", hands=6))
     jid = str(journal[0]["journal"])
-    with LocalPostgres(tmp_path) as pg, LocalParlourBroker(tmp_path) as b:
+    with LocalPostgres() as pg, LocalParlourBroker(tmp_path) as b:
         serve = Serve(pg.url, b, tmp_path / "serve.log")
         table = FakeTable(b, "den", add_table(b, pg.url, "den", tmp_path), journal)
         serve.start()
