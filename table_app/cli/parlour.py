@@ -171,14 +171,18 @@ def _password(args: argparse.Namespace) -> str | None:
 
 def serve(args: argparse.Namespace) -> int:
     from table_app.mqtt.topics import PASSWORD_ENV, parse_url
-    from table_app.parlour.service import Parlour, Settings
+    from table_app.parlour.service import Parlour, Settings, db_errors
     from table_app.sdnotify import Notifier
 
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO, stream=sys.stderr,
                         format="%(asctime)s %(levelname)s %(message)s")
     password = _password(args)
     broker = parse_url(args.broker, {PASSWORD_ENV: password or ""})
-    parlour = Parlour(Settings(args.db, broker, args.client_id, args.prefix, args.cafile))
+    try:
+        parlour = Parlour(Settings(args.db, broker, args.client_id, args.prefix, args.cafile))
+    except db_errors() as e:  # a server not up yet: systemd starts it again (Restart=on-failure)
+        print(f"xian-table parlour: cannot open the database: {e}", file=sys.stderr)
+        return 1
 
     def stop(signum: int, frame: object) -> None:
         logging.getLogger("xian.parlour").info("stopping (signal %d)", signum)

@@ -285,3 +285,12 @@ def test_messages_are_acknowledged_only_once_stored(tmp_path: Path) -> None:
             if serve.proc is not None:
                 serve.proc.kill()
                 serve.proc.wait()
+
+
+def test_serve_without_its_database_says_so_and_exits_1() -> None:
+    from table_app.mqtt.local_broker import free_port
+
+    proc = subprocess.run([sys.executable, "-m", "table_app.cli", "parlour", "serve", "--db",
+                           f"postgresql://parlour@127.0.0.1:{free_port()}/none", "--broker", "mqtt://a:b@127.0.0.1:1"],
+                          capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert proc.returncode == 1 and proc.stderr.startswith("xian-table parlour: cannot open the database:"), proc.stderr
