@@ -113,6 +113,9 @@ def add_table(db: Database, args: argparse.Namespace) -> int:
         if args.broker_dir == broker.DATA_DIR and os.geteuid() == 0:
             env = broker.write_service_env(service_password)
             print(f"and in {env}, which xian-table-parlour.service reads")
+    if args.broker_dir == broker.DATA_DIR and os.geteuid() == 0 and broker.write_conf():
+        print(f"the parlour broker's settings are in {broker.CONF_FILE} (a listener on port 1883, every "
+              "address): sudo systemctl restart mosquitto")
     print(broker.reload_broker(args.broker_dir, args.broker_pid))
     if args.write_password:
         args.write_password.write_text(password + "\n", encoding="utf-8")
