@@ -26,6 +26,9 @@ if [[ $purpose == test ]]; then
     DEBS+=(zbar-tools)
     # xdotool taps the full-screen app with real X events (the fullscreen test)
     DEBS+=(xdotool)
+    # the parlour's PostgreSQL tests start a server of their own (initdb, pg_ctl) in a temporary folder;
+    # libpq5 (a dependency of postgresql) is what psycopg loads
+    DEBS+=(postgresql)
 fi
 scripts/debian-packages.sh "${DEBS[@]}"
 if [[ ! -x .venv/bin/python ]]; then

@@ -32,6 +32,7 @@ VERBS: tuple[str, ...] = (
     "uninstall",
     "mqtt-users",
     "parlour-join",
+    "parlour",
     "backup",
     "doctor",
     "hw-test",
