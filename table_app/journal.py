@@ -338,10 +338,10 @@ class Journal:
             seq, prev = self._tail(c)
             if new_session:
                 cur = c.execute("INSERT INTO sessions (first_seq, started_at, players) VALUES (?, ?, ?)",
-                                (seq, _now(), json.dumps(events[0].get("players", []), ensure_ascii=False)))
+                                (seq, t0 := _now(), json.dumps(events[0].get("players", []), ensure_ascii=False)))
                 session = cur.lastrowid
-            for text in texts:
-                prev = self._insert(c, seq, prev, "event", session, source, text, None)
+            for text in texts:  # (a session's start is its first record's time, to the millisecond: import keeps it)
+                prev = self._insert(c, seq, prev, "event", session, source, text, None, t0 if new_session else None)
                 seqs.append(seq)
                 seq += 1
         return seqs, session
