@@ -1,0 +1,56 @@
+"""The parlour with real processes (issue 30): 8 tables, each a ``xian-table serve`` with its
+own journal, its own mosquitto bridged to the parlour's mosquitto and a bot pressing at
+table pace; the parlour service on SQLite, and again on a PostgreSQL server started here.
+During the run: one table's uplink goes silent for a while, another's is reset, a table's
+own broker restarts, the parlour broker restarts once and the parlour service once. At the
+end the parlour database equals every table's journal record by record — every column and
+the hash, none missing, none twice, none extra.
+
+The rig is ``table_app/bench/parlour_rig.py``; the long run (40 tables, one offline for an
+hour of play) is ``xian-table bench --only parlour`` and :func:`test_forty_tables_soak`.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from table_app.bench.parlour_rig import Rig
+
+PLAY_S = float(os.environ.get("XIAN_PARLOUR_PLAY_S", "6"))  # seconds of play between the steps
+
+
+def _run(tmp_path: Path, db: str) -> None:
+    with Rig(tmp_path, tables=8, db=db) as rig:
+        rig.play()
+        time.sleep(PLAY_S)
+        rig.cut("t03")  # t03's uplink goes silent: no byte passes, nobody is told
+        rig.cut("t06", how="reset")  # t06's: every connection reset, new ones refused
+        time.sleep(PLAY_S)
+        rig.restart_parlour_broker(down_s=2.0)  # (t03 and t06 still cut)
+        time.sleep(PLAY_S)
+        rig.restore("t06")
+        rig.restart_table_broker("t05", down_s=1.0)
+        time.sleep(PLAY_S)
+        rig.restore("t03")
+        rig.restart_parlour_service(down_s=2.0)
+        time.sleep(PLAY_S)
+        rig.settle(timeout=60)
+        assert rig.errors() == []
+        assert rig.compare() == []
+        fig = rig.figures()
+        assert fig.records > 8 * 20  # every table played (a press every 0.2–0.5 s)
+        print(f"\n{db}: {fig}")
+
+
+@pytest.mark.slow
+def test_eight_tables_on_sqlite(tmp_path: Path) -> None:
+    _run(tmp_path, "sqlite")
+
+
+@pytest.mark.slow
+def test_eight_tables_on_postgresql(tmp_path: Path) -> None:
+    _run(tmp_path, "postgresql")
