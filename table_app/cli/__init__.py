@@ -31,6 +31,7 @@ VERBS: tuple[str, ...] = (
     "install",
     "uninstall",
     "mqtt-users",
+    "parlour",
     "backup",
     "doctor",
     "hw-test",

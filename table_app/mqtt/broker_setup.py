@@ -249,13 +249,16 @@ def setup(data_dir: Path, users: Sequence[tuple[str, str]] = DEFAULT_USERS, *, p
     return creds
 
 
-def set_password(passwd: Path, user: str, password: str) -> None:
-    """Give one user of an existing password file a new password (the others keep theirs)."""
+def set_password(passwd: Path, user: str, password: str, *, add: bool = False) -> None:
+    """Give one user of an existing password file a new password (the others keep theirs);
+    ``add``: the user may be new to it (the parlour's tables)."""
     tool = shutil.which("mosquitto_passwd")
     if tool is None:
         raise RuntimeError("mosquitto_passwd not found: install the Debian package mosquitto")
     names = [line.split(":", 1)[0] for line in passwd.read_text(encoding="utf-8").splitlines() if ":" in line]
-    if user not in names:
+    if ":" in user or not user:
+        raise ValueError(f"a broker user name cannot be empty or contain ':', got {user!r}")
+    if user not in names and not add:
         raise RuntimeError(f"{passwd} has no user {user!r} (it has {', '.join(names) or 'none'})")
     tmp = passwd.with_name(passwd.name + ".new")
     shutil.copyfile(passwd, tmp)

@@ -22,7 +22,7 @@ from table_app.install.system import SHIPPED_BIN
 
 UNITS = Path(__file__).resolve().parents[2] / "systemd"
 SERVICES = ("xian-table.service", "xian-table-headless.service")
-ALL = (*SERVICES, "xian-table-backup.service", "xian-table-backup.timer")
+ALL = (*SERVICES, "xian-table-backup.service", "xian-table-backup.timer", "xian-table-parlour.service")
 BINARY = str(Path(sys.executable).parent / "xian-table")
 GROUPS = {"gpio", "dialout", "video", "input", "render"}
 
@@ -155,3 +155,12 @@ def test_security_exposure_is_what_docs_report(copies: Path) -> None:
     doc = (UNITS.parent / "docs" / "raspberry-pi.md").read_text(encoding="utf-8")
     for name, score in scores.items():
         assert f"`{name}` | {score}" in doc
+
+
+def test_the_parlour_unit_is_notify_with_watchdog_its_own_state_and_the_env_file() -> None:
+    s = settings("xian-table-parlour.service")
+    assert s["Type"] == ["notify"] and s["WatchdogSec"] == ["60s"] and s["DynamicUser"] == ["yes"]
+    assert s["StateDirectory"] == ["xian-parlour"]
+    assert s["ExecStart"] == [f"{SHIPPED_BIN} parlour serve"]
+    assert "XIAN_PARLOUR_DB=%S/xian-parlour/parlour.sqlite3" in s["Environment"]
+    assert s["EnvironmentFile"] == ["-%E/xian-table/parlour.env"]

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from table_app.parlour.db import Database
-from table_app.parlour.pg_local import LocalPostgres
+from table_app.parlour.local import LocalPostgres
 
 _names = itertools.count(1)
 

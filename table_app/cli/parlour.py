@@ -1,0 +1,189 @@
+"""``xian-table parlour serve | tables add T | tables retire T | tables list``: the parlour.
+
+``serve`` keeps every table's journal in the parlour database (table_app/parlour/service.py);
+``tables add T`` gives table T its user on the parlour's mosquitto and prints what to run on
+the table; ``tables retire T`` takes the user away (its records stay); ``tables list`` shows
+each table, when it was last seen, its journals and records. docs/parlour-service.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import re
+import signal
+import socket
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from table_app.parlour.db import Database
+
+HELP = "the parlour: keep every table's journal in one database (serve), add, retire and list tables"
+_TABLE = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+def _db_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--db", metavar="FILE|URL", default=os.environ.get("XIAN_PARLOUR_DB") or None,
+                   help="the parlour database: an SQLite file, or postgresql://USER@HOST/DB "
+                        "(default: $XIAN_PARLOUR_DB, else parlour.sqlite3 in the user data folder)")
+
+
+def _broker_dir_option(p: argparse.ArgumentParser) -> None:
+    from table_app.parlour.broker import DATA_DIR
+
+    p.add_argument("--broker-dir", type=Path, default=DATA_DIR, metavar="DIR",
+                   help=f"the parlour mosquitto's passwd and acl (default {DATA_DIR})")
+    p.add_argument("--broker-pid", type=int, metavar="PID",
+                   help="send this mosquitto SIGHUP to read them again (default: systemctl reload for the default "
+                        "folder)")
+
+
+def register(p: argparse.ArgumentParser) -> None:
+    sub = p.add_subparsers(dest="action", metavar="ACTION", required=True)
+    s = sub.add_parser("serve", help="keep the tables' journals in the parlour database (the service)")
+    _db_option(s)
+    s.add_argument("--broker", default=os.environ.get("XIAN_PARLOUR_BROKER") or "mqtt://xian-parlour@127.0.0.1:1883",
+                   metavar="URL",
+                   help="the parlour mosquitto, mqtt://USER@HOST:PORT or mqtts://… (default: $XIAN_PARLOUR_BROKER, "
+                        "else %(default)s)")
+    s.add_argument("--password-file", type=Path, metavar="FILE",
+                   help="the broker password (default: $XIAN_PARLOUR_MQTT_PASSWORD, or service.password in "
+                        "--broker-dir when readable)")
+    s.add_argument("--broker-dir", type=Path, default=None, metavar="DIR", help=argparse.SUPPRESS)
+    s.add_argument("--cafile", type=Path, help="the CA certificate of an mqtts:// broker")
+    s.add_argument("--client-id", default="xian-parlour", help="the MQTT client id: fixed, so the session persists")
+    s.add_argument("--prefix", default="xian", help="the tables' topic prefix (default %(default)s)")
+    s.add_argument("-v", "--verbose", action="store_true", help="log each replay request and answer")
+    t = sub.add_parser("tables", help="add, retire or list the tables")
+    tsub = t.add_subparsers(dest="tables_action", metavar="WHAT", required=True)
+    add = tsub.add_parser("add", help="a table's user on the parlour broker; prints what to run on the table")
+    add.add_argument("table", help="the table's id (its table.id)")
+    add.add_argument("--host", help="the parlour broker's address as the tables reach it (default: this host's name)")
+    add.add_argument("--port", type=int, default=1883)
+    add.add_argument("--write-password", type=Path, metavar="FILE",
+                     help="also write the table's password to FILE (0600), to copy to the table")
+    _db_option(add)
+    _broker_dir_option(add)
+    retire = tsub.add_parser("retire", help="take a table's user away (its records stay)")
+    retire.add_argument("table")
+    _db_option(retire)
+    _broker_dir_option(retire)
+    ls = tsub.add_parser("list", help="the tables: last seen, online, journals, records")
+    _db_option(ls)
+
+
+def run(args: argparse.Namespace) -> int:
+    from table_app.parlour.db import Database
+
+    try:
+        if args.action == "serve":
+            return serve(args)
+        if not _TABLE.fullmatch(getattr(args, "table", "x")):
+            print("xian-table parlour: a table id is 1–64 letters, digits, '-' or '_'", file=sys.stderr)
+            return 2
+        with Database.open(args.db) as db:
+            if args.tables_action == "add":
+                return add_table(db, args)
+            if args.tables_action == "retire":
+                return retire_table(db, args)
+            return list_tables(db)
+    except (OSError, RuntimeError, ValueError) as e:
+        print(f"xian-table parlour: {e}", file=sys.stderr)
+        return 1
+
+
+def _active(db: Database) -> list[str]:
+    return [t.id for t in db.tables() if t.user and not t.retired]
+
+
+def add_table(db: Database, args: argparse.Namespace) -> int:
+    from table_app.parlour import broker
+    table = args.table
+    service_password = broker.ensure_service_user(args.broker_dir)
+    password = broker.add_table(args.broker_dir, table)
+    db.add_table(table, broker.table_user(table))
+    broker.write_acl(args.broker_dir, _active(db))
+    print(f"table {table}: user {broker.table_user(table)} on the parlour broker ({args.broker_dir})")
+    if service_password:
+        print(f"the parlour service's own user {broker.SERVICE_USER} was made too: its password is in "
+              f"{args.broker_dir / broker.SERVICE_PASSWORD}")
+        if args.broker_dir == broker.DATA_DIR and os.geteuid() == 0:
+            env = broker.write_service_env(service_password)
+            print(f"and in {env}, which xian-table-parlour.service reads")
+    print(broker.reload_broker(args.broker_dir, args.broker_pid))
+    if args.write_password:
+        args.write_password.write_text(password + "\n", encoding="utf-8")
+        os.chmod(args.write_password, 0o600)
+    host = args.host or socket.getfqdn()
+    print(f"password (shown once): {password}")
+    print("on the table, put the password in a file only root reads, then join:")
+    print("  sudo install -m 600 /dev/null /etc/xian-table/parlour.password")
+    print("  sudo nano /etc/xian-table/parlour.password   # the password above, on one line")
+    print(f"  sudo xian-table parlour-join {host}:{args.port} --user {broker.table_user(table)} "
+          "--password-file /etc/xian-table/parlour.password")
+    return 0
+
+
+def retire_table(db: Database, args: argparse.Namespace) -> int:
+    from table_app.parlour import broker
+    if db.table(args.table) is None:
+        print(f"xian-table parlour: no table {args.table} here", file=sys.stderr)
+        return 1
+    retired = db.retire_table(args.table)
+    removed = broker.remove_user(args.broker_dir, broker.table_user(args.table))
+    broker.write_acl(args.broker_dir, _active(db))
+    print(f"table {args.table}: " + ("retired" if retired else "was retired already") +
+          ("; its broker user is removed" if removed else "") + "; its records stay in the database")
+    print(broker.reload_broker(args.broker_dir, args.broker_pid))
+    return 0
+
+
+def list_tables(db: Database) -> int:
+    journals = db.journals()
+    print(f"{'table':<16} {'status':<8} {'last seen (UTC)':<20} {'journals':>8} {'records':>9} {'missing':>8}")
+    for t in db.tables():
+        mine = [j for j in journals if j.table == t.id]
+        status = "retired" if t.retired else (t.status or "-")
+        seen = (t.last_seen or "never")[:19].replace("T", " ")
+        records = sum(j.records for j in mine)
+        missing = sum(max(j.highest - j.records, 0) for j in mine)
+        print(f"{t.id:<16} {status:<8} {seen:<20} {len(mine):>8} {records:>9,} {missing:>8,}")
+        for j in mine:
+            print(f"  journal {j.journal}  first seen {j.first_seen[:19].replace('T', ' ')}  "
+                  f"records {j.records:,} of {j.highest:,}")
+    return 0
+
+
+def _password(args: argparse.Namespace) -> str | None:
+    from table_app.parlour.broker import DATA_DIR, SERVICE_PASSWORD
+
+    if args.password_file:
+        return Path(args.password_file).read_text(encoding="utf-8").strip()
+    env = os.environ.get("XIAN_PARLOUR_MQTT_PASSWORD")
+    if env:
+        return env
+    kept = Path(args.broker_dir or DATA_DIR) / SERVICE_PASSWORD
+    return kept.read_text(encoding="utf-8").strip() if os.access(kept, os.R_OK) else None
+
+
+def serve(args: argparse.Namespace) -> int:
+    from table_app.mqtt.topics import PASSWORD_ENV, parse_url
+    from table_app.parlour.service import Parlour, Settings
+    from table_app.sdnotify import Notifier
+
+    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO, stream=sys.stderr,
+                        format="%(asctime)s %(levelname)s %(message)s")
+    password = _password(args)
+    broker = parse_url(args.broker, {PASSWORD_ENV: password or ""})
+    parlour = Parlour(Settings(args.db, broker, args.client_id, args.prefix, args.cafile))
+
+    def stop(signum: int, frame: object) -> None:
+        logging.getLogger("xian.parlour").info("stopping (signal %d)", signum)
+        parlour.stop.set()
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    return parlour.run(Notifier.from_env())
