@@ -36,11 +36,13 @@ import logging
 import re
 import threading
 from collections import deque
+from collections.abc import Callable, Mapping
 from concurrent.futures import Future
 from typing import TYPE_CHECKING
 
 from table_app import bounded
 from table_app.fault_log import FaultLog
+from table_app.mqtt.journal_link import REPLAY
 from table_app.mqtt.messages import (
     REPLY_TO,
     Outgoing,
@@ -59,6 +61,9 @@ if TYPE_CHECKING:
     from table_app.service import TableService
 
 log = logging.getLogger(__name__)
+
+Replay = Callable[[Mapping[str, object], Transaction, Route], Outgoing | None]
+"""Takes a ``journal_replay`` command: None once queued, else its refusal."""
 
 MAX_CLIENT_ID = 128
 ANSWER_LIMIT = 1000  # answers owed at once; the next command is answered busy
@@ -125,9 +130,10 @@ class CommandDesk:
     once into the bridge's :class:`AnswerQueue` (under the bridge's ``cond``, which it notifies)."""
 
     def __init__(self, topics: Topics, service: TableService, cond: threading.Condition, answers: AnswerQueue,
-                 faults: FaultLog, source: str) -> None:
+                 faults: FaultLog, source: str, replay: Replay | None = None) -> None:
         self.topics, self.service, self.cond, self.answers = topics, service, cond, answers
         self.faults, self.source = faults, source
+        self.replay = replay  # journal_replay commands (table_app/mqtt/journal_link.py): never the service's
 
     def take(self, payload: bytes, properties: Properties | None) -> None:
         """One ``cmd`` message (paho's network thread: never blocks). Raises only before
@@ -142,6 +148,13 @@ class CommandDesk:
             return
         if cmd.error is not None or cmd.event is None:
             self._put(result_message(self.topics, transaction=cmd.transaction, error=cmd.error, to=where))
+            return
+        if self.replay is not None and cmd.event.get("type") == REPLAY:
+            with self.cond:
+                refusal = self.replay(cmd.event, cmd.transaction, where)
+                if refusal is not None:
+                    self.answers.put(refusal, admitted=False)
+                self.cond.notify_all()
             return
         with self.cond:
             admitted = self.answers.admit()

@@ -13,7 +13,8 @@ owns the connection and publishes; while the broker is away the table plays on. 
 views again, then the queued answers and events. A message counts as delivered only when
 paho's ``on_publish`` reports the broker's acknowledgement; events and answers not
 acknowledged when a connection drops are queued again (at least once; each event carries its
-journal ``seq``, each answer its command's ``transaction``).
+journal ``seq``, each answer its command's ``transaction``). The parlour link's ``journal``
+and ``journal_replay``: :mod:`table_app.mqtt.journal_link`.
 
 Each connection is a fresh paho client (MQTT 5, clean start): nothing a lost connection
 left in paho's own queue can be resent after the newer retained views.
@@ -43,7 +44,8 @@ from table_app.clock import seconds_left
 from table_app.fault_log import FAULTS, FaultLog
 from table_app.mqtt.answers import ANSWER_LIMIT, AnswerQueue, CommandDesk
 from table_app.mqtt.discovery import discovery_messages
-from table_app.mqtt.link import link_state, network_alive
+from table_app.mqtt.journal_link import JournalLink
+from table_app.mqtt.link import link_state, network_alive, say_offline
 from table_app.mqtt.messages import Outgoing, event_message, status_message, table_messages
 from table_app.mqtt.names import NameBitmaps
 from table_app.mqtt.topics import HA_ONLINE, HA_PREFIX, HA_STATUS, QOS, BrokerURL, Topics
@@ -57,8 +59,6 @@ log = logging.getLogger(__name__)
 
 COMMAND_SOURCE = "mqtt"
 BEAT_S = 1.0  # the connection thread wakes at least this often (the watchdog's heartbeat)
-
-
 CONNACK_TIMEOUT = 10.0  # seconds to wait for the broker to answer CONNECT
 
 
@@ -69,7 +69,8 @@ class MqttBridge:
     turns Home Assistant discovery off; ``commands`` False leaves ``cmd`` unsubscribed.
     ``queue_size``: events queued (then the oldest is dropped); ``answer_limit``: answers owed
     at once (then a command is answered busy); ``faults``: where handler failures are logged
-    (the process's :data:`~table_app.fault_log.FAULTS`: a traceback once per kind).
+    (the process's :data:`~table_app.fault_log.FAULTS`: a traceback once per kind); ``journal``
+    False: no ``journal`` topic and no replays (else ``service`` needs ``journal_reader``).
     """
 
     def __init__(self, service: TableService, url: BrokerURL, topics: Topics, *, ha_prefix: str | None = HA_PREFIX,
@@ -77,7 +78,7 @@ class MqttBridge:
                  max_inflight: int = 100, keepalive: int = 30, min_backoff: float = 0.2,
                  max_backoff: float = 5.0, heartbeat: Callable[[], None] | None = None,
                  answer_limit: int = ANSWER_LIMIT, faults: FaultLog | None = None,
-                 money: Money | None = None) -> None:
+                 money: Money | None = None, journal: bool = True) -> None:
         if queue_size < 1 or max_inflight < 1:
             raise ValueError("queue_size and max_inflight must be at least 1")
         self.service = service
@@ -102,7 +103,9 @@ class MqttBridge:
         self._queue: deque[Notice | Outgoing] = deque(maxlen=queue_size)  # the event stream
         self._answers = AnswerQueue(answer_limit)
         self._faults = FAULTS if faults is None else faults
-        self._desk = CommandDesk(topics, service, self._cond, self._answers, self._faults, COMMAND_SOURCE)
+        self._journal = JournalLink.of(service, topics, self._faults, queue_size) if journal else None
+        self._desk = CommandDesk(topics, service, self._cond, self._answers, self._faults, COMMAND_SOURCE,
+                                 self._journal.ask if self._journal is not None else None)
         self._inflight: dict[int, Outgoing] = {}
         self._names = NameBitmaps()  # the players' names as bitmaps for the seat displays
         self._early: set[int] = set()  # acks that came before publish() returned their mid
@@ -148,6 +151,8 @@ class MqttBridge:
             self._cond.notify_all()
         self._thread.join(timeout + 2)
         self._thread = None
+        if self._journal is not None:
+            self._journal.close()
         self._faults.flush()
 
     def __enter__(self) -> MqttBridge:
@@ -201,6 +206,8 @@ class MqttBridge:
             self._latest = (notice.seq, notice.state)
             self._deadline_claims = notice.claim_deadline
             self._table_dirty = True
+            if self._journal is not None:
+                self._journal.committed(notice.seq)
             self._enqueue(notice)
             self._cond.notify_all()
 
@@ -246,7 +253,7 @@ class MqttBridge:
             with self._cond:
                 closing = self._closing
             if closing and self._link == "up":
-                self._say_offline(client)
+                say_offline(client, status_message(self.topics, online=False), self._deadline)
             with contextlib.suppress(Exception):
                 client.disconnect()
             client.loop_stop()
@@ -318,7 +325,8 @@ class MqttBridge:
             self._cond.notify_all()
 
     def _has_work(self) -> bool:
-        return bool(self._republish or self._table_dirty or self._discovery_dirty or self._answers or self._queue)
+        return bool(self._republish or self._table_dirty or self._discovery_dirty or self._answers or self._queue
+                    or (self._journal is not None and self._journal.has_work()))
 
     def _serve(self, client: mqtt.Client) -> None:
         """Publish while the connection lasts (and, when closing, until all is acknowledged)."""
@@ -341,6 +349,12 @@ class MqttBridge:
                     self._beat()
                 batch = self._take(self.max_inflight - len(self._inflight))
                 self._sending = len(batch)
+                room = self.max_inflight - len(self._inflight) - len(batch)
+            if self._journal is not None:  # (it reads the journal: outside the lock the service's notices take)
+                batch += (more := self._journal.take(room))
+                with self._cond:
+                    self._sending += len(more)
+                    self._journal.taken()
             for msg in batch:
                 self._publish(client, msg)
 
@@ -403,15 +417,6 @@ class MqttBridge:
         if msg.topic == self.topics.state:
             self.delivered_seq = msg.seq
         self._cond.notify_all()
-
-    def _say_offline(self, client: mqtt.Client) -> None:
-        """A clean disconnect sends no will: say ``offline`` ourselves and wait for the ack."""
-        msg = status_message(self.topics, online=False)
-        try:
-            info = client.publish(msg.topic, msg.payload, qos=msg.qos, retain=True)
-            info.wait_for_publish(max(0.1, self._deadline - time.monotonic()))
-        except (RuntimeError, ValueError) as e:
-            log.warning("mqtt: could not publish offline: %s", e)
 
     # -- paho callbacks (paho's network thread) --------------------------------------------
 

@@ -22,6 +22,8 @@ SEAT_NAME = "name"  # seat/<n>/name: the player's name as bitmaps (table_app/mqt
 EVENT = "event"
 CMD = "cmd"
 CMD_RESULT = "cmd/result"
+JOURNAL = "journal"  # every journal record, as committed (the parlour link: table_app/mqtt/journal_link.py)
+JOURNAL_REPLAY = "journal/replay"  # the answers to journal_replay commands
 
 ONLINE = "online"
 OFFLINE = "offline"
@@ -75,6 +77,14 @@ class Topics:
     @property
     def cmd_result(self) -> str:
         return f"{self.base}/{CMD_RESULT}"
+
+    @property
+    def journal(self) -> str:
+        return f"{self.base}/{JOURNAL}"
+
+    @property
+    def journal_replay(self) -> str:
+        return f"{self.base}/{JOURNAL_REPLAY}"
 
 
 @dataclass(frozen=True)
