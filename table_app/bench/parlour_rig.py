@@ -28,11 +28,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from table_app.bench.mqtt import percentile
-from table_app.bench.parlour_procs import WAIT_S, Link, Mosquitto
+from table_app.bench.parlour_procs import WAIT_S, Link
 from table_app.bench.parlour_tables import ROOT, Table
 from table_app.bench.parlour_watch import ParlourReader, Watch, at_time, journal_last, journal_rows
-from table_app.mqtt.local_broker import free_port
-from table_app.parlour.pg_local import LocalPostgres
+from table_app.parlour.broker import SERVICE_PASSWORD, SERVICE_USER
+from table_app.parlour.local import LocalParlourBroker, LocalPostgres
 
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 PAGE = resource.getpagesize()
@@ -100,8 +100,7 @@ class Rig:
         self.db = str(self.dir / "parlour" / "parlour.sqlite3")
         self.parlour_dir = self.dir / "parlour"
         self.parlour_dir.mkdir(exist_ok=True)
-        self.parlour_port = free_port()
-        self.parlour_broker: Mosquitto | None = None
+        self.parlour_broker: LocalParlourBroker | None = None
         self.service: subprocess.Popen[bytes] | None = None
         self._service_started = 0.0
         self.service_use = ProcUse()
@@ -133,10 +132,24 @@ class Rig:
             self.pg, self.db = pg, pg.url
 
     def _setup_parlour(self) -> None:
-        raise NotImplementedError("waits for h30-parlour: `xian-table parlour tables add` and the broker config")
+        """The parlour's mosquitto, and each table added as an owner adds it."""
+        b = self.parlour_broker = LocalParlourBroker(self.parlour_dir).start()
+        assert b.proc is not None
+        for t in self.ids:
+            self.cli("parlour", "tables", "add", t, "--db", self.db, "--broker-dir", str(b.dir),
+                     "--broker-pid", str(b.proc.pid), "--host", "127.0.0.1",
+                     "--write-password", str(self.parlour_dir / f"{t}.password"))
 
     def start_service(self) -> None:
-        raise NotImplementedError("waits for h30-parlour: `xian-table parlour serve`")
+        """``xian-table parlour serve`` on the parlour's database and broker."""
+        assert self.parlour_broker is not None
+        b = self.parlour_broker
+        self.service = subprocess.Popen(
+            [sys.executable, "-m", "table_app.cli", "parlour", "serve", "--db", self.db, "--broker",
+             f"mqtt://{SERVICE_USER}@127.0.0.1:{b.port}", "--password-file", str(b.dir / SERVICE_PASSWORD)],
+            stdout=subprocess.DEVNULL, stderr=open(self.parlour_dir / "service.log", "ab"),  # noqa: SIM115
+            cwd=self.dir, env=self._env())
+        self._service_started = time.monotonic()
 
     def stop_service(self) -> None:
         if self.service is None:
@@ -153,17 +166,25 @@ class Rig:
     # -- the tables
 
     def _join(self, table: Table, link: Link) -> None:
-        raise NotImplementedError("waits for h30-mirror: `xian-table parlour-join`")
+        """The table joins the parlour through its link. INTERIM: the bridge config is
+        written here to the contract (parlour-contract.md, "The link") until h30-mirror's
+        ``xian-table parlour-join`` is merged; then that command writes it."""
+        password = (self.parlour_dir / f"{table.id}.password").read_text(encoding="utf-8").strip()
+        (table.conf_d / "parlour.conf").write_text("\n".join([
+            f"connection parlour-{table.id}", f"address 127.0.0.1:{link.port}",
+            f"remote_username table-{table.id}", f"remote_password {password}",
+            f"remote_clientid parlour-{table.id}", "cleansession false", "local_cleansession false",
+            "notifications true", "restart_timeout 1 5", "keepalive_interval 10",
+            f"topic xian/{table.id}/# out 1", f"topic xian/{table.id}/cmd in 1", ""]), encoding="utf-8")
 
     def start(self) -> Rig:
         self._start_database()
         self._setup_parlour()
-        assert self.parlour_broker is not None
-        self.parlour_broker.start()
         self.start_service()
+        assert self.parlour_broker is not None
         for i, t in enumerate(self.ids):
             table = Table(self.dir, t, self.pace, seed=i)
-            link = Link(self.parlour_port)
+            link = Link(self.parlour_broker.port)
             self.tables[t], self.links[t] = table, link
             self._join(table, link)
             table.start()
@@ -195,7 +216,9 @@ class Rig:
     def restart_parlour_broker(self, down_s: float = 2.0) -> None:
         assert self.parlour_broker is not None
         self.outages.append(Outage("parlour broker", (), time.time()))
-        self.parlour_broker.restart(down_s)
+        self.parlour_broker.stop()
+        time.sleep(down_s)
+        self.parlour_broker.start()
         self._end("parlour broker", ())
 
     def restart_parlour_service(self, down_s: float = 2.0) -> None:
