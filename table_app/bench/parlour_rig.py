@@ -20,8 +20,10 @@ from __future__ import annotations
 
 import os
 import resource
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -97,6 +99,7 @@ class Rig:
         self.poll_s = poll_s
         self.db_kind = db
         self.pg: LocalPostgres | None = None
+        self._pg_dir = self.dir
         self.db = str(self.dir / "parlour" / "parlour.sqlite3")
         self.parlour_dir = self.dir / "parlour"
         self.parlour_dir.mkdir(exist_ok=True)
@@ -128,7 +131,10 @@ class Rig:
 
     def _start_database(self) -> None:
         if self.db_kind == "postgresql":
-            pg = LocalPostgres(self.dir).start()
+            # (outside pytest's folders: pytest makes its own base folder private again when another
+            # run starts, and the cluster's user, not root, must reach its data)
+            self._pg_dir = Path(tempfile.mkdtemp(prefix="xian-rig-pg-"))
+            pg = LocalPostgres(self._pg_dir).start()
             self.pg, self.db = pg, pg.url
 
     def _setup_parlour(self) -> None:
@@ -349,6 +355,7 @@ class Rig:
             self.parlour_broker.stop()
         if self.pg is not None:
             self.pg.stop()
+            shutil.rmtree(self._pg_dir, ignore_errors=True)
 
     def __enter__(self) -> Rig:
         try:
