@@ -18,9 +18,11 @@ and ACL), then ``xian-table parlour serve`` on SQLite or a PostgreSQL URL.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import resource
 import shutil
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -157,11 +159,14 @@ class Rig:
             cwd=self.dir, env=self._env())
         self._service_started = time.monotonic()
 
-    def stop_service(self) -> None:
+    def stop_service(self, kill: bool = False) -> None:
         if self.service is None:
             return
         self.service_use.add(self.service.pid, self._service_started)
-        self.service.terminate()
+        if kill:
+            self.service.kill()
+        else:
+            self.service.terminate()
         try:
             self.service.wait(WAIT_S)
         except subprocess.TimeoutExpired:
@@ -227,12 +232,34 @@ class Rig:
         self.parlour_broker.start()
         self._end("parlour broker", ())
 
-    def restart_parlour_service(self, down_s: float = 2.0) -> None:
+    def crash_table(self, table: str, down_s: float = 1.0) -> None:
+        """The table's serve process is killed (SIGKILL) and started again."""
+        self.outages.append(Outage("table crash", (table,), time.time()))
+        self.tables[table].crash(down_s)
+        self._end("table crash", (table,))
+
+    def restart_parlour_service(self, down_s: float = 2.0, kill: bool = False) -> None:
+        """The parlour service stops (SIGTERM; ``kill``: SIGKILL, a crash) and starts again."""
         self.outages.append(Outage("parlour service", (), time.time()))
-        self.stop_service()
+        self.stop_service(kill=kill)
         time.sleep(down_s)
         self.start_service()
         self._end("parlour service", ())
+
+    def database_outage(self, down_s: float = 5.0) -> None:
+        """The parlour database is away for ``down_s``: PostgreSQL stopped and started again;
+        SQLite locked by another writer (a transaction held open) for that long."""
+        self.outages.append(Outage("database", (), time.time()))
+        if self.pg is not None:
+            self.pg.stop()
+            time.sleep(down_s)
+            self.pg.start()
+        else:
+            with contextlib.closing(sqlite3.connect(self.db, timeout=30, isolation_level=None)) as conn:
+                conn.execute("BEGIN IMMEDIATE")
+                time.sleep(down_s)
+                conn.execute("ROLLBACK")
+        self._end("database", ())
 
     def _end(self, what: str, tables: tuple[str, ...]) -> None:
         for o in reversed(self.outages):

@@ -12,6 +12,7 @@ undoes the last event and redoes it, so the journal holds all three kinds of rec
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
@@ -76,11 +77,12 @@ class Table:
         self.dir = Path(workdir) / table_id
         self.dir.mkdir(parents=True, exist_ok=True)
         self.journal = self.dir / "journal.sqlite3"
-        self.conf_d = self.dir / "conf.d"
-        self.conf_d.mkdir(exist_ok=True)
+        self.root = self.dir / "root"  # the table's own /etc (``parlour-join --root`` writes here)
+        self.conf_d = self.root / "etc/mosquitto/conf.d"
+        self.conf_d.mkdir(parents=True, exist_ok=True)
         persist = self.dir / "persist"
         persist.mkdir(exist_ok=True)
-        data = self.dir / "broker"
+        data = self.root / "etc/mosquitto/xian-table"
         self.passwords = setup(data, DEFAULT_USERS, force=True)
         port = free_port()
         conf = self.dir / "mosquitto.conf"
@@ -103,6 +105,10 @@ class Table:
 
     def start(self) -> Table:
         self.broker.start()
+        self._spawn()
+        return self
+
+    def _spawn(self) -> None:
         env = dict(os.environ, PYTHONUTF8="1", HOME=str(self.dir / "home"), PYTHONPATH=str(ROOT))
         env.pop("XDG_CONFIG_HOME", None)
         env.pop("XDG_DATA_HOME", None)
@@ -111,13 +117,27 @@ class Table:
              self.url(), "--table", self.id], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=open(self.dir / "serve.stderr", "a"), text=True, cwd=self.dir, env=env,  # noqa: SIM115
         )
-        return self
+
+    def crash(self, down_s: float = 1.0) -> None:
+        """The table's process dies (SIGKILL: a power cut to the service, its journal as it was)
+        and starts again after ``down_s``; the players wait, then go on."""
+        with self._lock:
+            proc = self.proc
+            assert proc is not None
+            proc.kill()
+            proc.wait(WAIT_S)
+            for f in (proc.stdin, proc.stdout):
+                if f is not None:
+                    with contextlib.suppress(OSError):
+                        f.close()
+            time.sleep(down_s)
+            self._spawn()
 
     def send(self, command: dict[str, object]) -> dict[str, object]:
         """One command to the table and its answer (after the durable commit)."""
-        proc = self.proc
-        assert proc is not None and proc.stdin is not None and proc.stdout is not None
         with self._lock:
+            proc = self.proc
+            assert proc is not None and proc.stdin is not None and proc.stdout is not None
             proc.stdin.write(json.dumps(command) + "\n")
             proc.stdin.flush()
             line = proc.stdout.readline()
