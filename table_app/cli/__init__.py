@@ -32,6 +32,7 @@ VERBS: tuple[str, ...] = (
     "uninstall",
     "mqtt-users",
     "parlour",
+    "parlour-join",
     "backup",
     "doctor",
     "hw-test",

@@ -16,6 +16,7 @@ from table_app.doctor.broker import check_broker, check_mosquitto
 from table_app.doctor.check import ERROR, LEVELS, Check, Probe
 from table_app.doctor.machine import check_display, check_font, check_power, check_service
 from table_app.doctor.panel import check_panel, installed_panel
+from table_app.doctor.parlour import check_parlour
 from table_app.doctor.storage import check_backups, check_disk, check_journal
 
 
@@ -31,11 +32,13 @@ def run_checks(cfg: Config, probe: Probe | None = None) -> list[Check]:
         lambda: check_panel(probe, installed_panel(probe)),
         lambda: check_broker(probe, getattr(cfg, "mqtt_url", "") or "mqtt://localhost:1883"),
         lambda: check_mosquitto(probe),
+        lambda: check_parlour(probe, getattr(cfg, "mqtt_url", "") or "mqtt://localhost:1883"),
         lambda: check_font(probe),
         lambda: check_display(probe),
         lambda: check_service(probe),
     ]
-    names = ["journal", "backup", "disk", "power", "panel", "broker", "mosquitto", "font", "display", "service"]
+    names = ["journal", "backup", "disk", "power", "panel", "broker", "mosquitto", "parlour", "font", "display",
+             "service"]
     out = []
     for name, fn in zip(names, checks, strict=True):
         try:

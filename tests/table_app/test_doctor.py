@@ -357,8 +357,9 @@ def test_cli_doctor_json(cli: Any, tmp_path: Path) -> None:
     proc = cli("doctor", "--json", "--headless", "--config", str(config))
     report = json.loads(proc.stdout)
     by_name = {c["name"]: c for c in report["checks"]}
-    assert list(by_name) == ["journal", "backup", "disk", "power", "panel", "broker", "mosquitto", "font", "display",
-                            "service"]
+    assert list(by_name) == ["journal", "backup", "disk", "power", "panel", "broker", "mosquitto", "parlour", "font",
+                            "display", "service"]
+    assert by_name["parlour"]["level"] == OK and "not linked" in by_name["parlour"]["message"]
     assert by_name["journal"]["level"] == OK and "1 records" in by_name["journal"]["message"]
     assert by_name["broker"]["level"] == ERROR  # nobody listens on that port
     assert by_name["display"]["message"] == "headless: no display needed"

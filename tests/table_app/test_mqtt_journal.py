@@ -21,6 +21,7 @@ from table_app.bench.mqtt import next_command
 from table_app.mqtt.bridge import MqttBridge
 from table_app.mqtt.journal_link import CHUNK_RECORDS
 from table_app.mqtt.local_broker import free_port
+from table_app.mqtt.parlour_bridge import QUEUED_BYTES, QUEUED_MESSAGES
 from table_app.mqtt.topics import Topics, parse_url
 from table_app.service import TableService
 from tests.table_app.mqtt_helpers import (  # noqa: F401  (the fixtures are used by name)
@@ -199,3 +200,30 @@ def test_records_committed_while_the_broker_is_away_go_out_when_it_is_back(tmp_p
         finally:
             bridge.stop()
             cable.unplug()
+
+
+def test_the_parlour_queue_holds_two_hours_of_a_fast_table(tmp_path, service, watchers) -> None:
+    """What the bridge queues per journal record on xian/T/# (everything it carries), against
+    the limits parlour-join writes: two hours of a fast table (one record a second) must fit
+    (docs/mqtt.md, the queue's size)."""
+    t = Topics("xian", "p3")
+    with open_broker(tmp_path) as port:
+        watcher = watchers(f"mqtt://127.0.0.1:{port}", [f"{t.base}/#"])
+        watcher.wait_subscribed()
+        bridge = MqttBridge(service, parse_url(f"mqtt://127.0.0.1:{port}"), t, ha_prefix=None).start()
+        try:
+            play_tracked(service, 600)
+            assert bridge.wait_idle(WAIT)
+            assert watcher.wait(lambda: len(watcher.of(t.journal)) >= 600)
+            time.sleep(0.5)
+        finally:
+            bridge.stop()
+        with watcher.cond:
+            sent = [(topic, payload) for topic, payload, _ in watcher.messages if topic != t.status]
+    per_record = len(sent) / service.seq
+    bytes_per_record = sum(len(topic) + len(payload) + 8 for topic, payload in sent) / service.seq
+    two_hours = 2 * 3600  # records, at one a second
+    assert 6 <= per_record <= 8 and 4_000 <= bytes_per_record <= 8_000, (per_record, bytes_per_record)
+    assert QUEUED_MESSAGES / per_record >= two_hours and QUEUED_BYTES / bytes_per_record >= two_hours
+    print(f"per journal record: {per_record:.2f} messages, {bytes_per_record:.0f} bytes; the queue holds "
+          f"{QUEUED_MESSAGES / per_record:,.0f} and {QUEUED_BYTES / bytes_per_record:,.0f} records")
