@@ -42,8 +42,10 @@ CONF_FILE = Path("/etc/mosquitto/conf.d/xian-parlour.conf")
 SERVICE_ENV = Path("/etc/xian-table/parlour.env")  # xian-table-parlour.service's EnvironmentFile
 SERVICE_USER = "xian-parlour"
 SERVICE_PASSWORD = "service.password"
-# The service's session while it is down: every table's records wait here. A table at play
-# writes about 1,500 records an hour (docs/parlour-service.md); 40 tables for 2 h: 120,000.
+# The service's session while it is down: every table's records wait here (one message a
+# record; the state is subscribed at QoS 0, so it does not queue). A hand is some 20–100
+# records over several minutes: 200,000 is hours of 40 tables. Beyond it mosquitto drops, and
+# the replay brings the records back from the tables.
 MAX_QUEUED = 200_000
 MAX_INFLIGHT = 100
 

@@ -9,7 +9,8 @@ journal ids 32 hex characters, so a row reads the same in both.
 - ``tables``: one row a table (``id`` is its ``table.id``), its broker user, when it was added
   and retired, when last seen and its last status (``online``/``offline``).
 - ``journals``: each (table, journal id) ever seen, when first seen, the highest seq the table
-  said it has (``highest``: from its records and its replay answers' ``last``).
+  said it has beyond the stored ones (``highest``: from records held for a gap and replay
+  answers' ``last``; :meth:`Database.journals` gives the larger of it and the last stored).
 - ``records``: the records, key (table, journal, seq), the chain's columns as the table stores them.
 - ``refusals``: what was refused and why (a malformed or forged record, a different copy).
 
@@ -306,7 +307,11 @@ class Database:
                        "FROM journals j LEFT JOIN records r ON r.table_id = j.table_id AND r.journal_id = j.journal_id "
                        f"{where}GROUP BY j.table_id, j.journal_id, j.first_seen, j.highest "
                        "ORDER BY j.table_id, j.first_seen", () if table is None else (table,)).fetchall()
-        return [JournalRow(str(t), str(j), str(f), int(h), int(n), int(m)) for t, j, f, h, n, m in rows]  # type: ignore[call-overload]
+        out = []
+        for t, j, f, h, n, m in rows:
+            high, count, last = int(h), int(n), int(m)  # type: ignore[call-overload]
+            out.append(JournalRow(str(t), str(j), str(f), max(high, last), count, last))
+        return out
 
     def records(self, table: str, journal: str) -> list[Record]:
         rows = self._x("SELECT journal_id, seq, at, kind, session, source, event, target, hash FROM records "

@@ -13,7 +13,15 @@ to a table that is offline. The answer comes in chunks on ``xian/T/journal/repla
 keeps the request alive, the one marked ``done`` ends it. Without a chunk for
 :data:`TIMEOUT` seconds the request is sent again, waiting twice as long each time (at most
 :data:`MAX_BACKOFF`). A refusal (``journal.other``: the table writes another journal now)
-ends the request; the old journal's gap can no longer be filled and is logged.
+ends the request; the old journal's gap can no longer be filled and is logged, and the
+journal the table names (``params.journal``) is its current one from then on.
+
+A gap at the end — records the table wrote while nothing was published (written before its
+bridge started, or passed over) — shows in no seq the parlour hears. So a table that comes
+online (its ``status``, or its bridge's state) is **probed**: asked for the records after the
+tip even when no gap is known; the answer's ``last`` tells how far its journal goes, an empty
+``done`` chunk that it is whole. A table whose journal the parlour does not know yet is asked
+for :data:`UNKNOWN`, which it refuses with its journal's id.
 """
 
 from __future__ import annotations
@@ -21,6 +29,7 @@ from __future__ import annotations
 import itertools
 import json
 import logging
+import re
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -33,6 +42,8 @@ MAX_SPAN = 1999  # to - from: the table's bound is < 2000
 PACE = 0.05  # seconds between two requests of the parlour (all tables)
 TIMEOUT = 10.0  # seconds without a chunk of the answer
 MAX_BACKOFF = 300.0
+UNKNOWN = "0" * 32  # the journal asked for when none is known: the refusal names the table's
+_HEX = re.compile(r"[0-9a-f]{32}")
 
 Publish = Callable[[str, bytes], None]
 
@@ -58,6 +69,7 @@ class Replayer:
         self.timeout = timeout
         self.outstanding: dict[str, Request] = {}
         self.offline: set[str] = set()
+        self.probes: set[str] = set()  # tables to ask for what follows the tip, gap or not
         self.ended: set[tuple[str, str]] = set()  # journals the table no longer has
         self._last_sent = -1e9
         self._ids = itertools.count(1)
@@ -67,12 +79,14 @@ class Replayer:
     def gap(self, ingest: Ingest, table: str) -> tuple[str, int, int] | None:
         """(journal, from, to) of the next request for ``table``, or None when its copy is whole."""
         journal = ingest.current.get(table)
-        if journal is None or (table, journal) in self.ended:
+        if journal is None:
+            return (UNKNOWN, 1, 1) if table in self.probes else None
+        if (table, journal) in self.ended:
             return None
         key = (table, journal)
         tip, highest = ingest.tip(key), ingest.highest.get(key, 0)
         if highest <= tip:
-            return None
+            return (journal, tip + 1, tip + 1 + MAX_SPAN) if table in self.probes else None
         first = tip + 1
         held = ingest.first_held(key)
         upto = highest if held is None or held <= first else held - 1
@@ -82,7 +96,7 @@ class Replayer:
         """Send what is due (new requests, timed-out ones again), paced; returns how many."""
         now = self.clock()
         sent = 0
-        for table in sorted(ingest.current):
+        for table in sorted(set(ingest.current) | self.probes):
             if now - self._last_sent < self.pace:
                 break
             if table in self.offline:
@@ -124,10 +138,11 @@ class Replayer:
             return  # an answer to an earlier request (sent again, or before a restart): its records count all the same
         if answer.done:
             del self.outstanding[answer.table]
+            self.probes.discard(answer.table)
         else:
             req.sent = self.clock()
 
-    def result(self, table: str, obj: object) -> str | None:
+    def result(self, table: str, obj: object, ingest: Ingest) -> str | None:
         """A command's answer on ``xian/T/cmd/result``: a refusal of our request ends it; its code."""
         req = self.outstanding.get(table)
         if req is None or not isinstance(obj, Mapping) or obj.get("transaction") != req.id:
@@ -137,10 +152,15 @@ class Replayer:
         code = str(obj.get("code", "error"))
         del self.outstanding[table]
         if code == "journal.other":
-            self.ended.add((table, req.journal))
-            log.warning("table %s writes another journal now (%s): journal %s cannot be replayed; "
-                        "records from %d on are missing from the parlour's copy", table,
-                        _param(obj, "journal"), req.journal, req.first)
+            current = _param(obj, "journal")
+            if _HEX.fullmatch(current) and current != req.journal:
+                ingest.current[table] = current  # asked for at once (the probe stays)
+                self.probes.add(table)
+            if req.journal != UNKNOWN:
+                self.ended.add((table, req.journal))
+                log.warning("table %s writes another journal now (%s): journal %s cannot be replayed; "
+                            "records from %d on are missing from the parlour's copy", table, current,
+                            req.journal, req.first)
         else:
             log.warning("table %s refused replay %s (records %d–%d): %s %s", table, req.id, req.first, req.last,
                         code, str(obj.get("error", ""))[:200])
@@ -149,6 +169,7 @@ class Replayer:
     def status(self, table: str, online: bool) -> None:
         if online:
             self.offline.discard(table)
+            self.probes.add(table)
         else:
             self.offline.add(table)
             self.outstanding.pop(table, None)  # asked again when it is back

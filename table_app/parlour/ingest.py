@@ -64,7 +64,7 @@ class Ingest:
     def load(self) -> None:
         """What the database knows: each journal's highest seq, each table's latest journal."""
         for j in self.db.journals():  # in first-seen order: the last of a table's is its current one
-            self.highest[(j.table, j.journal)] = j.highest
+            self.highest[(j.table, j.journal)] = j.highest  # (at least its last stored record)
             self.current[j.table] = j.journal
 
     def forget(self) -> None:
@@ -138,7 +138,7 @@ class Ingest:
         return self._tips[key]
 
     def _raise(self, key: Key, seq: int) -> None:
-        if seq > self.highest.get(key, 0):
+        if seq > max(self.highest.get(key, 0), self._tip(key)[0]):
             self.highest[key] = seq
             self.db.raise_highest(key[0], key[1], seq)
 
@@ -149,8 +149,9 @@ class Ingest:
                 log.info("table %s: journal %s is new to the parlour (first record heard: %d)",
                          table, rec.journal, rec.seq)
             self.highest.setdefault(key, 0)
-        self._raise(key, rec.seq)
         tip, tip_hash = self._tip(key)
+        if rec.seq > tip + 1:
+            self._raise(key, rec.seq)  # (a record that extends the prefix says nothing the records do not)
         if rec.seq <= tip:
             self._compare(table, rec)
         elif rec.seq == tip + 1:

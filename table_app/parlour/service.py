@@ -269,7 +269,8 @@ class Parlour:
         if rest == "status":
             status = payload.decode("utf-8", "replace")[:20]
             self._seen[table] = (at, status if status in ("online", "offline") else None)
-            self.replayer.status(table, status != "offline")
+            if status in ("online", "offline"):
+                self.replayer.status(table, status == "online")
             return
         self._seen.setdefault(table, (at, None))
         self._seen[table] = (at, self._seen[table][1])
@@ -290,7 +291,7 @@ class Parlour:
             if answer is not None:
                 self.replayer.answered(answer)
         elif rest == "cmd/result":
-            self.replayer.result(table, obj)
+            self.replayer.result(table, obj, self.ingest)
 
     def _link(self, table: str, payload: bytes) -> None:
         up = payload.strip() == b"1"

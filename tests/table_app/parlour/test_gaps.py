@@ -1,6 +1,7 @@
 """The replay requests for a gap, on a real ingest and SQLite: bounded spans, one request
 outstanding a table, paced, asked again after the timeout (waiting longer each time), none
-to an offline table, ended by ``journal.other``; a journal of over 2,000 records."""
+to an offline table, ``journal.other`` naming the journal to ask for next; a journal of over
+2,000 records; a table that comes online probed for what follows the tip."""
 
 from __future__ import annotations
 
@@ -71,7 +72,7 @@ def test_a_long_gap_is_asked_for_in_bounded_paced_requests_until_the_copy_is_who
         assert "den" not in rep.outstanding and rep.gap(ing, "den") is None
 
 
-def test_journal_other_ends_the_request_and_that_journal_is_not_asked_again(
+def test_journal_other_ends_the_request_and_the_journal_it_names_is_asked_for(
         tmp_path: Path, recs: list[dict[str, object]]) -> None:
     with Database.open(tmp_path / "p.sqlite3") as db:
         ing = Ingest(db)
@@ -83,8 +84,34 @@ def test_journal_other_ends_the_request_and_that_journal_is_not_asked_again(
             ing.live("den", recs[9])
         assert rep.tick(ing) == 1
         assert rep.result("den", {"status": "error", "code": "journal.other", "params": {"journal": "f" * 32},
-                                  "transaction": "someone else's"}) is None
+                                  "transaction": "someone else's"}, ing) is None
         assert rep.result("den", {"status": "error", "code": "journal.other", "params": {"journal": "f" * 32},
-                                  "transaction": sent[0]["request"]}) == "journal.other"
+                                  "transaction": sent[0]["request"]}, ing) == "journal.other"
         clock.t += 100
-        assert rep.tick(ing) == 0 and rep.outstanding == {}
+        assert rep.tick(ing) == 1  # the journal the table named, from its start
+        assert (sent[-1]["journal"], sent[-1]["from"]) == ("f" * 32, 1)
+        assert all(m["journal"] != recs[0]["journal"] for m in sent[1:])
+
+
+def test_a_table_that_comes_online_is_probed_for_what_follows_the_tip(
+        tmp_path: Path, recs: list[dict[str, object]]) -> None:
+    with Database.open(tmp_path / "p.sqlite3") as db:
+        ing = Ingest(db)
+        sent: list[dict[str, object]] = []
+        clock = Clock()
+        rep = Replayer(lambda topic, payload: sent.append(json.loads(payload)), clock=clock)
+        rep.status("den", online=True)  # nothing heard from den yet: which journal?
+        assert rep.tick(ing) == 1 and (sent[0]["journal"], sent[0]["from"], sent[0]["to"]) == ("0" * 32, 1, 1)
+        rep.result("den", {"status": "error", "code": "journal.other", "transaction": sent[0]["request"],
+                           "params": {"journal": recs[0]["journal"], "request": sent[0]["request"]}}, ing)
+        clock.t += 0.1
+        assert rep.tick(ing) == 1 and (sent[1]["journal"], sent[1]["from"]) == (recs[0]["journal"], 1)
+        with db.transaction():  # its whole journal, as the table answers (records 1 … last)
+            answer = ing.replay("den", {"journal": recs[0]["journal"], "request": sent[1]["request"],
+                                        "records": recs[:40], "last": 40, "done": True})
+        assert answer is not None
+        rep.answered(answer)
+        clock.t += 100
+        assert rep.tick(ing) == 0  # whole, and not asked again until it comes online again
+        rep.status("den", online=True)
+        assert rep.tick(ing) == 1 and (sent[2]["from"], sent[2]["to"]) == (41, 41 + MAX_SPAN)
