@@ -177,16 +177,11 @@ class Rig:
     # -- the tables
 
     def _join(self, table: Table, link: Link) -> None:
-        """The table joins the parlour through its link. INTERIM: the bridge config is
-        written here to the contract (parlour-contract.md, "The link") until h30-mirror's
-        ``xian-table parlour-join`` is merged; then that command writes it."""
-        password = (self.parlour_dir / f"{table.id}.password").read_text(encoding="utf-8").strip()
-        (table.conf_d / "parlour.conf").write_text("\n".join([
-            f"connection parlour-{table.id}", f"address 127.0.0.1:{link.port}",
-            f"remote_username table-{table.id}", f"remote_password {password}",
-            f"remote_clientid parlour-{table.id}", "cleansession false", "local_cleansession false",
-            "notifications true", "restart_timeout 1 5", "keepalive_interval 10",
-            f"topic xian/{table.id}/# out 1", f"topic xian/{table.id}/cmd in 1", ""]), encoding="utf-8")
+        """The table joins the parlour as its owner does, ``xian-table parlour-join`` with the
+        password ``tables add`` gave, into the table's own /etc (``--root``): the bridge's
+        address is the table's link, which leads to the parlour's broker."""
+        self.cli("parlour-join", f"127.0.0.1:{link.port}", "--table", table.id, "--user", f"table-{table.id}",
+                 "--password-file", str(self.parlour_dir / f"{table.id}.password"), "--root", str(table.root))
 
     def start(self) -> Rig:
         self._start_database()
