@@ -8,7 +8,8 @@ parlour's mosquitto. :meth:`Link.cut` makes it carry nothing, as an uplink that 
 does: the connections it holds stay open but no byte passes either way (so neither broker
 hears a reset: each finds the silence by its own keepalive, as over a dead Wi-Fi or a
 switched-off router), and new connections are taken but get no answer (as a connect into
-an unreachable network waits). :meth:`Link.restore` lets the bytes pass again: connections
+an unreachable network waits; one given up on before the link is back never reaches the
+parlour). :meth:`Link.restore` lets the bytes pass again: connections
 that neither end gave up on go on where they stopped. :meth:`Link.reset` is the other
 kind of outage, the one a table sees at once: every connection is reset and new ones are
 refused until :meth:`Link.restore`.
@@ -93,6 +94,15 @@ class Mosquitto:
         return self.log_file.read_text(errors="replace") if self.log_file.exists() else ""
 
 
+def _peer_closed(s: socket.socket) -> bool:
+    """Whether the other end has closed (or reset) the connection, without reading from it."""
+    try:
+        info = s.getsockopt(socket.IPPROTO_TCP, socket.TCP_INFO, 8)
+    except OSError:
+        return True
+    return info[0] != 1  # (TCP_ESTABLISHED)
+
+
 class _Pair:
     """One relayed connection: the table's end and the parlour's end."""
 
@@ -175,7 +185,15 @@ class Link:
             threading.Thread(target=self._connect, args=(down,), daemon=True).start()
 
     def _connect(self, down: socket.socket) -> None:
-        self._open.wait()  # a connect during a cut waits, unanswered, until the link is back
+        # A connect during a cut waits, unanswered, until the link is back; one its maker gave up
+        # on meanwhile (closed) never reaches the parlour, as a connection attempt that timed out.
+        while not self._open.wait(0.2):
+            if _peer_closed(down):
+                down.close()
+                return
+        if _peer_closed(down):
+            down.close()
+            return
         try:
             up = socket.create_connection(("127.0.0.1", self.upstream), timeout=WAIT_S)
         except OSError:

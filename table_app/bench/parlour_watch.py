@@ -97,6 +97,10 @@ class ParlourReader:
     def size_bytes(self) -> int:
         if self.pg:
             return _int(self._execute("SELECT pg_database_size(current_database())")[0][0])
+        # (what the records take, not what SQLite's write-ahead log holds for a while: up to 4 MB
+        # that a checkpoint writes into the file)
+        with contextlib.closing(sqlite3.connect(self.spec, timeout=30)) as conn:
+            conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         return sum(p.stat().st_size for p in Path(self.spec).parent.glob(Path(self.spec).name + "*"))
 
     def close(self) -> None:

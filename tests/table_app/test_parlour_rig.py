@@ -59,3 +59,16 @@ def test_eight_tables_on_sqlite(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_eight_tables_on_postgresql(tmp_path: Path) -> None:
     _run(tmp_path, "postgresql", kill_service=False)
+
+
+@pytest.mark.soak
+def test_forty_tables_soak(tmp_path: Path) -> None:
+    """The long run (``xian-table bench --only parlour``): 40 tables, t01 offline for
+    ``XIAN_PARLOUR_OFFLINE_S`` (an hour) of play; the copy must equal every journal. The
+    figures (latency, catch-up, CPU, memory, size) are printed, not asserted: see docs/parlour.md."""
+    from table_app.bench import parlour
+
+    tables, offline_s, pace, db = parlour.settings()
+    fig = parlour.one_run(tmp_path, print, tables, offline_s, pace, db)  # (raises if the copy differs)
+    assert fig.records > tables * 100
+    print(fig)
