@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import resource
 import shutil
 import sqlite3
 import subprocess
@@ -39,7 +38,6 @@ from table_app.parlour.broker import SERVICE_PASSWORD, SERVICE_USER
 from table_app.parlour.local import LocalParlourBroker, LocalPostgres
 
 CLK_TCK = os.sysconf("SC_CLK_TCK")
-PAGE = resource.getpagesize()
 
 
 @dataclass
@@ -282,6 +280,18 @@ class Rig:
             time.sleep(0.1)
         behind = {t: (self.watch.high(t), last[t]) for t in self.ids if self.watch.high(t) < last[t]}
         raise AssertionError(f"after {timeout:.0f} s the parlour still lacks records (held, journal): {behind}")
+
+    def caught_up(self, since: float, timeout: float = 120.0) -> float:
+        """Waits until the parlour holds every record the tables had committed when called;
+        returns the time from ``since`` (``time.time()``: when a piece came back)."""
+        assert self.watch is not None
+        last = {t: journal_last(self.tables[t].journal) for t in self.ids}
+        end = time.monotonic() + timeout
+        while not all(self.watch.high(t) >= last[t] for t in self.ids):
+            if time.monotonic() > end:
+                raise AssertionError(f"the parlour did not catch up within {timeout:.0f} s")
+            time.sleep(0.02)
+        return time.time() - since
 
     def compare(self) -> list[str]:
         """Every difference between a table's journal and the parlour's copy, record by record,

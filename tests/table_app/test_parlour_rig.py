@@ -72,3 +72,34 @@ def test_forty_tables_soak(tmp_path: Path) -> None:
     fig = parlour.one_run(tmp_path, print, tables, offline_s, pace, db)  # (raises if the copy differs)
     assert fig.records > tables * 100
     print(fig)
+
+
+@pytest.mark.soak
+def test_each_piece_away_for_a_while(tmp_path: Path) -> None:
+    """docs/parlour.md's table: each piece away for ``XIAN_PARLOUR_AWAY_S`` (60) in turn, 3
+    tables playing; prints what the parlour lists meanwhile and how long it took to catch up."""
+    away = float(os.environ.get("XIAN_PARLOUR_AWAY_S", "60"))
+    with Rig(tmp_path, tables=3, pace=(0.3, 0.6)) as rig:
+        rig.play()
+        time.sleep(10)
+        took: dict[str, float] = {}
+        for how in ("cut", "reset"):
+            rig.cut("t01", how=how)
+            time.sleep(away * 0.8)
+            print(rig.cli("parlour", "tables", "list", "--db", rig.db).stdout)
+            time.sleep(away * 0.2)
+            rig.restore("t01")
+            took[f"link {how}"] = rig.caught_up(time.time())
+        steps = {"table broker": lambda: rig.restart_table_broker("t02", down_s=away),
+                 "table serve killed": lambda: rig.crash_table("t03", down_s=away),
+                 "parlour broker": lambda: rig.restart_parlour_broker(down_s=away),
+                 "parlour service killed": lambda: rig.restart_parlour_service(down_s=away, kill=True),
+                 "database": lambda: rig.database_outage(away)}
+        for what, step in steps.items():
+            time.sleep(5)
+            step()
+            took[what] = rig.caught_up(time.time())
+        rig.settle(timeout=60)
+        assert rig.errors() == []
+        assert rig.compare() == []
+        print({k: round(v, 2) for k, v in took.items()})
