@@ -39,9 +39,9 @@ def _refuse(why: str, status: int = 2) -> int:
 
 def run(args: argparse.Namespace) -> int:
     from table_app.config import ConfigError, load_config
-    from table_app.install.system import MOSQUITTO_DATA, InstallError, Target, ids_in, write_atomic
-    from table_app.mqtt.broker_setup import CONF_D, DEFAULT_USERS
-    from table_app.mqtt.parlour_bridge import ACL_MARK, CONF_NAME, ParlourLink, acl_addition, parse_address
+    from table_app.install.system import MOSQUITTO_DATA, MOSQUITTO_PARLOUR, InstallError, Target, ids_in, write_atomic
+    from table_app.mqtt.broker_setup import DEFAULT_USERS
+    from table_app.mqtt.parlour_bridge import ACL_MARK, ParlourLink, acl_addition, parse_address
     from table_app.mqtt.topics import parse_url
 
     try:
@@ -63,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as e:
         return _refuse(str(e))
     target = Target(root=Path(args.root).absolute())
-    conf = target.path(CONF_D / CONF_NAME)
+    conf = target.path(MOSQUITTO_PARLOUR)
     if args.dry_run:
         print(f"# would write {conf} (0600) and restart mosquitto:")
         sys.stdout.write(link.conf_text(shown_password=f"<the first line of {args.password_file}>"))

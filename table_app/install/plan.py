@@ -21,6 +21,7 @@ from table_app.install.system import (
     MOSQUITTO_CONF,
     MOSQUITTO_DATA,
     MOSQUITTO_DROPIN,
+    MOSQUITTO_PARLOUR,
     MQTT_ENV,
     MQTT_USERS,
     STATE_DIR,
@@ -115,8 +116,9 @@ def plan_uninstall(t: Target) -> list[Action]:
         actions.append(Remove(str(p), target=p))
     tls_files = [t.path(MOSQUITTO_DATA / "tls" / f) for f in ("server.names", "server.crt", "server.key", "ca.crt",
                                                                  "ca.key")]
-    broker_files = [t.path(MOSQUITTO_CONF), t.path(MOSQUITTO_DATA / "passwd"), t.path(MOSQUITTO_DATA / "acl"),
-                    *tls_files, t.path(MQTT_ENV), t.path(MQTT_USERS), t.path(CA_PUBLIC), t.path(MOSQUITTO_DROPIN)]
+    broker_files = [t.path(MOSQUITTO_CONF), t.path(MOSQUITTO_PARLOUR), t.path(MOSQUITTO_DATA / "passwd"),
+                    t.path(MOSQUITTO_DATA / "acl"), *tls_files, t.path(MQTT_ENV), t.path(MQTT_USERS), t.path(CA_PUBLIC),
+                    t.path(MOSQUITTO_DROPIN)]
     had_broker = any(p.exists() for p in broker_files)
     had_dropin = t.path(MOSQUITTO_DROPIN).exists()
     actions += [Remove(str(p), target=p) for p in broker_files]

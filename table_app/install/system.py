@@ -29,6 +29,7 @@ INPUTS_ENV = CONFIG_DIR / "inputs.env"
 STATE_DIR = Path("/var/lib/xian-table")
 UNIT_DIR = Path("/etc/systemd/system")
 MOSQUITTO_CONF = Path("/etc/mosquitto/conf.d/xian-table.conf")
+MOSQUITTO_PARLOUR = Path("/etc/mosquitto/conf.d/xian-table.parlour.conf")  # the bridge (xian-table parlour-join)
 MOSQUITTO_DATA = Path("/etc/mosquitto/xian-table")
 MOSQUITTO_DROPIN = UNIT_DIR / "mosquitto.service.d" / "xian-table.conf"  # limits, file groups at start
 DOC = Path("/usr/share/doc/xian-table/raspberry-pi.md")

@@ -142,16 +142,29 @@ class JournalLink:
     # -- the bridge's thread (no lock of the service's or the bridge's held) --------------
 
     def take(self, room: int) -> list[Outgoing]:
-        """Up to ``room`` messages: the next records, then replay chunks. Call :meth:`taken` after."""
+        """Up to ``room`` messages: the next records, then replay chunks. Call :meth:`taken` after.
+        Never raises: whatever fails is logged and passed over (the parlour asks again)."""
         with self._lock:
             self._taking = True
-            first, head = self.cursor + 1, self.head
-            if head - self.cursor > self.lag_limit:
-                skipped = head - self.cursor - self.lag_limit
+            if self.head - self.cursor > self.lag_limit:
+                skipped = self.head - self.cursor - self.lag_limit
                 self.passed_over += skipped
-                first = head - self.lag_limit + 1
+                self.cursor = self.head - self.lag_limit
                 log.warning("mqtt: %d journal records not published (more than %d behind; %d so far): the parlour "
                             "asks for them", skipped, self.lag_limit, self.passed_over)
+            first, head = self.cursor + 1, self.head
+        try:
+            return self._take(first, head, room)
+        except Exception as e:  # (a bug here must not stop the bridge's thread, nor make it spin)
+            self.faults.log(log, "mqtt journal link", e)
+            with self._lock:
+                self.passed_over += max(0, head - self.cursor)
+                self.cursor = max(self.cursor, head)
+                if self._replays:
+                    self._replays.popleft()
+            return []
+
+    def _take(self, first: int, head: int, room: int) -> list[Outgoing]:
         out: list[Outgoing] = []
         if head >= first and room > 0:
             out += self._records(first, head, room)

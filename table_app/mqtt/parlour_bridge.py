@@ -9,7 +9,8 @@ topics to the parlour (``topic <prefix>/T/# out 1``) and the parlour's commands 
 (``cleansession false``, ``local_cleansession false``) and the broker's persistence on, so
 what the table publishes while the parlour is away waits in the bridge's queue. mosquitto
 publishes the bridge's state, retained, on ``$SYS/broker/connection/parlour-T/state`` (1 up,
-0 down) on the table's broker (``notifications true``, local only): ``doctor`` reads it.
+0 down; ``notifications true``) on both brokers — at the parlour's also as the connection's
+will, so the parlour hears a link that dies. ``doctor`` reads the table's.
 
 The queue (docs/mqtt.md, *The parlour link*): mosquitto has one limit for every client,
 ``max_queued_messages`` / ``max_queued_bytes``. Measured (docs/mqtt.md, *The parlour link*),
@@ -124,13 +125,12 @@ class ParlourLink:
             "",
             f"connection {connection_name(self.table)}",
             f"address {self.host}:{self.port}",
-            f"remote_clientid xian-table-{self.table}",
+            f"remote_clientid {connection_name(self.table)}",
             f"remote_username {self.user}",
             f"remote_password {shown_password if shown_password is not None else self.password}",
             "cleansession false",
             "local_cleansession false",
             "notifications true",
-            "notifications_local_only true",
             f"notification_topic {state_topic(self.table)}",
             "bridge_protocol_version mqttv311",
             "try_private true",

@@ -227,3 +227,37 @@ def test_the_parlour_queue_holds_two_hours_of_a_fast_table(tmp_path, service, wa
     assert QUEUED_MESSAGES / per_record >= two_hours and QUEUED_BYTES / bytes_per_record >= two_hours
     print(f"per journal record: {per_record:.2f} messages, {bytes_per_record:.0f} bytes; the queue holds "
           f"{QUEUED_MESSAGES / per_record:,.0f} and {QUEUED_BYTES / bytes_per_record:,.0f} records")
+
+
+def test_records_too_far_behind_are_passed_over_for_the_parlour_to_ask(tmp_path, service, watchers) -> None:
+    t = Topics("xian", "p4")
+    with open_broker(tmp_path) as port:
+        watcher = watchers(f"mqtt://127.0.0.1:{port}", [t.journal, t.event])
+        watcher.wait_subscribed()
+        cable = Cable(port)
+        cable.unplug()
+        bridge = MqttBridge(service, parse_url(f"mqtt://127.0.0.1:{cable.port}"), t, ha_prefix=None,
+                            max_backoff=0.3, queue_size=5).start()
+        try:
+            play(service, HAND[:12])  # the broker away: 12 records, 5 kept in reach
+            cable.plug()
+            assert bridge.wait_idle(WAIT)
+            assert watcher.wait(lambda: len(watcher.of(t.journal)) >= 5)
+            time.sleep(0.3)
+            assert [r["seq"] for r in watcher.of(t.journal)] == [8, 9, 10, 11, 12]
+            play(service, HAND[12:])
+            assert watcher.wait(lambda: watcher.of(t.journal)[-1]["seq"] == len(HAND))
+            assert [r["seq"] for r in watcher.of(t.journal)] == [*range(8, len(HAND) + 1)]
+            assert chained_from(stored(service)[1][6]["hash"], watcher.of(t.journal))
+        finally:
+            bridge.stop()
+            cable.unplug()
+
+
+def chained_from(prev_hex: str | None, records: list[Any]) -> bool:
+    prev = bytes.fromhex(prev_hex or "")
+    for r in records:
+        if not journal_wire.follows(prev, r):
+            return False
+        prev = bytes.fromhex(r["hash"])
+    return True

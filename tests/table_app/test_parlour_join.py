@@ -70,8 +70,10 @@ def parlour_broker(tmp: Path) -> tuple[Path, int]:
     folder = tmp / "parlour"
     folder.mkdir()
     write_password_file(folder / "passwd", [(f"table-{TABLE}", PASSWORD), ("parlour", "p")])
-    (folder / "acl").write_text(f"user table-{TABLE}\ntopic write xian/{TABLE}/#\ntopic read xian/{TABLE}/cmd\n\n"
-                                "user parlour\ntopic read xian/+/#\ntopic write xian/+/cmd\n", encoding="utf-8")
+    (folder / "acl").write_text(f"user table-{TABLE}\ntopic write xian/{TABLE}/#\ntopic read xian/{TABLE}/cmd\n"
+                                f"topic write $SYS/broker/connection/parlour-{TABLE}/state\n\n"
+                                "user parlour\ntopic read xian/+/#\ntopic write xian/+/cmd\n"
+                                "topic read $SYS/broker/connection/+/state\n", encoding="utf-8")
     port = free_port()
     conf = folder / "mosquitto.conf"
     conf.write_text(f"listener {port} 127.0.0.1\nallow_anonymous false\npassword_file {folder / 'passwd'}\n"
@@ -156,13 +158,16 @@ def test_the_bridge_carries_the_journal_replays_and_a_cut_link_loses_nothing(cli
     table_url = f"mqtt://xian-table:{passwords['xian-table']}@127.0.0.1:{tport}"
     display_url = f"mqtt://display:{passwords['display']}@127.0.0.1:{tport}"
     with running(pconf, pport), running(tconf, tport):
-        parlour = Watcher(f"mqtt://parlour:p@127.0.0.1:{pport}", [t.journal, t.journal_replay, t.cmd_result, t.state])
+        link_state = f"$SYS/broker/connection/parlour-{TABLE}/state"
+        parlour = Watcher(f"mqtt://parlour:p@127.0.0.1:{pport}",
+                          [t.journal, t.journal_replay, t.cmd_result, t.state, link_state])
         display = Watcher(display_url, [t.state])  # the table's own clients as before
         bridge = MqttBridge(service, parse_url(table_url), t, ha_prefix=None, max_backoff=0.5).start()
         probe = Probe(root=root, env={"XIAN_TABLE_MQTT_PASSWORD": passwords["xian-table"]})
         try:
             parlour.wait_subscribed()
             assert until_level(probe, tport, OK).message.startswith(f"linked to the parlour at 127.0.0.1:{cable.port}")
+            assert parlour.wait(lambda: parlour.latest.get(link_state) == b"1")  # the parlour hears it too
             play(service, HAND)
             assert parlour.wait(lambda: len(parlour.of(t.journal)) >= len(HAND))
             got = parlour.of(t.journal)
@@ -184,6 +189,7 @@ def test_the_bridge_carries_the_journal_replays_and_a_cut_link_loses_nothing(cli
             # the link cut: the table plays on, its broker queues (more than its old 1,000 a client)
             cable.unplug()
             assert until_level(probe, tport, WARNING).message.startswith("the link to the parlour")
+            assert parlour.wait(lambda: parlour.latest.get(link_state) == b"0")  # the bridge's will, at the parlour
             before = service.seq
             play_more(service, 200)
             assert bridge.wait_idle(WAIT)
@@ -228,3 +234,57 @@ def until_level(probe: Probe, port: int, level: str) -> Any:
             assert c.level == level, c
             return c
         time.sleep(0.2)
+
+
+def test_a_tls_link_checks_the_parlours_certificate(cli, tmp_path) -> None:
+    from table_app.mqtt import tls
+
+    root = tmp_path / "root"
+    pconf, pport = parlour_broker(tmp_path)
+    certs = tmp_path / "parlour-tls"
+    tls.make(certs, ["localhost", "127.0.0.1"])
+    tls_port = free_port()
+    with pconf.open("a", encoding="utf-8") as f:
+        f.write(f"listener {tls_port} 127.0.0.1\ncafile {certs / 'ca.crt'}\ncertfile {certs / 'server.crt'}\n"
+                f"keyfile {certs / 'server.key'}\ntls_version tlsv1.2\n")
+    tconf, tport, passwords = table_broker(tmp_path, root)
+    proc = join(cli, tmp_path, root, f"127.0.0.1:{tls_port}", "--tls", "--cafile", str(certs / "ca.crt"))
+    assert proc.returncode == 0, proc.stderr
+    assert f"bridge_cafile {certs / 'ca.crt'}" in (root / "etc/mosquitto/conf.d" / CONF_NAME).read_text()
+    journal = Journal.open(tmp_path / "journal.sqlite3")
+    service = TableService(journal, claim_window_s=0).start()
+    t = Topics("xian", TABLE)
+    with running(pconf, pport), running(tconf, tport):
+        parlour = Watcher(f"mqtt://parlour:p@127.0.0.1:{pport}", [t.journal])
+        bridge = MqttBridge(service, parse_url(f"mqtt://xian-table:{passwords['xian-table']}@127.0.0.1:{tport}"), t,
+                            ha_prefix=None, max_backoff=0.5).start()
+        probe = Probe(root=root, env={"XIAN_TABLE_MQTT_PASSWORD": passwords["xian-table"]})
+        try:
+            parlour.wait_subscribed()
+            until_level(probe, tport, OK)
+            play(service, HAND[:6])
+            assert parlour.wait(lambda: len(parlour.of(t.journal)) >= 6)
+            assert chained(parlour.of(t.journal))
+        finally:
+            bridge.stop()
+            parlour.close()
+            service.stop()
+            journal.close()
+    # a CA that did not sign the parlour's certificate: the bridge never comes up
+    other = tmp_path / "other-tls"
+    tls.make(other, ["localhost"])
+    proc = join(cli, tmp_path, root, f"127.0.0.1:{tls_port}", "--tls", "--cafile", str(other / "ca.crt"))
+    assert proc.returncode == 0, proc.stderr
+    with running(pconf, pport), running(tconf, tport):
+        time.sleep(3)
+        assert until_level(probe, tport, WARNING).message.startswith("the link to the parlour")
+
+
+def test_uninstall_takes_the_parlour_link_away_too(cli, tmp_path) -> None:
+    root = tmp_path / "root"
+    assert join(cli, tmp_path, root, "parlour.local").returncode == 0
+    written = root / "etc/mosquitto/conf.d" / CONF_NAME
+    assert written.exists()
+    proc = cli("uninstall", "--root", str(root))
+    assert proc.returncode == 0, proc.stderr
+    assert not written.exists() and str(written) in proc.stdout
