@@ -113,6 +113,9 @@ def add_table(db: Database, args: argparse.Namespace) -> int:
         if args.broker_dir == broker.DATA_DIR and os.geteuid() == 0:
             env = broker.write_service_env(service_password)
             print(f"and in {env}, which xian-table-parlour.service reads")
+    if args.broker_dir == broker.DATA_DIR and os.geteuid() == 0 and broker.write_conf():
+        print(f"the parlour broker's settings are in {broker.CONF_FILE} (a listener on port 1883, every "
+              "address): sudo systemctl restart mosquitto")
     print(broker.reload_broker(args.broker_dir, args.broker_pid))
     if args.write_password:
         args.write_password.write_text(password + "\n", encoding="utf-8")
@@ -171,14 +174,18 @@ def _password(args: argparse.Namespace) -> str | None:
 
 def serve(args: argparse.Namespace) -> int:
     from table_app.mqtt.topics import PASSWORD_ENV, parse_url
-    from table_app.parlour.service import Parlour, Settings
+    from table_app.parlour.service import Parlour, Settings, db_errors
     from table_app.sdnotify import Notifier
 
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO, stream=sys.stderr,
                         format="%(asctime)s %(levelname)s %(message)s")
     password = _password(args)
     broker = parse_url(args.broker, {PASSWORD_ENV: password or ""})
-    parlour = Parlour(Settings(args.db, broker, args.client_id, args.prefix, args.cafile))
+    try:
+        parlour = Parlour(Settings(args.db, broker, args.client_id, args.prefix, args.cafile))
+    except db_errors() as e:  # a server not up yet: systemd starts it again (Restart=on-failure)
+        print(f"xian-table parlour: cannot open the database: {e}", file=sys.stderr)
+        return 1
 
     def stop(signum: int, frame: object) -> None:
         logging.getLogger("xian.parlour").info("stopping (signal %d)", signum)

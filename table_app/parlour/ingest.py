@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 import logging
+import time
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -35,6 +36,7 @@ log = logging.getLogger("xian.parlour")
 
 MAX_HELD = 50_000  # records waiting for their predecessor, all tables (about 25 MB at most)
 MAX_HELD_JOURNAL = 5_000  # … a journal: a chunk of replay or more, while the stream runs on
+MAX_REFUSALS_A_MINUTE = 100  # a table's refusals logged and kept a minute; more are only counted
 MAX_VARIANTS = 3  # different records held for one seq (one of them the table's, the others refused later)
 
 Key = tuple[str, str]  # (table, journal)
@@ -59,6 +61,7 @@ class Ingest:
         self._held_total = 0
         self.highest: dict[Key, int] = {}
         self.current: dict[str, str] = {}  # table → the journal it writes now (its latest one heard)
+        self._refusal_minute: dict[str, tuple[int, int]] = {}  # table → (minute, refusals in it)
         self.load()
 
     def load(self) -> None:
@@ -92,10 +95,19 @@ class Ingest:
 
     def refuse(self, table: str, reason: str, payload: str | bytes | None, *, journal: str | None = None,
                seq: int | None = None) -> None:
+        self.counts["refused"] += 1
+        minute = int(time.monotonic() // 60)
+        start, n = self._refusal_minute.get(table, (minute, 0))
+        n = n + 1 if start == minute else 1
+        self._refusal_minute[table] = (minute, n)
+        if n > MAX_REFUSALS_A_MINUTE:  # a table gone wrong: counted, not a row and a line each
+            if n == MAX_REFUSALS_A_MINUTE + 1:
+                log.warning("table %s: more than %d refusals this minute: the rest are counted only",
+                            table, MAX_REFUSALS_A_MINUTE)
+            return
         text = payload.decode("utf-8", "replace") if isinstance(payload, bytes) else payload
         log.warning("refused from table %s%s: %s", table, f" (journal {journal} record {seq})" if seq else "", reason)
         self.db.refuse(table, reason, journal=journal, seq=seq, payload=text)
-        self.counts["refused"] += 1
 
     def live(self, table: str, obj: object, raw: str | bytes | None = None) -> None:
         """One record from ``xian/T/journal``."""

@@ -19,6 +19,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import tempfile
 import time
 from pathlib import Path
 
@@ -41,8 +42,14 @@ def pg_tool(name: str) -> str:
 
 
 class LocalPostgres:
-    def __init__(self, workdir: Path) -> None:
-        self.workdir = Path(workdir) / "pg"
+    """``workdir`` None: a folder of its own in /tmp, removed by :meth:`cleanup` (``with`` does),
+    outside pytest's, whose base folder other runs make private again (as root the server,
+    run as ``nobody``, must reach its folder each time it starts)."""
+
+    def __init__(self, workdir: Path | None = None) -> None:
+        self._own = workdir is None
+        base = Path(tempfile.mkdtemp(prefix="xian-parlour-pg-")) if workdir is None else Path(workdir)
+        self.workdir = base / "pg"
         self.data = self.workdir / "data"
         self.port = free_port()
         self.url = f"postgresql://{USER}@127.0.0.1:{self.port}/postgres"
@@ -82,8 +89,13 @@ class LocalPostgres:
     def __enter__(self) -> LocalPostgres:
         return self.start()
 
-    def __exit__(self, *exc: object) -> None:
+    def cleanup(self) -> None:
         self.stop()
+        if self._own:
+            shutil.rmtree(self.workdir.parent, ignore_errors=True)
+
+    def __exit__(self, *exc: object) -> None:
+        self.cleanup()
 
 
 class LocalParlourBroker:

@@ -72,7 +72,7 @@ class Settings:
     keepalive: int = 30
 
 
-def _db_errors() -> tuple[type[BaseException], ...]:
+def db_errors() -> tuple[type[BaseException], ...]:
     errors: list[type[BaseException]] = [sqlite3.Error]
     try:
         import psycopg
@@ -95,7 +95,7 @@ class Parlour:
         self.ingest = Ingest(self.db)
         self.replayer = Replayer(self._publish, settings.prefix)
         self._seen: dict[str, tuple[str, str | None]] = {}
-        self._db_errors = _db_errors()
+        self._db_errors = db_errors()
         self.notifier: Notifier | None = None
         self.client = self._client()
 

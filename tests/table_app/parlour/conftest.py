@@ -17,8 +17,8 @@ _names = itertools.count(1)
 
 
 @pytest.fixture(scope="session")
-def postgres(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalPostgres]:
-    with LocalPostgres(tmp_path_factory.mktemp("postgres")) as pg:
+def postgres() -> Iterator[LocalPostgres]:
+    with LocalPostgres() as pg:  # (a folder of its own: pytest's may be made private by other runs)
         yield pg
 
 

@@ -100,3 +100,14 @@ def test_a_replay_answer_fills_the_gap_and_releases_what_was_held(db: Database,
     with db.transaction():
         assert ing.replay("den", dict(answer, records=[dict(recs[30], journal="1" * 32)])) is None
     assert "another journal" in db.refusals("den")[-1][4]
+
+
+def test_a_flood_of_bad_records_is_counted_not_kept_row_by_row(db: Database) -> None:
+    from table_app.parlour.ingest import MAX_REFUSALS_A_MINUTE
+
+    ing = Ingest(db)
+    with db.transaction():
+        for i in range(MAX_REFUSALS_A_MINUTE + 50):
+            ing.live("den", {"seq": i})
+    assert ing.counts["refused"] == MAX_REFUSALS_A_MINUTE + 50
+    assert len(db.refusals("den")) <= MAX_REFUSALS_A_MINUTE * 2  # (a minute may turn during the loop)

@@ -218,7 +218,7 @@ def test_a_database_that_goes_away_stalls_nothing_and_loses_nothing(tmp_path: Pa
 
     journal = records(make_journal(tmp_path / "den.sqlite3", hands=6))
     jid = str(journal[0]["journal"])
-    with LocalPostgres(tmp_path) as pg, LocalParlourBroker(tmp_path) as b:
+    with LocalPostgres() as pg, LocalParlourBroker(tmp_path) as b:
         serve = Serve(pg.url, b, tmp_path / "serve.log")
         table = FakeTable(b, "den", add_table(b, pg.url, "den", tmp_path), journal)
         serve.start()
@@ -241,3 +241,56 @@ def test_a_database_that_goes_away_stalls_nothing_and_loses_nothing(tmp_path: Pa
                 serve.proc.kill()
                 serve.proc.wait()
             table.close()
+
+
+def test_messages_are_acknowledged_only_once_stored(tmp_path: Path) -> None:
+    """A service killed while its database is locked loses nothing: the messages it had taken
+    were not acknowledged, so the broker sends them again. (The table here answers no replay:
+    only the broker can bring them back.)"""
+    import sqlite3
+
+    db_file = tmp_path / "parlour.sqlite3"
+    journal = records(make_journal(tmp_path / "den.sqlite3", hands=4))
+    jid = str(journal[0]["journal"])
+    with LocalParlourBroker(tmp_path) as b:
+        password = add_table(b, str(db_file), "den", tmp_path)
+        serve = Serve(str(db_file), b, tmp_path / "serve.log")
+        serve.start()
+        pub = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="bridge-den")
+        pub.username_pw_set("table-den", password)
+        pub.connect("127.0.0.1", b.port)
+        pub.loop_start()
+        try:
+            for r in journal[:10]:
+                pub.publish("xian/den/journal", json.dumps(r), qos=1).wait_for_publish(WAIT)
+            wait_for(lambda: len(stored(str(db_file), "den", jid)) == 10)
+            lock = sqlite3.connect(db_file, isolation_level=None)
+            lock.execute("BEGIN EXCLUSIVE")  # the worker's next commit waits
+            for r in journal[10:]:
+                pub.publish("xian/den/journal", json.dumps(r), qos=1).wait_for_publish(WAIT)
+            time.sleep(1.0)  # the service has them in its queue, none stored
+            assert serve.proc is not None
+            serve.proc.kill()
+            serve.proc.wait()
+            serve.proc = None
+            lock.execute("ROLLBACK")
+            lock.close()
+            assert len(stored(str(db_file), "den", jid)) == 10
+            serve.start()
+            wait_for(lambda: len(stored(str(db_file), "den", jid)) == len(journal))
+            assert stored(str(db_file), "den", jid) == [parse(r) for r in journal]
+            assert serve.stop() == 0
+        finally:
+            pub.loop_stop()
+            if serve.proc is not None:
+                serve.proc.kill()
+                serve.proc.wait()
+
+
+def test_serve_without_its_database_says_so_and_exits_1() -> None:
+    from table_app.mqtt.local_broker import free_port
+
+    proc = subprocess.run([sys.executable, "-m", "table_app.cli", "parlour", "serve", "--db",
+                           f"postgresql://parlour@127.0.0.1:{free_port()}/none", "--broker", "mqtt://a:b@127.0.0.1:1"],
+                          capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert proc.returncode == 1 and proc.stderr.startswith("xian-table parlour: cannot open the database:"), proc.stderr
