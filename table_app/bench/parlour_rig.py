@@ -20,11 +20,9 @@ from __future__ import annotations
 
 import contextlib
 import os
-import shutil
 import sqlite3
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -99,7 +97,6 @@ class Rig:
         self.poll_s = poll_s
         self.db_kind = db
         self.pg: LocalPostgres | None = None
-        self._pg_dir = self.dir
         self.db = str(self.dir / "parlour" / "parlour.sqlite3")
         self.parlour_dir = self.dir / "parlour"
         self.parlour_dir.mkdir(exist_ok=True)
@@ -131,10 +128,7 @@ class Rig:
 
     def _start_database(self) -> None:
         if self.db_kind == "postgresql":
-            # (outside pytest's folders: pytest makes its own base folder private again when another
-            # run starts, and the cluster's user, not root, must reach its data)
-            self._pg_dir = Path(tempfile.mkdtemp(prefix="xian-rig-pg-"))
-            pg = LocalPostgres(self._pg_dir).start()
+            pg = LocalPostgres().start()  # (a folder of its own, outside pytest's: removed at the end)
             self.pg, self.db = pg, pg.url
 
     def _setup_parlour(self) -> None:
@@ -386,8 +380,7 @@ class Rig:
         if self.parlour_broker is not None:
             self.parlour_broker.stop()
         if self.pg is not None:
-            self.pg.stop()
-            shutil.rmtree(self._pg_dir, ignore_errors=True)
+            self.pg.cleanup()
 
     def __enter__(self) -> Rig:
         try:

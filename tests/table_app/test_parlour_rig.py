@@ -62,6 +62,7 @@ def test_eight_tables_on_postgresql(tmp_path: Path) -> None:
 
 
 @pytest.mark.soak
+@pytest.mark.timeout(float(os.environ.get("XIAN_PARLOUR_OFFLINE_S", "3600")) + 900)
 def test_forty_tables_soak(tmp_path: Path) -> None:
     """The long run (``xian-table bench --only parlour``): 40 tables, t01 offline for
     ``XIAN_PARLOUR_OFFLINE_S`` (an hour) of play; the copy must equal every journal. The
@@ -75,6 +76,7 @@ def test_forty_tables_soak(tmp_path: Path) -> None:
 
 
 @pytest.mark.soak
+@pytest.mark.timeout(8 * float(os.environ.get("XIAN_PARLOUR_AWAY_S", "60")) + 300)
 def test_each_piece_away_for_a_while(tmp_path: Path) -> None:
     """docs/parlour.md's table: each piece away for ``XIAN_PARLOUR_AWAY_S`` (60) in turn, 3
     tables playing; prints what the parlour lists meanwhile and how long it took to catch up."""
