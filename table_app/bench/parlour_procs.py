@@ -108,13 +108,18 @@ class _Pair:
 
     def __init__(self, down: socket.socket, up: socket.socket | None) -> None:
         self.down, self.up = down, up
+        self.reset = False
 
     def close(self) -> None:
+        """Both ends reset (RST). (The pumps blocked in ``recv`` are woken by a shutdown of the
+        reading side first: a socket closed under a blocked ``recv`` is not closed until it returns.)"""
+        self.reset = True
         for s in (self.down, self.up):
             if s is None:
                 continue
             with contextlib.suppress(OSError):
-                s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")  # RST
+                s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
+                s.shutdown(socket.SHUT_RD)
             s.close()
 
 
@@ -221,8 +226,9 @@ class Link:
         except OSError:
             pass
         finally:
-            with contextlib.suppress(OSError):
-                b.shutdown(socket.SHUT_WR)
+            if not pair.reset:  # (an end that closed: its FIN passed on; a reset sends no FIN)
+                with contextlib.suppress(OSError):
+                    b.shutdown(socket.SHUT_WR)
             with self._lock:
                 if pair in self._pairs and a is pair.up:
                     self._pairs.remove(pair)
