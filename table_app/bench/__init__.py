@@ -19,6 +19,8 @@ T = TypeVar("T")
 
 SUITES: tuple[str, ...] = ("hand", "service", "mqtt", "slowdisk", "flood", "web", "phones", "sim", "ui", "evening",
                            "startup", "history")
+# Suites run only when named (``--only``): long runs, an hour or more.
+EXPLICIT: tuple[str, ...] = ("parlour",)
 
 
 @dataclass(frozen=True)
