@@ -1,8 +1,10 @@
 """A journal's records as they leave the table for the parlour (docs/mqtt.md, the parlour link).
 
 A journal is named by its **id**: the hex of record 1's hash (32 characters). Record 1 holds
-its time, so two journals never share an id; a reset or a new SD card starts a new journal
-and so a new id. A journal with no records has none.
+its time (to the millisecond), so a table's reset or new SD card starts a new journal with a
+new id. Two *tables* may share one (the parlour rig saw two tables start the same session in
+the same millisecond): the parlour keys journals by (table, id), never by the id alone. A
+journal with no records has none.
 
 A record on the wire is the seven columns of :data:`table_app.chain.COLUMNS` exactly as
 stored (``event`` the stored JSON *text*, or null), its ``hash`` in hex and the journal's
