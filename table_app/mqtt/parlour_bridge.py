@@ -135,7 +135,7 @@ class ParlourLink:
             "bridge_protocol_version mqttv311",
             "try_private true",
             "keepalive_interval 30",
-            "restart_timeout 2 30",
+            "restart_timeout 2 8",  # (tried again within 8 s of a link's return: catch-up < 10 s)
             f"topic {base}/# out 1",
             f"topic {base}/cmd in 1",
         ]

@@ -109,7 +109,7 @@ class Parlour:
             c.username_pw_set(b.username, b.password)
         if b.tls:
             c.tls_set(ca_certs=str(self.s.cafile) if self.s.cafile else None)
-        c.reconnect_delay_set(1, 30)
+        c.reconnect_delay_set(1, 8)  # (as the tables' bridges: back within 8 s of the broker, catch-up < 10 s)
         c.on_connect = self._on_connect
         c.on_disconnect = self._on_disconnect
         c.on_message = self._on_message
