@@ -228,3 +228,16 @@ class Cable:
         finally:
             with contextlib.suppress(OSError):
                 b.shutdown(2)
+
+
+def chained(records: list[Any], prev: bytes | None = None) -> bool:
+    """Whether journal records on the wire follow one another by the table's hash chain, the
+    first following ``prev`` (the hash before it; record 1's: ``chain.ZERO``)."""
+    from table_app import chain, journal_wire
+
+    prev = chain.ZERO if prev is None else prev
+    for r in records:
+        if not journal_wire.follows(prev, r):
+            return False
+        prev = bytes.fromhex(r["hash"])
+    return True

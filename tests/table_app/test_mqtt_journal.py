@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from table_app import chain, journal_file, journal_wire
+from table_app import journal_file, journal_wire
 from table_app.bench.mqtt import next_command
 from table_app.mqtt.bridge import MqttBridge
 from table_app.mqtt.journal_link import CHUNK_RECORDS
@@ -29,6 +29,7 @@ from tests.table_app.mqtt_helpers import (  # noqa: F401  (the fixtures are used
     WAIT,
     Cable,
     Watcher,
+    chained,
     play,
     service_fixture,
     watchers_fixture,
@@ -63,15 +64,6 @@ def stored(service: TableService) -> tuple[str | None, list[journal_wire.WireRec
     with contextlib.closing(journal_file.connect(path, "ro")) as conn:
         jid = journal_wire.journal_id(conn)
         return jid, journal_wire.read_records(conn, jid or "", 1, 10**9, 10**9)
-
-
-def chained(records: list[Any]) -> bool:
-    prev = chain.ZERO
-    for r in records:
-        if not journal_wire.follows(prev, r):
-            return False
-        prev = bytes.fromhex(r["hash"])
-    return True
 
 
 def play_tracked(service: TableService, events: int) -> None:
@@ -248,16 +240,9 @@ def test_records_too_far_behind_are_passed_over_for_the_parlour_to_ask(tmp_path,
             play(service, HAND[12:])
             assert watcher.wait(lambda: watcher.of(t.journal)[-1]["seq"] == len(HAND))
             assert [r["seq"] for r in watcher.of(t.journal)] == [*range(8, len(HAND) + 1)]
-            assert chained_from(stored(service)[1][6]["hash"], watcher.of(t.journal))
+            assert chained(watcher.of(t.journal), bytes.fromhex(stored(service)[1][6]["hash"]))
         finally:
             bridge.stop()
             cable.unplug()
 
 
-def chained_from(prev_hex: str | None, records: list[Any]) -> bool:
-    prev = bytes.fromhex(prev_hex or "")
-    for r in records:
-        if not journal_wire.follows(prev, r):
-            return False
-        prev = bytes.fromhex(r["hash"])
-    return True

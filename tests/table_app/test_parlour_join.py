@@ -18,7 +18,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from table_app import chain, journal_wire
 from table_app.doctor.check import OK, WARNING, Probe
 from table_app.doctor.parlour import check_parlour
 from table_app.journal import Journal
@@ -28,7 +27,7 @@ from table_app.mqtt.local_broker import free_port, render_conf
 from table_app.mqtt.parlour_bridge import ACL_MARK, CONF_NAME, QUEUED_MESSAGES
 from table_app.mqtt.topics import Topics, parse_url
 from table_app.service import TableService
-from tests.table_app.mqtt_helpers import HAND, WAIT, Cable, Watcher, play
+from tests.table_app.mqtt_helpers import HAND, WAIT, Cable, Watcher, chained, play
 from tests.table_app.test_mqtt_journal import play_tracked
 
 TABLE = "p7"
@@ -215,15 +214,6 @@ def play_more(service: TableService, records: int) -> None:
     start = service.seq
     play_tracked(service, records)
     assert service.seq == start + records
-
-
-def chained(records: list[Any]) -> bool:
-    prev = chain.ZERO
-    for r in records:
-        if not journal_wire.follows(prev, r):
-            return False
-        prev = bytes.fromhex(r["hash"])
-    return True
 
 
 def until_level(probe: Probe, port: int, level: str) -> Any:
