@@ -17,9 +17,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.errors import RuleError
+from engine.events import parse_event
 from engine.hand import is_winning_hand, winning_tiles
 from engine.public import public_state
-from engine.table import TableState, apply, new_table, push, replay
+from engine.table import TableState, apply, check_new_event, new_table, push, replay
 from engine.tiles import tile_text
 
 PLAYERS = ["东东", "Nan", "Xi", "Bei"]
@@ -443,6 +444,10 @@ def test_fuzzed_events_raise_only_rule_errors(seed: int, full: bool) -> None:
         except RuleError:
             assert mine.to_json() == snap
         else:
+            try:
+                check_new_event(s, parse_event(ev))
+            except RuleError:  # a rule for new events only (a claim said twice): a replay takes it
+                continue
             assert mine.to_json() == apply(s, ev)[0].to_json()
 
 
