@@ -8,4 +8,6 @@ ruff check .
 echo "== mypy"
 mypy engine table_app hardware firmware_bridge
 echo "== pytest"
-pytest -m "not soak" "$@"
+# Two workers (pytest-xdist): the Kivy, Chromium and rig tests each run one at a time in their
+# own group (tests/conftest.py); XIAN_TEST_WORKERS=0 runs everything in this one process.
+pytest -m "not soak" -n "${XIAN_TEST_WORKERS:-2}" --dist loadgroup --durations=25 "$@"

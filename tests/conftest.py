@@ -6,10 +6,37 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Final
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+HEAVY: Final = {"tests.table_app.chromium": "chromium"}
+"""Modules whose tests hold a heavy shared resource, by the group they run in (below)."""
+
+
+def _group(item: pytest.Item) -> str | None:
+    """The tests that open a Kivy window (one Xvfb and window per process), drive headless
+    Chromium, or start the parlour's 8-table rig: each kind in its own group."""
+    path = Path(str(item.path)).relative_to(ROOT).as_posix()
+    if path.startswith("tests/table_app/ui/"):
+        return "kivy"
+    if path.endswith("test_parlour_rig.py"):
+        return "rig"
+    module = getattr(item, "module", None)
+    used = {getattr(v, "__module__", getattr(v, "__name__", None)) for v in vars(module).values()} if module else set()
+    return next((group for name, group in HEAVY.items() if name in used), None)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """``make test`` runs the suite on two workers (pytest-xdist, ``--dist loadgroup``): a
+    group's tests run one at a time on one worker, so at most one Kivy window, one Chromium
+    and one rig are busy at once, beside the light tests on the other worker."""
+    for item in items:
+        if group := _group(item):
+            item.add_marker(pytest.mark.xdist_group(group))
 
 
 @pytest.fixture

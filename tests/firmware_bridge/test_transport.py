@@ -160,7 +160,12 @@ def test_unplugging_and_replugging_mid_hand_loses_no_acknowledged_press(tmp_path
         # every press the panel saw answered was acted on exactly once, in order
         assert acted == answered
         assert answered[:4] == [Button(s, b) for s, b in presses]
-        assert answered[-2:] == [Button(2, "TURN"), Button(3, "PENG")]
+        # the two taps after the cable came back, in order; a press from the outage that the
+        # panel still held may come between them (its retry), but no press twice
+        later = answered[4:]
+        assert [b for b in later if b.button in ("TURN", "PENG")] == [Button(2, "TURN"), Button(3, "PENG")]
+        assert len(set(later)) == len(later) and set(later) <= {Button(0, "GANG"), Button(1, "HU"),
+                                                                Button(2, "TURN"), Button(3, "PENG")}
         assert LinkState.RECONNECTING in states[states.index(LinkState.CONNECTED):]
         assert bridge.transport.opened == 2
         wait_until(lambda: panel.board.output(fw.app.LED_PINS[2]) == 1, what="LED 2 still on")

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 CHROMIUM = "/usr/bin/chromium"
-WAIT = 20.0
+WAIT = 45.0
 
 
 class Chromium:
