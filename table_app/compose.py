@@ -77,8 +77,8 @@ class Table:
              service_options: dict[str, Any] | None = None) -> Table:
         """Config, journal and service (not started); :class:`StartError` if one cannot be had."""
         from table_app.config import ConfigError, load_config
-        from table_app.journal import Journal, JournalError
         from table_app.house_fee import HouseFee
+        from table_app.journal import Journal, JournalError
         from table_app.roster import Roster
         from table_app.service import TableService
 
