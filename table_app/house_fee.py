@@ -132,16 +132,8 @@ class HouseFee:
 
     def seconds(self, journal: Journal, session: int) -> int | None:
         """Whole seconds from the session's ``new_session`` record to now (None: not known)."""
-        started = next((at for i, _, at, _ in journal.sessions() if i == session), None)
-        try:
-            t0 = datetime.fromisoformat(started) if started is not None else None
-        except ValueError:
-            return None
-        if t0 is None:
-            return None
-        if t0.tzinfo is None:
-            t0 = t0.replace(tzinfo=UTC)
-        return min(MAX_SECONDS, max(0, int(self.now() - t0.timestamp())))
+        t0 = session_started(journal, session=session)
+        return None if t0 is None else min(MAX_SECONDS, max(0, int(self.now() - t0)))
 
     def keep(self, command: Mapping[str, object], source: str, seq: int, public: PublicState) -> Answer | None:
         """A ``fee`` command from :data:`KEPT_FROM`: kept as the default; the answer when that is
@@ -157,4 +149,21 @@ class HouseFee:
         return None if "fee" in accepts(public["phase"]) else Answer(True, seq, public)
 
 
-__all__ = ["KEPT_FROM", "HouseFee"]
+def session_started(journal: Journal, seq: int | None = None, *, session: int | None = None) -> float | None:
+    """When a session began — its ``new_session`` record's ``at``, in seconds since the epoch —
+    the session of record ``seq`` (a screen's "fee so far": ``session_started(reader,
+    service.seq)``, then ``engine.fees.bill_so_far(public, int(now - started))``) or the
+    session numbered ``session``; None when there is none or its time cannot be read."""
+    if session is None:
+        session = journal.record_sessions([seq]).get(seq) if seq else None
+    started = next((at for i, _, at, _ in journal.sessions() if i == session), None) if session else None
+    try:
+        t0 = datetime.fromisoformat(started) if started is not None else None
+    except ValueError:
+        return None
+    if t0 is None:
+        return None
+    return (t0 if t0.tzinfo is not None else t0.replace(tzinfo=UTC)).timestamp()
+
+
+__all__ = ["KEPT_FROM", "HouseFee", "session_started"]

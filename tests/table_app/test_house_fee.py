@@ -13,10 +13,10 @@ from typing import Any
 
 import pytest
 
-from engine.fees import FeeSetting
+from engine.fees import FeeSetting, bill_so_far
 from table_app.compose import Table
 from table_app.config import ConfigError, parse_config
-from table_app.house_fee import HouseFee
+from table_app.house_fee import HouseFee, session_started
 from table_app.journal import Journal
 from table_app.mqtt.bridge import MqttBridge
 from table_app.mqtt.local_broker import LocalBroker
@@ -84,6 +84,10 @@ def test_the_end_of_a_session_is_stamped_with_its_length_from_the_journals_times
     start = datetime.fromisoformat(T0).timestamp()
     svc = _service(path, HouseFee(path, None, now=lambda: start + 5400.7))  # 1 h 30 min later
     try:
+        with svc.journal_reader() as reader:  # what a screen's "fee so far" reads
+            assert session_started(reader, svc.seq) == start and session_started(reader, 0) is None
+        so_far = bill_so_far(svc.public, 1800)
+        assert so_far is not None and so_far.fee == 40  # half an hour in: 1 hour begun, the minimum
         assert svc.call({"type": "end_session"}).ok
         house = svc.public["house"]
     finally:
