@@ -132,7 +132,11 @@ class HouseFee:
 
     def seconds(self, journal: Journal, session: int) -> int | None:
         """Whole seconds from the session's ``new_session`` record to now (None: not known)."""
-        t0 = session_started(journal, session=session)
+        try:
+            t0 = session_started(journal, session=session)
+        except sqlite3.Error as e:  # (the end is journaled without its length rather than refused)
+            log.warning("house fee: the session's start cannot be read: %s", e)
+            return None
         return None if t0 is None else min(MAX_SECONDS, max(0, int(self.now() - t0)))
 
     def keep(self, command: Mapping[str, object], source: str, seq: int, public: PublicState) -> Answer | None:
