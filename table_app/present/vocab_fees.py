@@ -53,7 +53,7 @@ FEES: Final[dict[str, tuple[str, str]]] = {
     "fe_mode_hand": ("按局", "by the hand"),
     "fe_mode_round": ("按圈", "by the round"),
     "fe_mode_session": ("按场", "per session"),
-    "fe_rate": ("每次多少", "Rate"),
+    "fe_rate": ("单价", "Rate"),
     "fe_min_label": ("最低", "Minimum"),
     "fe_cap_label": ("封顶（空：不封顶）", "Cap (empty: none)"),
     "fe_payer": ("谁付", "Who pays"),
@@ -67,6 +67,7 @@ FEES: Final[dict[str, tuple[str, str]]] = {
     "fe_next_set": ("下一局的台费：{line}", "Next session's fee: {line}"),
     "fe_default_saved": ("本桌默认台费已存：{line}", "The table's default fee saved: {line}"),
     "fe_ended": ("牌局已结束：台费改不了", "The session has ended: its fee stays"),
+    "fe_button": ("台费：{what}", "Fee: {what}"),
     "nav_fee": ("台费", "Table fee"),
     "ev_fee": ("台费：{line}", "table fee: {line}"),
 }

@@ -4,6 +4,7 @@ place), and the settle-up — the fewest payments that clear the scores, compute
 
 from __future__ import annotations
 
+from table_app.present.fees import house_lines
 from table_app.present.money import money_each
 from table_app.present.table import ranking, settle_lines
 from table_app.present.words import tr
@@ -29,6 +30,9 @@ class FinalScreen(Base):
         each = "" if money is None else "\n" + money_each(money, a.lang)
         self.ids.settle_head.text = tr("settle_up", a.lang) + each
         self.ids.settle.text = "\n".join(keep_last(line) for line in settle_lines(pub, a.lang, money)) if ended else ""
+        house = house_lines(pub.get("fee"), pub.get("house"), names, a.lang, money) if ended else []
+        self.ids.house_head.text = tr("fe_house", a.lang) if house else ""
+        self.ids.house.text = "\n".join(keep_last(line) for line in house)
         self.ids.top.title = tr("final", a.lang) + " · " + tr("hands_played", a.lang, n=len(pub["results"]))
         self.ids.resume.disabled = not ended  # (only end_session ends a session: undo takes it back)
 
