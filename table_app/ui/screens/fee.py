@@ -84,7 +84,7 @@ class FeeScreen(Base):
             ids[f"mode_{m}"].text = tr(f"fe_mode_{m}", lang)
         for p in PAYERS:
             ids[f"payer_{p}"].state = "down" if p == self.payer else "normal"
-            ids[f"payer_{p}"].text = tr(f"fe_payer_{p}", lang)
+            ids[f"payer_{p}"].text = tr(f"fe_pick_{p}", lang)
             ids[f"payer_{p}"].disabled = self.mode == "none"
         for key in AMOUNTS:
             ids[key].disabled = ids[f"{key}_down"].disabled = ids[f"{key}_up"].disabled = self.mode == "none"

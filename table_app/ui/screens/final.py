@@ -31,8 +31,9 @@ class FinalScreen(Base):
         self.ids.settle_head.text = tr("settle_up", a.lang) + each
         self.ids.settle.text = "\n".join(keep_last(line) for line in settle_lines(pub, a.lang, money)) if ended else ""
         house = house_lines(pub.get("fee"), pub.get("house"), names, a.lang, money) if ended else []
-        self.ids.house_head.text = tr("fe_house", a.lang) if house else ""
-        self.ids.house.text = "\n".join(keep_last(line) for line in house)
+        # (one block the whole width, the lines run on: room for the settle-up above it at 800×480)
+        lines = " · ".join(keep_last(x) for x in house)
+        self.ids.house.text = tr("fe_house_lines", a.lang, lines=lines) if house else ""
         self.ids.top.title = tr("final", a.lang) + " · " + tr("hands_played", a.lang, n=len(pub["results"]))
         self.ids.resume.disabled = not ended  # (only end_session ends a session: undo takes it back)
 
