@@ -57,10 +57,10 @@ class FeeScreen(Base):
     def current(self) -> FeeJSON | None:
         """The setting the form starts from: the session's when one is played, else the next one's."""
         a = app()
-        if self.playing():
-            return a.pub.get("fee")
         chosen, setting = next_fee()
-        return setting if chosen else getattr(a.service, "fee_default", None)
+        fee: FeeJSON | None = a.pub.get("fee") if self.playing() else setting if chosen else \
+            getattr(a.service, "fee_default", None)
+        return fee
 
     def fill(self, fee: FeeJSON | None) -> None:
         ids = self.ids
