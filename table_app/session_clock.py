@@ -11,8 +11,9 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
-from datetime import datetime
 from typing import TYPE_CHECKING
+
+from table_app.house_fee import session_started
 
 if TYPE_CHECKING:
     from table_app.notices import Notice
@@ -51,10 +52,6 @@ class SessionClock:
         try:
             with reader.read_snapshot():
                 active = reader.timeline().active
-                if not active:
-                    return None
-                session = reader.record_sessions([active[-1]]).get(active[-1])
-                at = next((at for i, _, at, _ in reader.sessions() if i == session), None)
+                return session_started(reader, active[-1]) if active else None
         finally:
             reader.close()
-        return None if at is None else datetime.fromisoformat(at).timestamp()

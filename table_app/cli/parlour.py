@@ -193,7 +193,7 @@ def send_fees(args: argparse.Namespace) -> int:
     from table_app.mqtt.topics import PASSWORD_ENV, parse_url
     from table_app.parlour.db import Database
     from table_app.parlour.fee_command import send_fee
-    from table_app.present.history import fee_words
+    from table_app.present.fees import setting_line
 
     if args.none == (args.mode is not None) or (args.mode is not None) != (args.rate is not None):
         print("xian-table parlour fee: give --mode and --rate (a fee), or --none (no fee)", file=sys.stderr)
@@ -210,7 +210,7 @@ def send_fees(args: argparse.Namespace) -> int:
         tables = [args.table]
     broker = parse_url(args.broker, {PASSWORD_ENV: _password(args) or ""})
     answers = send_fee(broker, tables, setting, prefix=args.prefix, cafile=args.cafile, wait_s=args.wait)
-    what = "no fee" if setting is None else fee_words(setting, "en")
+    what = setting_line(None if setting is None else setting.to_json(), "en")
     for table, answer in answers.items():
         if answer is None:
             print(f"table {table}: sent ({what}); no answer in {args.wait:g} s — its link may be down: the table "

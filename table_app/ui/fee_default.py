@@ -1,29 +1,31 @@
-"""The table's default fee saved from the touchscreen (issue 31): the config's ``[fee]`` keys
-(written with ``table_app.config.save_keys``, each checked as the config reads it) and the
-service's default for the next sessions that name none. A problem comes back in words."""
+"""The table's default fee from the touchscreen (issue 31): the same default the parlour's
+``fee`` command sets (``table_app.house_fee.HouseFee``: kept in the journal's file, the last one
+set wins, a restart keeps it) — every session that names no fee gets it."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
+from engine.errors import RuleError
+from engine.fees import FeeSetting
 from table_app.present.words import tr
 
 
-def save_default(a: object, setting: Mapping[str, object] | None) -> str:
-    """Save ``setting`` (None: no fee) as the table's default; "" when saved, else why not."""
-    from table_app.config import ConfigError, save_keys
+def table_default(a: object) -> Mapping[str, object] | None:
+    """The fee the next session gets when it names none (None: no fee, or no service)."""
+    fees = getattr(getattr(a, "service", None), "fees", None)
+    default = None if fees is None else fees.default
+    return None if default is None else dict(default.to_json())
 
+
+def save_default(a: object, setting: Mapping[str, object] | None) -> str:
+    """Keep ``setting`` (None: no fee) as the table's default; "" when kept, else why not."""
     lang = str(getattr(a, "lang", "zh"))
-    path = getattr(a, "config_path", None)
-    if path is None:
-        return tr("save_failed", lang, error="no config file")
-    values = {"fee.mode": "none"} if setting is None else \
-        {f"fee.{k}": v for k, v in setting.items() if v is not None}
+    fees = getattr(getattr(a, "service", None), "fees", None)
+    if fees is None:
+        return tr("save_failed", lang, error="no journal")
     try:
-        save_keys(path, values)
-    except (ConfigError, OSError) as e:
+        fees.remember(None if setting is None else FeeSetting.from_json(dict(setting)))
+    except RuleError as e:
         return tr("save_failed", lang, error=e)
-    service = getattr(a, "service", None)
-    if service is not None and hasattr(service, "fee_default"):
-        service.fee_default = None if setting is None else dict(setting)
-    return ""
+    return tr("save_failed", lang, error=fees.problem) if fees.problem else ""

@@ -10,17 +10,18 @@ from __future__ import annotations
 
 from typing import Final
 
+from engine.fees import FEE_MODES, FEE_PAYERS
+from engine.table import accepts
 from table_app.present.fees import FORM_STEPS, FeeJSON, form_setting, setting_line
 from table_app.present.money import points_text
 from table_app.present.words import tr
 from table_app.ui import palette as P
+from table_app.ui.fee_default import save_default, table_default
 from table_app.ui.screens import Base, app
 
-MODES: Final = ("none", "hour", "hand", "round", "session")
-PAYERS: Final = ("aa", "big_winner", "winners")
+MODES: Final = ("none", *FEE_MODES)
+PAYERS: Final = FEE_PAYERS
 AMOUNTS: Final = ("rate", "min", "cap", "tea")
-PLAYING: Final = ("seating", "betting", "rolling", "turn", "claims", "win_pending", "hand_over")
-"""The phases a fee event may change the session's fee in (not idle, not ended)."""
 
 
 def next_fee() -> tuple[bool, FeeJSON | None]:
@@ -33,7 +34,7 @@ def fee_button() -> str:
     """The new session's fee button: the next session's fee in a few words ("台费：每小时 30")."""
     a = app()
     chosen, setting = next_fee()
-    fee = setting if chosen else getattr(a.service, "fee_default", None)
+    fee = setting if chosen else table_default(a)
     what = tr("fe_mode_none", a.lang) if fee is None else \
         tr(f"fe_rate_{fee['mode']}", a.lang, amount=points_text(int(str(fee["rate"])), a.money(), a.lang))
     return tr("fe_button", a.lang, what=what)
@@ -52,14 +53,14 @@ class FeeScreen(Base):
         self.filled = -1
 
     def playing(self) -> bool:
-        return app().pub["phase"] in PLAYING
+        return "fee" in accepts(app().pub["phase"])  # (a session in play, as the engine says)
 
     def current(self) -> FeeJSON | None:
         """The setting the form starts from: the session's when one is played, else the next one's."""
         a = app()
         chosen, setting = next_fee()
         fee: FeeJSON | None = a.pub.get("fee") if self.playing() else setting if chosen else \
-            getattr(a.service, "fee_default", None)
+            table_default(a)
         return fee
 
     def fill(self, fee: FeeJSON | None) -> None:
@@ -168,13 +169,11 @@ class FeeScreen(Base):
         a.say(tr("fe_next_set", a.lang, line=setting_line(setting, a.lang, a.money())))
 
     def as_default(self) -> None:
-        """The table's default (the config's ``[fee]``), for every session that names none."""
+        """The table's default (as the parlour's ``fee`` command sets it), for every session that names none."""
         ok, setting = self.checked()
         if not ok:
             return
         a = app()
-        from table_app.ui.fee_default import save_default
-
         problem = save_default(a, setting)
         if problem:
             self.note_error = problem

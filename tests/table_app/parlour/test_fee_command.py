@@ -46,11 +46,11 @@ def test_parlour_fee_reaches_a_bridged_table_and_is_answered(tmp_path: Path,
             assert main(["parlour", "fee", "den", "--mode", "hour", "--rate", "30", "--min", "20", "--payer",
                          "big_winner", *argv]) == 0
             out = capsys.readouterr().out
-            assert "table den: 30 an hour, at least 20, the big winner pays — its default now" in out
+            assert "table den: Table fee 30 an hour · at least 20 · the big winner pays — its default now" in out
             sent = FeeSetting("hour", 30, min=20, payer="big_winner")
             assert svc.public["fee"] == sent.to_json() and svc.fees.default == sent
             assert main(["parlour", "fee", "all", "--none", "--db", db, *argv]) == 0  # every table added: den
-            assert "table den: no fee — its default now" in capsys.readouterr().out
+            assert "table den: No table fee — its default now" in capsys.readouterr().out
             assert svc.public["fee"] is None and svc.fees.default is None
             assert main(["parlour", "fee", "den", "--mode", "hour", *argv]) == 2  # a fee needs its rate
             assert "give --mode and --rate" in capsys.readouterr().err
