@@ -189,4 +189,6 @@ def test_four_phones_play_a_hand_and_the_journal_is_the_presses(tmp_path: Path) 
                            "--events", str(out)], capture_output=True, text=True, timeout=60,
                           env=dict(os.environ, PYTHONUTF8="1"))
     assert proc.returncode == 0, proc.stderr
+    # the table stamps its end with the session's length (docs/rules.md, fees); a play file has no clock
+    assert played[-1]["type"] == "end_session" and played[-1].pop("seconds") >= 0
     assert [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()] == played
