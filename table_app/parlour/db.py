@@ -18,7 +18,7 @@ journal ids 32 hex characters, so a row reads the same in both.
 
 >>> with Database.open(":memory:") as db:
 ...     db.version()
-2
+3
 """
 
 from __future__ import annotations
@@ -103,7 +103,7 @@ MIGRATIONS: tuple[tuple[int, tuple[str, ...]], ...] = (
         )""",
         "CREATE INDEX refusals_table ON refusals (table_id, at)",
     )),
-    (2, (  # the floor view (issue 31): where each table stands on the owner's floor plan; the owner's key
+    (3, (  # the floor view (issue 31): where each table stands on the owner's floor plan; the owner's key
         """CREATE TABLE floor (
             table_id TEXT PRIMARY KEY,
             col INTEGER NOT NULL,
@@ -333,7 +333,8 @@ class Database:
 
     def records_from(self, table: str, journal: str, seq: int) -> list[Record]:
         rows = self._x("SELECT journal_id, seq, at, kind, session, source, event, target, hash FROM records "
-                       "WHERE table_id = ? AND journal_id = ? AND seq >= ? ORDER BY seq", (table, journal, seq)).fetchall()
+                       "WHERE table_id = ? AND journal_id = ? AND seq >= ? ORDER BY seq",
+                       (table, journal, seq)).fetchall()
         return [Record(*r) for r in rows]  # type: ignore[arg-type]
 
     def tip_at(self, table: str, journal: str) -> tuple[int, str]:
@@ -344,8 +345,8 @@ class Database:
 
     def marks(self, table: str, journal: str) -> list[tuple[int, str, int | None]]:
         """The journal's undo and redo records: ``(seq, kind, target)`` in order."""
-        rows = self._x("SELECT seq, kind, target FROM records WHERE table_id = ? AND journal_id = ? AND kind <> 'event' "
-                       "ORDER BY seq", (table, journal)).fetchall()
+        rows = self._x("SELECT seq, kind, target FROM records WHERE table_id = ? AND journal_id = ? "
+                       "AND kind <> 'event' ORDER BY seq", (table, journal)).fetchall()
         return [(int(s), str(k), None if t is None else int(t)) for s, k, t in rows]  # type: ignore[call-overload]
 
     def session_starts(self, table: str, journal: str) -> list[tuple[int, int, str]]:
@@ -353,7 +354,8 @@ class Database:
         rows = self._x("SELECT r.seq, r.session, r.at FROM records r JOIN (SELECT session, min(seq) AS first "
                        "FROM records WHERE table_id = ? AND journal_id = ? AND kind = 'event' AND session IS NOT NULL "
                        "GROUP BY session) s ON r.seq = s.first WHERE r.table_id = ? AND r.journal_id = ? "
-                       "AND r.event LIKE ? ORDER BY r.seq", (table, journal, table, journal, '%"new_session"%')).fetchall()
+                       "AND r.event LIKE ? ORDER BY r.seq",
+                       (table, journal, table, journal, '%"new_session"%')).fetchall()
         return [(int(q), int(s), str(a)) for q, s, a in rows]  # type: ignore[call-overload]
 
     # -- the floor plan and the settings
@@ -375,8 +377,8 @@ class Database:
         return None if row is None else str(row[0])
 
     def set_setting(self, name: str, value: str) -> None:
-        self._x("INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value",
-                (name, value))
+        self._x("INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) "
+                "DO UPDATE SET value = excluded.value", (name, value))
 
     def refuse(self, table: str, reason: str, *, journal: str | None = None, seq: int | None = None,
                payload: str | None = None, at: str | None = None) -> None:

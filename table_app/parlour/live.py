@@ -235,20 +235,19 @@ class Live:
 
 
 def fee_so_far(fold: Fold, pub: PublicState, now: str) -> dict[str, object] | None:
-    """What the session owes the house so far (``engine.fees.bill``'s JSON), None with no fee set:
+    """What the session owes the house so far (``engine.fees``' bill as JSON), None with no fee set:
     the table's own bill once the session ended (its ``house``), else the bill were it to end now
-    (its settled hands, the round of the last, its time from the ``new_session`` record to ``now``)."""
-    pub_map: Mapping[str, object] = pub  # type: ignore[assignment]  # (the fee keys: engine.fees, issue 31)
-    setting = pub_map.get("fee")
-    if not setting:
+    (:func:`engine.fees.bill_so_far`: its time from the ``new_session`` record to ``now``)."""
+    from engine.fees import bill_so_far
+
+    shown: dict[str, object] = dict(pub)
+    if not shown.get("fee"):
         return None
-    house = pub_map.get("house")
+    house = shown.get("house")
     if isinstance(house, dict):
         return house
-    from engine.fees import FeeSetting, bill
-
-    acc, hands = fold.scan.session, fold.scan.hands
-    settled = 0 if acc is None else acc.hands
-    rounds = hands[-1][1].round if hands else 0
-    return bill(FeeSetting.from_json(setting), hands=settled, rounds=rounds,
-                seconds=seconds_between(fold.started, now), scores=list(pub["scores"])).to_json()
+    acc, hands = fold.scan.session, fold.scan.hands  # (the scan's count where the state has none)
+    shown.setdefault("session_hands", 0 if acc is None else acc.hands)
+    shown.setdefault("session_rounds", hands[-1][1].round if hands else 0)
+    so_far = bill_so_far(shown, seconds_between(fold.started, now))
+    return None if so_far is None else so_far.to_json()
