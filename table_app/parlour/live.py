@@ -121,6 +121,8 @@ class Live:
                 if t.retired is None:
                     self._links[t.id] = (None if t.status is None else t.status == "online", t.last_seen)
                     self._bump(t.id)
+                else:
+                    journals.pop(t.id, None)  # (a retired table is off the floor; its records stay)
         for table, journal in journals.items():
             self._rebuild(table, journal)
         return self
