@@ -1,9 +1,10 @@
-"""``xian-table parlour serve | tables add T | tables retire T | tables list``: the parlour.
+"""``xian-table parlour serve | tables add T | tables retire T | tables list | takings | leaderboard``: the parlour.
 
 ``serve`` keeps every table's journal in the parlour database (table_app/parlour/service.py);
 ``tables add T`` gives table T its user on the parlour's mosquitto and prints what to run on
 the table; ``tables retire T`` takes the user away (its records stay); ``tables list`` shows
-each table, when it was last seen, its journals and records. docs/parlour-service.md.
+each table, when it was last seen, its journals and records; ``takings`` and ``leaderboard``:
+:mod:`table_app.cli.parlour_reports`. docs/parlour-service.md.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ import socket
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from table_app.cli import parlour_reports
 
 if TYPE_CHECKING:
     from table_app.parlour.db import Database
@@ -86,6 +89,7 @@ def register(p: argparse.ArgumentParser) -> None:
     unplace = tsub.add_parser("unplace", help="take a table off the plan (it goes back to the grid in table order)")
     unplace.add_argument("table")
     _db_option(unplace)
+    parlour_reports.register(sub, _db_option)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -94,6 +98,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         if args.action == "serve":
             return serve(args)
+        if args.action in parlour_reports.ACTIONS:
+            return parlour_reports.run(args)
         if not _TABLE.fullmatch(getattr(args, "table", "x")):
             print("xian-table parlour: a table id is 1–64 letters, digits, '-' or '_'", file=sys.stderr)
             return 2

@@ -13,6 +13,10 @@ journal ids 32 hex characters, so a row reads the same in both.
   answers' ``last``; :meth:`Database.journals` gives the larger of it and the last stored).
 - ``records``: the records, key (table, journal, seq), the chain's columns as the table stores them.
 - ``refusals``: what was refused and why (a malformed or forged record, a different copy).
+- ``sessions``, ``session_scans``: every session folded from the records, and where each
+  journal's fold stands (:mod:`table_app.parlour.sessions`; made again from the records).
+- ``players``, ``roster_links``: the parlour's players (one a name, letters' case aside) and
+  which table's roster id is which of them, listed or not (:mod:`table_app.parlour.players`).
 - ``floor``: where the owner placed each table on the floor plan (``parlour tables place``).
 - ``settings``: the parlour's own settings by name (the owner's key of the floor view).
 
@@ -103,6 +107,57 @@ MIGRATIONS: tuple[tuple[int, tuple[str, ...]], ...] = (
         )""",
         "CREATE INDEX refusals_table ON refusals (table_id, at)",
     )),
+    (2, (  # issue 31: the sessions folded from the records (parlour/sessions.py), the players across tables
+        """CREATE TABLE sessions (
+            table_id TEXT NOT NULL,
+            journal_id TEXT NOT NULL,
+            first_seq BIGINT NOT NULL,
+            number BIGINT NOT NULL,
+            started TEXT NOT NULL,
+            ended TEXT,
+            last_seq BIGINT NOT NULL,
+            last_at TEXT NOT NULL,
+            phase TEXT NOT NULL,
+            players TEXT NOT NULL,
+            player_ids TEXT NOT NULL,
+            hands BIGINT NOT NULL,
+            rounds BIGINT NOT NULL,
+            scores TEXT NOT NULL,
+            seconds BIGINT,
+            fee TEXT,
+            bill TEXT,
+            table_fee BIGINT NOT NULL,
+            tea BIGINT NOT NULL,
+            stats TEXT NOT NULL,
+            PRIMARY KEY (table_id, journal_id, first_seq)
+        )""",
+        "CREATE INDEX sessions_started ON sessions (started)",
+        "CREATE INDEX sessions_table ON sessions (table_id, started)",
+        """CREATE TABLE session_scans (
+            table_id TEXT NOT NULL,
+            journal_id TEXT NOT NULL,
+            last_seq BIGINT NOT NULL,
+            last_hash TEXT,
+            cursor TEXT NOT NULL,
+            PRIMARY KEY (table_id, journal_id)
+        )""",
+        """CREATE TABLE players (
+            id {serial},
+            name TEXT NOT NULL,
+            folded TEXT NOT NULL UNIQUE,
+            first_seen TEXT NOT NULL
+        )""",
+        """CREATE TABLE roster_links (
+            table_id TEXT NOT NULL,
+            roster_id BIGINT NOT NULL,
+            player_id BIGINT NOT NULL REFERENCES players (id),
+            name TEXT NOT NULL,
+            listed BIGINT NOT NULL,
+            seen TEXT NOT NULL,
+            PRIMARY KEY (table_id, roster_id)
+        )""",
+        "CREATE INDEX roster_links_player ON roster_links (player_id)",
+    )),
     (3, (  # the floor view (issue 31): where each table stands on the owner's floor plan; the owner's key
         """CREATE TABLE floor (
             table_id TEXT PRIMARY KEY,
@@ -190,6 +245,10 @@ class Database:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+    def x(self, sql: str, params: Sequence[object] = ()) -> _Cursor:
+        """One statement (``?`` placeholders, whatever the database)."""
+        return self._x(sql, params)
 
     def _x(self, sql: str, params: Sequence[object] = ()) -> _Cursor:
         if self.dialect.placeholder != "?":
