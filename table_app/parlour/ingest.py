@@ -62,6 +62,7 @@ class Ingest:
         self.highest: dict[Key, int] = {}
         self.current: dict[str, str] = {}  # table → the journal it writes now (its latest one heard)
         self._refusal_minute: dict[str, tuple[int, int]] = {}  # table → (minute, refusals in it)
+        self.stored: list[tuple[str, Record]] = []  # stored in the transaction in hand (the floor view's fold)
         self.touched: set[Key] = set()  # the journals records were stored of (the sessions' fold reads them)
         self.load()
 
@@ -190,6 +191,7 @@ class Ingest:
             return False
         if self.db.insert(table, rec):
             self.counts["stored"] += 1
+            self.stored.append((table, rec))
         else:  # another writer stored it first: the same or not, the stored one stays
             self._compare(table, rec)
         self._tips[(table, rec.journal)] = (rec.seq, rec.hash)

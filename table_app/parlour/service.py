@@ -40,6 +40,7 @@ from table_app.parlour.db import Database, now
 from table_app.parlour.derived import Derived
 from table_app.parlour.gaps import Replayer
 from table_app.parlour.ingest import Ingest
+from table_app.parlour.records import Record
 from table_app.sdnotify import Notifier
 
 log = logging.getLogger("xian.parlour")
@@ -102,6 +103,8 @@ class Parlour:
         self._seen: dict[str, tuple[str, str | None]] = {}
         self._db_errors = db_errors()
         self.notifier: Notifier | None = None
+        self.on_commit: Callable[[list[tuple[str, Record]]], None] | None = None  # the floor view's fold
+        self.on_seen: Callable[[str, str, str | None], None] | None = None  # … and each table's link
         self.client = self._client()
 
     # -- MQTT (paho's thread)
@@ -207,6 +210,7 @@ class Parlour:
     def _process(self, batch: list[Item]) -> None:
         pause = 1.0
         while True:
+            self.ingest.stored.clear()
             try:
                 with self.db.transaction():
                     for item in batch:
@@ -221,6 +225,9 @@ class Parlour:
                     return  # not acknowledged: the broker sends them again at the next start
                 pause = min(pause * 2, 30.0)
                 self._reopen()
+        if self.on_commit is not None:
+            self.on_commit(self.ingest.stored)
+        self.ingest.stored.clear()
         gen = self.generation
         for item in batch:
             if item.qos and item.generation == gen:
@@ -336,6 +343,8 @@ class Parlour:
         for table, (at, status) in self._seen.items():
             self.db.ensure_table(table)
             self.db.seen(table, at, status)
+            if self.on_seen is not None:  # (the floor view: a time shown, whether or not this commits)
+                self.on_seen(table, at, status)
         self._seen.clear()
 
     def _stats(self) -> None:

@@ -52,14 +52,16 @@ class Site:
         return page_text(name, self.table)
 
 
-def page_text(name: str, table: str) -> str:
+def page_text(name: str, table: str, base: str = "") -> str:
     """A page file's text, the table's name filled in, and the page's own words (the word
-    table's, as JSON for its script) where it asks for ``{{WORDS}}``."""
+    table's, as JSON for its script) where it asks for ``{{WORDS}}``; ``{{BASE}}``: the prefix of
+    the table's paths (the parlour serves a table's page under ``/parlour/t/<T>``)."""
     folder = resources.files("table_app.web")
     text = folder.joinpath(name).read_text(encoding="utf-8")
     # a page's script parts, each its own file (``{{INCLUDE:phone_score.js}}``), put in whole
     text = _INCLUDE.sub(lambda m: folder.joinpath(m.group(1)).read_text(encoding="utf-8"), text)
-    return text.replace("{{TABLE}}", html.escape(table)).replace("{{WORDS}}", PAGE_WORDS)
+    return (text.replace("{{TABLE}}", html.escape(table)).replace("{{WORDS}}", PAGE_WORDS)
+            .replace("{{BASE}}", base))
 
 
 _INCLUDE = re.compile(r"\{\{INCLUDE:([a-z_]+\.js)\}\}")
