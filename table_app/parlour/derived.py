@@ -94,7 +94,10 @@ class Derived:
             self._sent.clear()
             self._retired.clear()
             for t in self.db.tables():
-                if not t.retired:
+                if t.retired:
+                    self._retired.add(t.id)
+                    self._publish(ha.removal_messages(self.prefix, t.id, self.ha_prefix))
+                else:
                     self._publish(ha.discovery_messages(self.prefix, t.id, self.ha_prefix))
                     self._due.add(t.id)
         if time.monotonic() >= self._next_fee:

@@ -39,6 +39,7 @@ from table_app.present.vocab_roster import ROSTER
 from table_app.present.vocab_score import SCORE
 from table_app.present.vocab_seating import SEATING
 from table_app.present.vocab_table import TABLE
+from table_app.present.vocab_takings import TAKINGS
 from table_app.present.vocab_undo import ENTRY, UNDO
 
 Lang = Literal["zh", "en"]
@@ -67,7 +68,7 @@ def _gather(*vocabularies: dict[str, tuple[str, str]]) -> dict[str, tuple[str, s
 
 
 _T: Final = _gather(TABLE, FORMS, SENTENCES, REFUSALS, PAGE, SCORE, DECIDE, LINK, KEYBOARD, SEATING, UNDO, ENTRY,
-                    ROSTER, CLAIM, HISTORY, HISTORY_PAGE, PAST, FLOOR)
+                    ROSTER, CLAIM, HISTORY, HISTORY_PAGE, PAST, FLOOR, TAKINGS)
 
 
 def tr(key: str, lang: str, **fields: object) -> str:
