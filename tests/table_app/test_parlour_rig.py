@@ -14,6 +14,8 @@ hour of play) is ``xian-table bench --only parlour`` and :func:`test_forty_table
 
 from __future__ import annotations
 
+import csv
+import io
 import os
 import time
 from pathlib import Path
@@ -21,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from table_app.bench.parlour_rig import Rig
-from tests.table_app.chromium import Chromium, shots_dir
+from tests.table_app.chromium import Chromium, shots_dir, until
 
 PLAY_S = float(os.environ.get("XIAN_PARLOUR_PLAY_S", "6"))  # seconds of play between the steps
 
@@ -115,12 +117,31 @@ def _steps(rig: Rig, f: Floor | None, kill_service: bool) -> None:
 
 
 def _fee_on_the_floor(rig: Rig, f: Floor) -> None:
-    """A session ended at t01: the floor's fee is the table's own settle-up's (its ``house``)."""
-    answer = rig.tables["t01"].finish_session()
-    house = answer["state"]["house"]  # type: ignore[index]
-    assert house is not None and house["fee"] >= FEE["min"] and house["tea"] == [2, 2, 2, 2]
-    f.page.wait(f"{f.tile('t01', 'phase')} === 'ended' && {f.tile('t01', 'fee')} === '{house['total']}' && "
-                f"{f.tile('t01', 'tablefee')} === '{house['fee']}'", "t01's bill on the floor")
+    """Sessions ended at t01, t02 and t03: the floor's fee is each table's own settle-up's (its
+    ``house``), and the takings CSV (the owner's route) sums them."""
+    houses = {}
+    for t in ("t01", "t02", "t03"):
+        answer = rig.tables[t].finish_session()
+        house = answer["state"]["house"]  # type: ignore[index]
+        assert house is not None and house["fee"] >= FEE["min"] and house["tea"] == [2, 2, 2, 2]
+        houses[t] = house
+    for t, house in houses.items():
+        f.page.wait(f"{f.tile(t, 'phase')} === 'ended' && {f.tile(t, 'fee')} === '{house['total']}' && "
+                    f"{f.tile(t, 'tablefee')} === '{house['fee']}'", f"{t}'s bill on the floor")
+    expected = {"sessions": 3, "table_fee": sum(h["fee"] for h in houses.values()),
+                "tea": sum(sum(h["tea"]) for h in houses.values()), "total": sum(h["total"] for h in houses.values())}
+
+    def sums() -> dict[str, int]:
+        text = f.page.js("fetch('/parlour/takings.csv?period=month&bom=0').then((r) => r.text())")
+        rows = list(csv.DictReader(io.StringIO(text)))
+        alls = [r for r in rows if r["table"] == "all"]
+        got = {k: sum(int(r[k]) for r in alls) for k in expected}
+        per_table = {r["table"]: int(r["total"]) for r in rows if r["table"] != "all"}
+        assert set(per_table) <= set(houses) and all(per_table[t] == houses[t]["total"] for t in per_table), rows
+        return got
+
+    until(lambda: sums() == expected, 20)
+    assert sums() == expected
     f.pictures("t01")
 
 
