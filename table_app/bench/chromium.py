@@ -14,9 +14,6 @@ import subprocess
 import threading
 import time
 from pathlib import Path
-from typing import Any
-
-JSON = Any  # a decoded JSON value: what the DevTools protocol and a page's script answer
 
 CHROMIUM = "/usr/bin/chromium"
 WAIT = 20.0
@@ -39,7 +36,7 @@ class Chromium:
         os.close(to_chrome_r)
         os.close(from_chrome_w)
         self._next = 0
-        self._answers: dict[int, JSON] = {}
+        self._answers: dict[int, dict[str, object]] = {}
         self._cond = threading.Condition()
         threading.Thread(target=self._read, daemon=True).start()
 
@@ -55,11 +52,12 @@ class Chromium:
                         self._answers[msg["id"]] = msg
                         self._cond.notify_all()
 
-    def send(self, method: str, session: str | None = None, **params: JSON) -> JSON:
+    def send(self, method: str, session: str | None = None, **params: object) -> dict[str, object]:
+        """One DevTools command and its answer's ``result`` (a failed command: AssertionError)."""
         with self._cond:
             self._next += 1
             n = self._next
-        msg: dict[str, JSON] = {"id": n, "method": method, "params": params}
+        msg: dict[str, object] = {"id": n, "method": method, "params": params}
         if session:
             msg["sessionId"] = session
         os.write(self._to_chrome, json.dumps(msg).encode() + b"\0")
@@ -67,16 +65,18 @@ class Chromium:
             assert self._cond.wait_for(lambda: n in self._answers, WAIT * 2), f"no answer to {method}"
             answer = self._answers.pop(n)
         assert "error" not in answer, answer
-        return answer["result"]
+        result = answer["result"]
+        assert isinstance(result, dict), answer
+        return result
 
     def page(self, url: str, *, own_cookies: bool = True, width: int = 390, height: int = 844,
              mobile: bool = True) -> Page:
         """A new page (in a browser context of its own: its own cookies) showing ``url``."""
-        params: dict[str, JSON] = {"url": "about:blank"}
+        params: dict[str, object] = {"url": "about:blank"}
         if own_cookies:
             params["browserContextId"] = self.send("Target.createBrowserContext")["browserContextId"]
-        target = self.send("Target.createTarget", **params)["targetId"]
-        session = self.send("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
+        target = self.send("Target.createTarget", None, **params)["targetId"]
+        session = str(self.send("Target.attachToTarget", targetId=target, flatten=True)["sessionId"])
         page = Page(self, session)
         self.send("Emulation.setDeviceMetricsOverride", session, width=width, height=height,
                   deviceScaleFactor=2 if mobile else 1, mobile=mobile)
@@ -103,14 +103,17 @@ class Page:
         self.browser.send("Page.navigate", self.session, url=url)
         self.wait("document.readyState === 'complete' && location.href !== 'about:blank'", "the page loaded")
 
-    def js(self, expression: str) -> JSON:
+    def js(self, expression: str) -> object:
+        """The value of ``expression`` in the page (a promise awaited), as JSON decodes it."""
         result = self.browser.send("Runtime.evaluate", self.session, expression=expression, returnByValue=True,
                                    awaitPromise=True)
         if "exceptionDetails" in result:
             raise AssertionError(f"{expression!r} failed: {result['exceptionDetails']}")
-        return result["result"].get("value")
+        value = result["result"]
+        assert isinstance(value, dict), result
+        return value.get("value")
 
-    def wait(self, expression: str, what: str, timeout: float = WAIT) -> JSON:
+    def wait(self, expression: str, what: str, timeout: float = WAIT) -> object:
         """Until ``expression`` is truthy in the page (a hang guard, not a timing check)."""
         end = time.monotonic() + timeout
         while True:
@@ -128,6 +131,7 @@ class Page:
                         " if (!e || e.disabled) return null; e.scrollIntoView({block: 'center'});"
                         " const r = e.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()",
                         f"{selector} there and enabled")
+        assert isinstance(box, list)
         for kind in ("mousePressed", "mouseReleased"):
             self.browser.send("Input.dispatchMouseEvent", self.session, type=kind, x=box[0], y=box[1],
                               button="left", clickCount=1)
@@ -140,5 +144,5 @@ class Page:
     def screenshot(self, path: Path) -> Path:
         data = self.browser.send("Page.captureScreenshot", self.session, format="png")["data"]
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(base64.b64decode(data))
+        path.write_bytes(base64.b64decode(str(data)))
         return path

@@ -67,9 +67,17 @@ def settings() -> tuple[int, float, tuple[float, float]]:
         pace[0], pace[1])
 
 
+def _dicts(value: object) -> list[dict[str, object]]:
+    return [x for x in value if isinstance(x, dict)] if isinstance(value, list) else []
+
+
+def _number(value: object) -> float:
+    return float(value) if isinstance(value, int | float) else 0.0
+
+
 def _metrics(browser: Chromium, page: Page) -> dict[str, float]:
     got = browser.send("Performance.getMetrics", page.session)["metrics"]
-    return {m["name"]: float(m["value"]) for m in got}
+    return {str(m["name"]): _number(m.get("value")) for m in _dicts(got)}
 
 
 def _renderer_cpu(browser: Chromium) -> float | None:
@@ -78,7 +86,7 @@ def _renderer_cpu(browser: Chromium) -> float | None:
         info = browser.send("SystemInfo.getProcessInfo")["processInfo"]
     except AssertionError:
         return None
-    return sum(float(p["cpuTime"]) for p in info if p.get("type") == "renderer")
+    return sum(_number(p.get("cpuTime")) for p in _dicts(info) if p.get("type") == "renderer")
 
 
 def measure(rig: Rig, browser: Chromium, page: Page, play_s: float) -> FloorFigures:
@@ -88,7 +96,8 @@ def measure(rig: Rig, browser: Chromium, page: Page, play_s: float) -> FloorFigu
     m0, cpu0, t0, load0 = _metrics(browser, page), _renderer_cpu(browser), time.time(), os.getloadavg()[0]
     time.sleep(play_s)
     m1, cpu1, t1 = _metrics(browser, page), _renderer_cpu(browser), time.time()
-    log = page.js("FLOOR_LOG")
+    raw = page.js("FLOOR_LOG")
+    log = [(str(r[0]), int(r[1]), float(r[2])) for r in (raw if isinstance(raw, list) else []) if isinstance(r, list)]
     for t in rig.tables.values():
         t.stop_playing()
     fig = FloorFigures(frames=len({row[2] for row in log}), seconds=t1 - t0, load=(load0, os.getloadavg()[0]))
