@@ -5,7 +5,8 @@
 
 Only run when named (``--only floor``): 40 tables take a few minutes to start and stop.
 Environment: ``XIAN_FLOOR_TABLES`` (40), ``XIAN_FLOOR_PLAY_S`` (60: seconds measured),
-``XIAN_PARLOUR_PACE`` (``0.5,1.5``: seconds between a table's presses, drawn evenly).
+``XIAN_PARLOUR_PACE`` (``0.5,1.5``: seconds between a table's presses, drawn evenly),
+``XIAN_FLOOR_SHOTS`` (a folder: a screenshot of the floor there before the measuring).
 
 Measured, for every record the tables commit while the page watches (after a warm-up of
 ``WARM_S``): from its commit (the record's own ``at``, the table's clock: the same machine)
@@ -140,6 +141,9 @@ def one_run(workdir: Path, progress: Callable[[str], None], tables: int, play_s:
             page = browser.page(rig.floor_url(), width=1920, height=1080, mobile=False)
             page.wait(f"document.querySelectorAll('.tile').length === {tables}", "every table's tile", 60)
             time.sleep(WARM_S)
+            shots = os.environ.get("XIAN_FLOOR_SHOTS")
+            if shots:  # (a picture of the floor with every table, for the documentation)
+                page.screenshot(Path(shots) / f"floor-tv-1920-{tables}-tables.png")
             fig = measure(rig, browser, page, play_s)
         finally:
             browser.close()

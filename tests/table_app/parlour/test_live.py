@@ -6,8 +6,11 @@ a table that goes offline."""
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
+
+from engine.fees import bill_so_far
 
 from table_app.journal import Journal
 from table_app.parlour.db import Database
@@ -111,3 +114,25 @@ def test_a_table_offline_and_its_last_time_seen(tmp_path: Path) -> None:
         db.seen("t2", "2026-12-03T18:05:00.000+00:00", "offline")  # (what the service wrote meanwhile)
         assert Live(lambda: db).load().tile("t2")["online"] is False  # a restart reads it back
         assert seconds_between("2026-12-03T18:00:00.000+00:00", "2026-12-03T18:05:00.000+00:00") == 300
+
+
+def test_the_fee_so_far_then_the_tables_own_bill(tmp_path: Path, db: Database) -> None:
+    """By the hour: the fee so far bills the hours begun since the session's new_session record
+    (the parlour's clock); once the session ends, the floor shows the table's own bill."""
+    now = [""]
+    live = Live(lambda: db, clock=lambda: now[0]).load()
+    t = Table(tmp_path, db, live)
+    try:
+        fee = {"mode": "hour", "rate": 30, "min": 0, "cap": None, "payer": "aa", "tea": 3}
+        t.step({**HAND[0], "fee": fee}, *HAND[1:])  # a hand settled
+        started = live.tile("t1")["started"]
+        assert isinstance(started, str)
+        now[0] = (datetime.fromisoformat(started) + timedelta(minutes=90)).isoformat()
+        so_far = live.tile("t1")["fee"]
+        assert so_far == bill_so_far(t.service.public, 90 * 60).to_json()  # type: ignore[union-attr]
+        assert so_far["units"] == 2 and so_far["fee"] == 60 and so_far["total"] == 72  # type: ignore[index]
+        t.step({"type": "end_session"})
+        house = t.service.public["house"]
+        assert house is not None and live.tile("t1")["fee"] == house and live.tile("t1")["phase"] == "ended"
+    finally:
+        t.close()
