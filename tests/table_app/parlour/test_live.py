@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Any
 
 from engine.fees import bill_so_far
-
 from table_app.journal import Journal
 from table_app.parlour.db import Database
 from table_app.parlour.ingest import Ingest
