@@ -5,7 +5,8 @@
 
 Only run when named (``--only floor``): 40 tables take a few minutes to start and stop.
 Environment: ``XIAN_FLOOR_TABLES`` (40), ``XIAN_FLOOR_PLAY_S`` (60: seconds measured),
-``XIAN_PARLOUR_PACE`` (``0.5,1.5``: seconds between a table's presses, drawn evenly),
+``XIAN_PARLOUR_PACE`` (``0.5,1.5``: seconds between a table's presses, drawn evenly; every
+session with a fee by the hour, so each tile shows its fee so far),
 ``XIAN_FLOOR_SHOTS`` (a folder: a screenshot of the floor there before the measuring).
 
 Measured, for every record the tables commit while the page watches (after a warm-up of
@@ -38,6 +39,7 @@ NAME = "floor"
 DESCRIPTION = "the floor view (/parlour) in Chromium with 40 tables at table pace: event → shown, the page's CPU"
 
 TARGET_P99_MS = 500.0
+FEE = {"mode": "hour", "rate": 30, "min": 20, "payer": "aa", "tea": 5}  # every session's (the fee so far shown)
 WARM_S = 10.0
 INSTRUMENT = """(() => {
   window.FLOOR_LOG = [];
@@ -133,7 +135,7 @@ def measure(rig: Rig, browser: Chromium, page: Page, play_s: float) -> FloorFigu
 
 def one_run(workdir: Path, progress: Callable[[str], None], tables: int, play_s: float,
             pace: tuple[float, float]) -> FloorFigures:
-    with Rig(workdir, tables=tables, pace=pace, floor=True) as rig:
+    with Rig(workdir, tables=tables, pace=pace, floor=True, fee=FEE) as rig:
         progress(f"{tables} tables up; playing ({pace[0]}–{pace[1]} s between presses); a browser on /parlour")
         rig.play()
         browser = Chromium(workdir / "profile")
