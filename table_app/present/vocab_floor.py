@@ -19,7 +19,7 @@ FLOOR: Final[dict[str, tuple[str, str]]] = {
     "fl_between": ("局间", "between hands"),
     "fl_ended": ("本场结束", "session over"),
     "fl_round_hand": ("第{round}圈 · 第{hand}局", "round {round} · hand {hand}"),
-    "fl_hands": ("已打 {n} 局", "{n} hands played"),
+    "fl_hands": ("已打 {n} 局", "hands played: {n}"),
     "fl_time": ("{t}", "{t}"),
     "fl_fee": ("台费 {fee}", "fee {fee}"),
     "fl_tea": ("茶水 {tea}", "tea {tea}"),
