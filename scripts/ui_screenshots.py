@@ -20,6 +20,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+# the session's fee: by the hour with a minimum, paid by the winners, and tea (the longest house lines)
+FEE = {"mode": "hour", "rate": 30, "min": 60, "payer": "winners", "tea": 5}
 LONG = ["欧阳诸葛司马东方", "Maximilianus", "Christabella", "欧阳司马诸葛上官"]  # the longest names a session takes
 SETS = {"800x480-zh": ((800, 480), "zh", LONG),
         "800x480-en": ((800, 480), "en", LONG),
@@ -34,7 +36,8 @@ def shots(names: list[str]) -> list[tuple[str, list[dict[str, Any]], str, dict[s
         ("session", [], "session", {}),
         ("join", [], "session", {"join": True}),
         ("rules", [], "rules", {}),
-        ("seating", [{"type": "new_session", "players": names, "base": 1}], "seating", {"dice": True}),
+        ("fee", [], "fee", {"fee": True}),  # (issue 31: the table fee, set for the next session)
+        ("seating", [{"type": "new_session", "players": names, "base": 1, "fee": FEE}], "seating", {"dice": True}),
         ("sithere", [{"type": "seating", "method": "A", "roller": 0, "dice": [2, 3]}], "sithere", {}),
         ("table-betting", [], "table", {"bets": [0, 1, 0, 2]}),
         ("menu", [], "table", {"menu": True}),
@@ -120,6 +123,12 @@ def make(out: Path, key: str) -> None:
 
             for t in parse_tiles(extra["tiles"]):
                 s.tap(t)
+        if extra.get("fee"):  # the form filled in as the session below is charged
+            for key, value in (("mode", FEE["mode"]), ("payer", FEE["payer"])):
+                s.ids[f"{key}_{value}"].state = "down"
+            s.mode, s.payer = FEE["mode"], FEE["payer"]
+            s.ids.rate.text, s.ids.min.text, s.ids.tea.text = str(FEE["rate"]), str(FEE["min"]), str(FEE["tea"])
+            s.refresh()
         if extra.get("refuse"):
             service.submit({"type": "press", "seat": 1, "button": "TURN"}, "sim-keys")
         menu = Menu() if extra.get("menu") else JoinDialog() if extra.get("join") else None

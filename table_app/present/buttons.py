@@ -166,7 +166,7 @@ PHONE_WORDS: Final = ("ph_dealer", "ph_rank", "ph_seat", "ph_no_wind", "ph_last"
                       "ph_connecting", "ph_offline", "ph_leave", "ph_refused", "ph_saving", "ph_tap_again",
                       "ph_east_taps", "ph_i_drew_east", "ph_how_waited", "ph_false_win", "ph_winner_confirms",
                       "go_new_session", "go_confirm_win", "go_next_hand", "end_session", "kong_concealed", "kong_added",
-                      *PAGE, *LINK)
+                      "fe_house", *PAGE, *LINK)
 """The words a phone's page shows beside its view's own lines (served with the view)."""
 
 

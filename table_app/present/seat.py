@@ -27,6 +27,7 @@ from typing import Final, Literal, TypedDict
 from engine.public import PublicState
 from engine.records import Action, Phase, Wind
 from table_app.present.buttons import PhoneKey, phone_buttons, roller
+from table_app.present.fees import so_far_both, your_house
 from table_app.present.money import Money, points_text
 from table_app.present.table import PLACES, FinalView, final_view, hand_line, meld_text, ranks, status_line
 from table_app.present.words import WIND_EN, WIND_ZH, Both, both, tile_word, tr, wind_mark
@@ -89,6 +90,8 @@ class SeatView(TypedDict):
     last_hand: list[Both]
     results: list[SeatResult]
     settle_up: list[Both]
+    house: list[Both]  # what this seat pays the house at the end (台费, 茶水: ``present.fees``)
+    fee: Both | None  # the fee so far while the session is played (None: no fee, or not known)
     final: FinalView | None  # the ended session's ranking and settle-up (to show first and to share)
     seq: int | None  # the journal record it reflects (None: not said)
 
@@ -219,10 +222,11 @@ def settle_up_lines(pub: PublicState, seat: int, money: Money | None = None) -> 
 
 
 def seat_view(pub: PublicState, seat: int, claim_left: float | None = None, seq: int | None = None,
-              money: Money | None = None) -> SeatView:
+              money: Money | None = None, seconds: int | None = None) -> SeatView:
     """What seat ``seat`` (0–3) shows: the payload of MQTT ``seat/<n>`` and a phone's view.
     ``claim_left``: seconds until the table closes the open claim window (the service's
-    deadline), shown to a seat that may still claim."""
+    deadline), shown to a seat that may still claim; ``seconds``: since the session began (the
+    fee so far in hour mode; None: not known)."""
     if type(seat) is not int or not 0 <= seat < len(pub["players"]):
         raise ValueError(f"seat must be 0–3, got {seat!r}")
     wind, turn, claims, settled = pub["winds"][seat], pub["turn"], pub["claims"], pub["last_settlement"]
@@ -262,6 +266,8 @@ def seat_view(pub: PublicState, seat: int, claim_left: float | None = None, seq:
                      "line": {"zh": hand_line(r, seat, "zh"), "en": hand_line(r, seat, "en")}}
                     for r in pub["results"]],
         "settle_up": settle_up_lines(pub, seat, money),
+        "house": your_house(pub, seat, money) if pub["phase"] == "ended" else [],
+        "fee": so_far_both(pub, seconds, money),
         "final": final_view(pub, money),
         "seq": seq,
     }

@@ -21,6 +21,7 @@ from engine.public import MeldPublic, PublicState
 from engine.records import HandResult, Settlement
 from engine.scoring import settle_up
 from table_app.present.buttons import roller
+from table_app.present.fees import house_both
 from table_app.present.money import Money, money_each, points_text
 from table_app.present.words import LANGS, Both, tile_word, tr
 
@@ -227,6 +228,7 @@ class FinalView(TypedDict):
     title: Both
     ranking: list[RankLine]
     settle: list[Both]
+    house: list[Both]  # what the house is owed (台费, 茶水: ``present.fees``), beside the settle-up; [] without a fee
     text: Both
     ended: bool  # False: a session a new one was started over before it ended (the settle-up the engine's still)
 
@@ -291,9 +293,12 @@ def session_view(pub: PublicState, money: Money | None = None) -> FinalView:
                             for rank, seat in ranking(scores)]
     settle = dict(zip(LANGS, (settle_lines(pub, lang, money) for lang in LANGS), strict=True))
     each = {lang: [] if money is None else [money_each(money, lang)] for lang in LANGS}
+    house = house_both(pub, money) if ended else []
+    to_house = {lang: [tr("fe_house", lang), *(h["zh" if lang == "zh" else "en"] for h in house)] if house else []
+                for lang in LANGS}
     text = {lang: "\n".join([title(lang), *each[lang], tr("pg_ranking", lang), *(r["line"][lang] for r in rows),
-                             tr("pg_pays", lang), *settle[lang]]) for lang in LANGS}
+                             tr("pg_pays", lang), *settle[lang], *to_house[lang]]) for lang in LANGS}
     return {"title": {"zh": title("zh"), "en": title("en")}, "ranking": rows,
             "settle": [{"zh": zh, "en": en} for zh, en in zip(settle["zh"], settle["en"], strict=True)],
-            "text": {"zh": text["zh"], "en": text["en"]}, "ended": ended}
+            "house": house, "text": {"zh": text["zh"], "en": text["en"]}, "ended": ended}
 

@@ -16,6 +16,7 @@ from typing import Final, TypedDict
 from engine.public import PublicState
 from engine.records import Phase
 from table_app.present.buttons import roller
+from table_app.present.fees import house_lines, next_change, so_far_line
 from table_app.present.money import Money
 from table_app.present.seat import SeatLines, seat_lines
 from table_app.present.table import (
@@ -36,7 +37,7 @@ from table_app.present.words import Both, tr
 WORDS: Final = ("settlement", "col_win", "col_kong", "col_bet", "col_hand", "col_total", "transfers", "final",
                 "settle_up", "wall_legend", "wall_unbroken", "lang_button", "nav_join", "join_steps", "score",
                 "seconds_left", "close", "page_next_hint", "page_new_hint", "ph_live", "ph_offline", "ar_history",
-                "ar_records")
+                "ar_records", "fe_house")
 
 
 class SeatPanel(SeatLines):
@@ -92,6 +93,16 @@ class FinalPage(TypedDict):
     ranking: list[Ranked]
     hands: str
     settle: list[str]
+    house: list[str]  # the house's lines (台费, 茶水) beside the settle-up; [] without a fee
+
+
+class FeeNow(TypedDict):
+    """The fee so far while a session is played; in hour mode also the line it becomes
+    ``next_s`` seconds from now (the page shows it then, without a new view)."""
+
+    line: str
+    next_s: int | None
+    next: str
 
 
 class TableView(TypedDict):
@@ -104,6 +115,7 @@ class TableView(TypedDict):
     wall: WallPage
     settlement: SettlementPage | None
     final: FinalPage | None
+    fee: FeeNow | None  # the fee so far (None: no fee, or the session has ended: its settle-up says it)
     words: dict[str, str]
     seq: int | None
     undone: str | None  # what the last undo took back, until the next step ("撤销了：阿明 出牌")
@@ -111,9 +123,10 @@ class TableView(TypedDict):
 
 def table_view(pub: PublicState, lang: str, claim_left: float | None = None,
                claim_window_s: float | None = None, seq: int | None = None,
-               undone: Both | None = None, money: Money | None = None) -> TableView:
+               undone: Both | None = None, money: Money | None = None, seconds: int | None = None) -> TableView:
     """The whole table screen of ``pub`` (the service's public state) in ``lang``; ``undone``:
-    what the last undo took back (the phones' part follows it: ``web.phone_decide``)."""
+    what the last undo took back (the phones' part follows it: ``web.phone_decide``); ``seconds``:
+    since the session began (the fee so far in hour mode; None: not known)."""
     phase, claims = pub["phase"], pub["claims"]
     waiting = set(claims["waiting"]) if claims is not None else set()
     rolls = roller(pub)
@@ -136,6 +149,7 @@ def table_view(pub: PublicState, lang: str, claim_left: float | None = None,
         "wall": _wall(pub, lang),
         "settlement": _settlement(pub, lang),
         "final": _final(pub, lang, money) if phase == "ended" else None,
+        "fee": fee_now(pub, lang, seconds, money),
         "words": {k: tr(k, lang) for k in WORDS},
         "seq": seq,
         "undone": None if undone is None else undone["en" if lang == "en" else "zh"],
@@ -173,4 +187,16 @@ def _final(pub: PublicState, lang: str, money: Money | None = None) -> FinalPage
     return {"ranking": [{"rank": tr("rank_n", lang, n=rank), "name": players[seat], "score": scores[seat],
                          "seat": seat} for rank, seat in ranking(scores)],
             "hands": tr("hands_played", lang, n=len(pub["results"])),
-            "settle": settle_lines(pub, lang, money)}
+            "settle": settle_lines(pub, lang, money),
+            "house": house_lines(pub.get("fee"), pub.get("house"), players, lang, money)}
+
+
+def fee_now(pub: PublicState, lang: str, seconds: int | None, money: Money | None = None) -> FeeNow | None:
+    """The fee so far (:func:`table_app.present.fees.so_far_line`) and, in hour mode, the line
+    it becomes at the next started hour."""
+    line = so_far_line(pub, seconds, lang, money)
+    if not line:
+        return None
+    wait = next_change(pub, seconds)
+    later = "" if wait is None or seconds is None else so_far_line(pub, seconds + wait, lang, money)
+    return {"line": line, "next_s": wait, "next": later}

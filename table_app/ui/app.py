@@ -119,6 +119,7 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
         self.claims_window: float = float(service.claim_window_s)
         self.history: SessionHistory | None = None  # the session's events from the journal (History)
         self.pending_bets = [0, 0, 0, 0]
+        self.fee_next: tuple[Mapping[str, object] | None] | None = None  # the next session's fee (screens/fee.py)
         self.last_phase = self.pub["phase"]
         self.last_seating: Seating | None = None  # who moves where after it (the sithere screen)
         self.font_path = find_cjk_font()

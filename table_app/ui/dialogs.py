@@ -177,7 +177,7 @@ class JoinDialog(Dialog):
 MENU = (("table", "nav_table"), ("wall", "nav_wall"), ("settlement", "nav_settlement"), ("scores", "nav_scores"),
         ("history", "nav_history"), ("past", "nav_past"), ("records", "nav_records"), ("settings", "nav_settings"),
         ("entry", "nav_entry"), ("session", "nav_new"), ("end", "nav_end"), ("join", "nav_join"),
-        ("lang", "lang_button"))
+        ("fee", "nav_fee"), ("lang", "lang_button"))
 
 
 class Menu(Dialog):

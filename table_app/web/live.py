@@ -24,6 +24,7 @@ from table_app.present.money import Money
 from table_app.present.seat import SeatView, seat_view
 from table_app.present.table_page import TableView, table_view
 from table_app.present.words import Both
+from table_app.session_clock import SessionClock
 
 if TYPE_CHECKING:
     from table_app.service import Notice, TableService
@@ -55,6 +56,7 @@ class LiveTable:
         self.undone: Callable[[], Both | None] = lambda: None  # what the last undo took back (phone_decide)
         self.streams = 0  # open event streams (for logs and tests)
         self.money: Money | None = None  # a point's value, beside the points in the settle-ups (config money.*)
+        self.session_clock = SessionClock(service)  # when the session began (the fee so far by the hour)
 
     def start(self) -> None:
         self._unsubscribe = self.service.subscribe(self)
@@ -85,6 +87,7 @@ class LiveTable:
         """The service observer: keep the latest state, wake the streams."""
         if not notice.changed:
             return
+        self.session_clock.heard(notice)
         with self._cond:
             self._public, self._seq = notice.state, notice.seq
             self._settled = notice.final  # a press's first event of two: its second comes at once
@@ -100,7 +103,7 @@ class LiveTable:
 
     def view(self, seat: int) -> SeatView:
         _, seq, public = self.snapshot()
-        return seat_view(public, seat, self.claim_left(), seq, self.money)
+        return seat_view(public, seat, self.claim_left(), seq, self.money, self._seconds(public))
 
     def seat_names(self) -> list[str]:
         """Each seat's name as its view shows it (the index page's links)."""
@@ -117,7 +120,12 @@ class LiveTable:
         """The table page's view in ``lang`` (``zh`` or ``en``): the touchscreen's table screen."""
         _, seq, public = self.snapshot()
         return table_view(public, lang, self.claim_left(), self.service.claim_window_s, seq, self.undone(),
-                          self.money)
+                          self.money, self._seconds(public))
+
+    def _seconds(self, public: PublicState) -> int | None:
+        """Seconds since the session began, where the fee so far needs them (a fee by the hour)."""
+        fee = public.get("fee")
+        return self.session_clock.seconds() if fee is not None and fee.get("mode") == "hour" else None
 
     def frame(self, seat: int | str) -> tuple[int, bytes]:
         """``(version, the SSE frame of the seat's current view)`` — or of the table page's in a

@@ -38,6 +38,7 @@ from engine.seats import SEATS
 from engine.table import accepts
 from table_app.journal_state import state_after
 from table_app.notices import Answer
+from table_app.present.fees import your_house
 from table_app.present.money import Money
 from table_app.present.names import names_problem
 from table_app.present.rules import RULE_WORDS, rule_value_word
@@ -235,7 +236,8 @@ class PhoneScore:
                 bets = {"names": list(players), "entered": [entered.get(s) for s in range(SEATS)],
                         "held": list(public["bets"]), "missing": [players[s] for s in range(SEATS) if s not in entered],
                         "max": MAX_AMOUNT}
-        yours = None if last is None else settle_up_lines(last[0], seat, self.money)
+        yours = None if last is None else [*settle_up_lines(last[0], seat, self.money),
+                                           *your_house(last[0], seat, self.money)]  # (and what it paid the house)
         return {"form": form, "bets": bets, "words": WORDS,
                 "last": None if last is None or yours is None else {"final": last[1], "yours": yours}}
 

@@ -27,9 +27,12 @@ from table_app.service import TableService
 from table_app.web import history_routes
 from table_app.web.server import SeatPages
 from tests.table_app.chromium import Chromium, Page, join_phone, phone_table, shots_dir
+from tests.table_app.test_phones_browser import lines
 
 NAMES = ["王小明", "Ana", "李雷", "Zoë"]
-START = [{"type": "new_session", "players": NAMES, "base": 1}, {"type": "seating", "method": "C", "east": 0}]
+FEE = {"mode": "hand", "rate": 8, "payer": "aa", "tea": 5}  # (issue 31: the house's lines beside the settle-up)
+START = [{"type": "new_session", "players": NAMES, "base": 1, "fee": FEE},
+         {"type": "seating", "method": "C", "east": 0}]
 HAND_1 = [{"type": "roll", "dice": [3, 4]}, {"type": "roll", "dice": [2, 3]},
           {"type": "discard", "seat": 0}, {"type": "resolve"},
           {"type": "win", "seat": 1}, {"type": "confirm_win", "wait": "plain"}, {"type": "next_hand"}]
@@ -123,6 +126,21 @@ def test_an_evening_in_history_hand_2_replayed_step_by_step_and_a_phones_record(
 
     table = browser.page(f"http://127.0.0.1:{pages.port}/table?lang=zh", width=1280, height=720, mobile=False)
     table.wait("document.body.dataset.phase === 'ended'", "the ended session")
+    # the house's lines beside the settle-up (台费: 3 hands × 8, AA; 茶水 5 each), on the table page and a phone
+    assert final["house"] == {"mode": "hand", "units": 3, "fee": 24, "table": [6, 6, 6, 6], "tea": [5, 5, 5, 5],
+                              "total": 44}
+    house = ["台费 24（3 局 × 8）", "每人付台费 6", "每人付茶水 5", "共付店家 44（台费 24 + 茶水 20）"]
+    assert table.js("document.querySelector('#final .house').textContent") == "付给店家"
+    assert table.js("[...document.querySelectorAll('#final .houselines div')].map((d) => d.textContent)") == house
+    table.screenshot(shots / "final-fee-zh.png")
+    phone.wait("!document.getElementById('settle').hidden", "the phone's settle-up")
+    assert phone.js("document.getElementById('house-head').textContent") == "付给店家 · To the house"
+    assert lines(phone, "house-lines") == ["台费 24（3 局 × 8） · Table fee 24 (3 hands × 8)",
+                                           "每人付台费 6 · each pays the house 6", "每人付茶水 5 · each pays 5 for tea",
+                                           "共付店家 44（台费 24 + 茶水 20） · "
+                                           "to the house in all 44 (table 24 + tea 20)"]
+    assert lines(phone, "settle-lines")[-2:] == ["你付台费 6 · You pay the house 6", "你付茶水 5 · You pay 5 for tea"]
+    phone.screenshot(shots_dir("phones", tmp_path) / "end-fee.png")
     table.click("#final .close")
 
     # the history: the session, its ranking and settle-up; its hands (the third drawn: 荒牌)

@@ -35,6 +35,7 @@ SCREENS: Final[dict[str, str]] = {
     "past_session": "PastSessionScreen",
     "replay": "ReplayScreen",
     "records": "RecordsScreen",
+    "fee": "FeeScreen",  # (issue 31: the table fee)
 }
 """Each screen's name (its module and ``.kv`` file) and class."""
 STEP_SCREENS: Final[dict[str, str]] = {"new_session": "session", "seating": "seating", "confirm_win": "win",

@@ -4,6 +4,7 @@ place), and the settle-up — the fewest payments that clear the scores, compute
 
 from __future__ import annotations
 
+from table_app.present.fees import house_lines
 from table_app.present.money import money_each
 from table_app.present.table import ranking, settle_lines
 from table_app.present.words import tr
@@ -29,8 +30,26 @@ class FinalScreen(Base):
         each = "" if money is None else "\n" + money_each(money, a.lang)
         self.ids.settle_head.text = tr("settle_up", a.lang) + each
         self.ids.settle.text = "\n".join(keep_last(line) for line in settle_lines(pub, a.lang, money)) if ended else ""
+        house = house_lines(pub.get("fee"), pub.get("house"), names, a.lang, money) if ended else []
+        # (one block the whole width, the lines run on: room for the settle-up above it at 800×480)
+        lines = " · ".join(keep_last(x) for x in house)
+        self.ids.house.text = tr("fe_house_lines", a.lang, lines=lines) if house else ""
+        self.fit_settle()
         self.ids.top.title = tr("final", a.lang) + " · " + tr("hands_played", a.lang, n=len(pub["results"]))
         self.ids.resume.disabled = not ended  # (only end_session ends a session: undo takes it back)
+
+    def fit_settle(self, *_: object) -> None:
+        """The settle-up in the name size, or the small size where its lines would not all fit
+        (the longest names at 800×480 with the house's lines under it)."""
+        from kivy.core.text import Label as CoreLabel
+
+        a, label = app(), self.ids.settle
+        for size in (a.fs_m, a.fs_s):
+            label.font_size = size
+            core = CoreLabel(text=label.text, font_size=size, font_name=label.font_name, text_size=(label.width, None))
+            core.refresh()
+            if core.texture.size[1] <= label.height:
+                return
 
     def resume(self) -> None:
         app().send({"type": "undo"})

@@ -35,6 +35,7 @@ from table_app.roster import Player, RosterError
 from table_app.ui.dialogs import ConfirmDialog
 from table_app.ui.name_entry import ask_name
 from table_app.ui.screens import Base, app
+from table_app.ui.screens.fee import fee_button, next_fee
 
 SOURCE = "touch"  # (the touchscreen's source, as ``TableApp.send`` writes it)
 
@@ -106,6 +107,7 @@ class SessionScreen(Base):
         n = len(a.rule_overrides)
         self.ids.rules.text = tr("ro_rules_changed", a.lang, n=n) if n else tr("ro_rules_default", a.lang)
         self.ids.score_only.state = "down" if a.score_only else "normal"
+        self.ids.fee.text = fee_button()
         for i, place in enumerate(PLACES):
             self.ids[f"place{i}"].text = tr(f"place_{place}", a.lang)
         self.players = self.roster_players()
@@ -211,6 +213,9 @@ class SessionScreen(Base):
         command: dict[str, Any] = {"type": "new_session", "players": names, "base": base}
         if a.rule_overrides:
             command["rules"] = dict(a.rule_overrides)
+        chosen, fee = next_fee()
+        if chosen:  # (else the table's default, put in by the service)
+            command["fee"] = fee
         score_only = self.ids.score_only.state == "down"
         if a.pub["phase"] in ("idle", "ended"):
             self.send(command, score_only, None)
@@ -239,6 +244,7 @@ class SessionScreen(Base):
 
         def started() -> None:
             self.filled = -1  # (coming back here shows this session's names and base)
+            a.fee_next = None  # (the fee chosen for it was this session's: the next takes the default)
             Clock.schedule_once(lambda *_: a.goto(a.home()), 0)
 
         def new_session() -> None:

@@ -23,12 +23,14 @@ NAME_MM = 5.0
 
 # (8 characters at a side seat too; 阿 has the lowest ink of the characters)
 NAMES = ["欧阳司马诸葛上官", "Maximilianus", "阿强", "欧阳诸葛司马东方"]
-START = [{"type": "new_session", "players": NAMES, "base": 1}]
+# (a fee by the hour with a minimum, paid by the winners, and tea: the final screen's longest house lines)
+FEE = {"mode": "hour", "rate": 30, "min": 60, "payer": "winners", "tea": 5}
+START = [{"type": "new_session", "players": NAMES, "base": 1, "fee": FEE}]
 SEATED = [{"type": "seating", "method": "C", "east": 0}]
 DEAL = [{"type": "roll", "dice": [4, 6]}, {"type": "roll", "dice": [2, 3]}]
 # (what the walk adds, the screens to look at; the first is the one the phase calls for)
 WALK: list[tuple[list[dict[str, Any]], tuple[str, ...]]] = [
-    ([], ("session", "rules", "settings")),
+    ([], ("session", "rules", "settings", "fee")),
     (START, ("seating",)),
     (SEATED, ("table", "sithere", "entry")),
     ([{"type": "bets", "bets": [0, 12, 0, 3]}, DEAL[0]], ("table",)),
@@ -38,7 +40,7 @@ WALK: list[tuple[list[dict[str, Any]], tuple[str, ...]]] = [
     ([{"type": "discard", "seat": 1}, {"type": "claim", "seat": 2, "call": "pong"}], ("table",)),
     ([{"type": "resolve"}, {"type": "discard", "seat": 2}, {"type": "claim", "seat": 3, "call": "win"},
       {"type": "resolve"}], ("win",)),
-    ([{"type": "confirm_win", "wait": "closed"}], ("settlement", "table", "scores", "history")),
+    ([{"type": "confirm_win", "wait": "closed"}], ("settlement", "table", "scores", "history", "fee")),
     ([{"type": "next_hand"}, {"type": "score_hand", "winner": 1, "how": "self_drawn", "wait": "single"},
       {"type": "next_hand"}], ("table",)),  # the dealer kept the deal: 庄连1
     ([{"type": "end_session"}], ("final",)),

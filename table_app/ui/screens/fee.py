@@ -1,0 +1,183 @@
+"""The table fee (台费, issue 31): how the house charges — by the hour, the hand (局), the round
+(圈) or the session, a minimum and a cap, who pays (AA, 大赢家付, the winners in proportion) and
+each seat's tea (茶水) — set for the session being played (the ``fee`` event), for the next one
+(``new_session.fee``) or as the table's default (the config's ``[fee]``). Reached from the menu
+and from the new session's form. Amounts are whole points, − and + beside each (no keyboard
+needed); a value refused is said in the screen's language and nothing is sent. The setting in
+words, as every screen says it, is shown as it is chosen (``present.fees``)."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from table_app.present.fees import FORM_STEPS, FeeJSON, form_setting, setting_line
+from table_app.present.money import points_text
+from table_app.present.words import tr
+from table_app.ui import palette as P
+from table_app.ui.screens import Base, app
+
+MODES: Final = ("none", "hour", "hand", "round", "session")
+PAYERS: Final = ("aa", "big_winner", "winners")
+AMOUNTS: Final = ("rate", "min", "cap", "tea")
+PLAYING: Final = ("seating", "betting", "rolling", "turn", "claims", "win_pending", "hand_over")
+"""The phases a fee event may change the session's fee in (not idle, not ended)."""
+
+
+def next_fee() -> tuple[bool, FeeJSON | None]:
+    """The fee chosen here for the next session: ``(chosen, setting)`` (not chosen: the table's default)."""
+    chosen = app().fee_next
+    return (False, None) if chosen is None else (True, chosen[0])
+
+
+def fee_button() -> str:
+    """The new session's fee button: the next session's fee in a few words ("台费：每小时 30")."""
+    a = app()
+    chosen, setting = next_fee()
+    fee = setting if chosen else getattr(a.service, "fee_default", None)
+    what = tr("fe_mode_none", a.lang) if fee is None else \
+        tr(f"fe_rate_{fee['mode']}", a.lang, amount=points_text(int(str(fee["rate"])), a.money(), a.lang))
+    return tr("fe_button", a.lang, what=what)
+
+
+class FeeScreen(Base):
+    note_error = ""  # the last value refused, until the form changes
+
+    def __init__(self, **kw: object) -> None:
+        super().__init__(**kw)
+        self.mode, self.payer = "none", "aa"
+        self.filled = -1  # the table's seq when the form was filled from the setting in force
+
+    def on_leave(self, *_: object) -> None:
+        self.note_error = ""
+        self.filled = -1
+
+    def playing(self) -> bool:
+        return app().pub["phase"] in PLAYING
+
+    def current(self) -> FeeJSON | None:
+        """The setting the form starts from: the session's when one is played, else the next one's."""
+        a = app()
+        chosen, setting = next_fee()
+        fee: FeeJSON | None = a.pub.get("fee") if self.playing() else setting if chosen else \
+            getattr(a.service, "fee_default", None)
+        return fee
+
+    def fill(self, fee: FeeJSON | None) -> None:
+        ids = self.ids
+        self.mode = "none" if fee is None else str(fee["mode"])
+        self.payer = "aa" if fee is None else str(fee.get("payer") or "aa")
+        for key in AMOUNTS:
+            value = None if fee is None else fee.get(key)
+            ids[key].text = "" if value is None or (key in ("min", "tea") and not value) else str(value)
+        if fee is None:
+            ids.rate.text = "30"
+        self.filled = app().seq
+
+    def refresh(self) -> None:
+        a = app()
+        if self.filled < 0:
+            self.fill(self.current())
+        lang = a.lang
+        ids = self.ids
+        for m in MODES:
+            ids[f"mode_{m}"].state = "down" if m == self.mode else "normal"
+            ids[f"mode_{m}"].text = tr(f"fe_mode_{m}", lang)
+        for p in PAYERS:
+            ids[f"payer_{p}"].state = "down" if p == self.payer else "normal"
+            ids[f"payer_{p}"].text = tr(f"fe_pick_{p}", lang)
+            ids[f"payer_{p}"].disabled = self.mode == "none"
+        for key in AMOUNTS:
+            ids[key].disabled = ids[f"{key}_down"].disabled = ids[f"{key}_up"].disabled = self.mode == "none"
+        ids.this.disabled = not self.playing()
+        ids.default.disabled = a.config_path is None
+        self.show_note()
+
+    def show_note(self) -> None:
+        """The setting in words as chosen, or why it is refused (in the message colour)."""
+        a = app()
+        ids = self.ids
+        setting, problem = self.setting()
+        if self.note_error or problem:
+            ids.note.text, ids.note.color = self.note_error or problem, P.MESSAGE
+        else:
+            ids.note.text, ids.note.color = setting_line(setting, a.lang, a.money()), P.STATUS
+        ids.now.text = tr("fe_set", a.lang, line=setting_line(a.pub.get("fee"), a.lang, a.money())) \
+            if self.playing() else ""
+
+    def setting(self) -> tuple[FeeJSON | None, str]:
+        return form_setting(self.mode, self.payer, {k: self.ids[k].text for k in AMOUNTS}, app().lang)
+
+    # -- the form ------------------------------------------------------------------------------
+
+    def set_mode(self, mode: str) -> None:
+        self.mode, self.note_error = mode, ""
+        self.refresh()
+
+    def set_payer(self, payer: str) -> None:
+        self.payer, self.note_error = payer, ""
+        self.refresh()
+
+    def step(self, key: str, up: bool) -> None:
+        """− or + one step (:data:`FORM_STEPS`); the cap goes from empty (no cap) to the minimum and back."""
+        field = self.ids[key]
+        text = field.text.strip()
+        if key == "cap" and not text:
+            if up:
+                field.text = str(max(FORM_STEPS["cap"], int(self.ids.min.text or 0) if self.ids.min.text.isdigit()
+                                     else 0))
+            return
+        if not text.isdigit():
+            self.note_error = ""
+            self.show_note()  # (the note says what is wrong with it)
+            return
+        value = int(text) + (FORM_STEPS[key] if up else -FORM_STEPS[key])
+        field.text = "" if key == "cap" and value < 0 else str(max(0, value))
+        self.note_error = ""
+        self.show_note()
+
+    def checked(self) -> tuple[bool, FeeJSON | None]:
+        setting, problem = self.setting()
+        if problem:
+            self.note_error = problem
+            app().say(problem)
+            self.show_note()
+            return False, None
+        return True, setting
+
+    # -- where it goes -------------------------------------------------------------------------
+
+    def for_session(self) -> None:
+        """The session being played: the ``fee`` event (the engine may still refuse it)."""
+        ok, setting = self.checked()
+        if not ok:
+            return
+        a = app()
+        if not self.playing():
+            a.say(tr("fe_ended", a.lang))
+            return
+        a.send({"type": "fee", "fee": setting})
+        a.say(tr("fe_set", a.lang, line=setting_line(setting, a.lang, a.money())))
+
+    def for_next(self) -> None:
+        """The next session (this screen's choice, sent with its ``new_session``)."""
+        ok, setting = self.checked()
+        if not ok:
+            return
+        a = app()
+        a.fee_next = (setting,)
+        a.say(tr("fe_next_set", a.lang, line=setting_line(setting, a.lang, a.money())))
+
+    def as_default(self) -> None:
+        """The table's default (the config's ``[fee]``), for every session that names none."""
+        ok, setting = self.checked()
+        if not ok:
+            return
+        a = app()
+        from table_app.ui.fee_default import save_default
+
+        problem = save_default(a, setting)
+        if problem:
+            self.note_error = problem
+            self.show_note()
+            return
+        a.say(tr("fe_default_saved", a.lang, line=setting_line(setting, a.lang, a.money())))
