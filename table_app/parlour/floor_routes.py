@@ -100,7 +100,9 @@ class FloorSite:
             cached = self._views.get((table, lang))
             if cached is not None and cached[0] == version:
                 return cached
-        made = (version, sse_view(table_view(pub, lang, None, None, seq)))
+        fee = pub.get("fee")
+        seconds = self.live.seconds(table) if fee is not None and fee.get("mode") == "hour" else None
+        made = (version, sse_view(table_view(pub, lang, None, None, seq, seconds=seconds)))
         with self._lock:
             self._views[(table, lang)] = made
         return made

@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from engine.fees import BillJSON, bill_so_far
 from engine.public import PublicState, public_state
 from table_app.archive.marks import Ranges
 from table_app.archive.scan import Scan
@@ -215,6 +216,13 @@ class Live:
                 self._public[table] = cached
             return version, cached[1], fold.last
 
+    def seconds(self, table: str) -> int | None:
+        """Seconds since the table's session began (its ``new_session`` record), by the parlour's clock."""
+        with self._lock:
+            fold = self._folds.get(table)
+            started = None if fold is None else fold.started
+        return seconds_between(started, self.clock())
+
     def tile(self, table: str, fee: Callable[[Fold, PublicState, str], Mapping[str, object] | None] | None = None
              ) -> dict[str, object]:
         """What the floor shows of a table: its link, its game now, and ``fee`` (the bill so far)."""
@@ -236,20 +244,13 @@ class Live:
         return tile
 
 
-def fee_so_far(fold: Fold, pub: PublicState, now: str) -> dict[str, object] | None:
-    """What the session owes the house so far (``engine.fees``' bill as JSON), None with no fee set:
-    the table's own bill once the session ended (its ``house``), else the bill were it to end now
+def fee_so_far(fold: Fold, pub: PublicState, now: str) -> BillJSON | None:
+    """What the session owes the house so far, None with no fee set: the table's own bill once
+    the session ended (its ``house``), else the bill were it to end now
     (:func:`engine.fees.bill_so_far`: its time from the ``new_session`` record to ``now``)."""
-    from engine.fees import bill_so_far
-
-    shown: dict[str, object] = dict(pub)
-    if not shown.get("fee"):
+    if pub["fee"] is None:
         return None
-    house = shown.get("house")
-    if isinstance(house, dict):
-        return house
-    acc, hands = fold.scan.session, fold.scan.hands  # (the scan's count where the state has none)
-    shown.setdefault("session_hands", 0 if acc is None else acc.hands)
-    shown.setdefault("session_rounds", hands[-1][1].round if hands else 0)
-    so_far = bill_so_far(shown, seconds_between(fold.started, now))
+    if pub["house"] is not None:
+        return pub["house"]
+    so_far = bill_so_far(pub, seconds_between(fold.started, now))
     return None if so_far is None else so_far.to_json()

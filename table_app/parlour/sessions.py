@@ -129,7 +129,7 @@ def setting_of(value: object) -> dict[str, object] | None:
     if value is None:
         return None
     try:
-        return FeeSetting.from_json(value).to_json()
+        return dict(FeeSetting.from_json(value).to_json())
     except (ValueError, TypeError):
         return None
 

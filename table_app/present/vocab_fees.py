@@ -73,5 +73,4 @@ FEES: Final[dict[str, tuple[str, str]]] = {
     "fe_ended": ("牌局已结束：台费改不了", "The session has ended: its fee stays"),
     "fe_button": ("台费：{what}", "Fee: {what}"),
     "nav_fee": ("台费", "Table fee"),
-    "ev_fee": ("台费：{line}", "table fee: {line}"),
 }
