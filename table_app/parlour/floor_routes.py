@@ -48,6 +48,9 @@ TEXT = "text/plain; charset=utf-8"
 _KEY = re.compile(r"[A-Za-z0-9_-]{16,64}")
 _TABLE = r"([A-Za-z0-9_-]{1,64})"
 FLOOR_WORDS = ("lang_button", *FLOOR)
+# the owner's few browsers, not a table's phones: at most 40 answering threads, within the unit's TasksMax=64
+LIMITS = Limits(requests=16, requests_per_client=4, trusted_requests=8, streams=8, streams_per_client=4,
+                trusted_streams=8)
 
 
 def owner_key(db: Database) -> str:
@@ -227,7 +230,7 @@ class FloorServer:
                  address: tuple[str, int], limits: Limits | None = None) -> None:
         self.feed = FloorFeed(live, plan)
         self.site = FloorSite(live, self.feed, key)
-        self.server = Server(address, Router(routes(), self.site), self.feed, limits or Limits(),
+        self.server = Server(address, Router(routes(), self.site), self.feed, limits or LIMITS,
                              trusted=self.site.trusted)
         self._thread: threading.Thread | None = None
 
