@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from table_app.bench.parlour_rig import Rig
-from tests.table_app.chromium import Chromium, shots_dir, until
+from tests.table_app.chromium import Chromium, Page, shots_dir, until
 
 PLAY_S = float(os.environ.get("XIAN_PARLOUR_PLAY_S", "6"))  # seconds of play between the steps
 
@@ -62,10 +62,15 @@ class Floor:
             page = self.browser.page(f"{self.url}&lang={lang}", width=width, height=height, mobile=mobile)
             page.wait("document.querySelectorAll('.tile').length === 8", "the eight tables")
             page.screenshot(self.shots / f"{name}.png")
-        page = self.browser.page(self.url.replace("/parlour?", f"/parlour/t/{ended}?") + "&lang=en", width=1280,
+        self.table_page(ended).screenshot(self.shots / "table-page-ended-en.png")
+
+    def table_page(self, table: str) -> Page:
+        """The table's page from the parlour's copy, its session ended: the final card with the house's lines."""
+        page = self.browser.page(self.url.replace("/parlour?", f"/parlour/t/{table}?") + "&lang=en", width=1280,
                                  height=720, mobile=False)
-        page.wait("document.body.dataset.phase === 'ended'", "the ended session's final card")
-        page.screenshot(self.shots / "table-page-ended-en.png")
+        page.wait("document.body.dataset.phase === 'ended' && "
+                  "document.querySelector('#final .houselines').childElementCount > 0", "the final card, the house's")
+        return page
 
     def close(self) -> None:
         self.browser.close()
@@ -146,6 +151,8 @@ def _fee_on_the_floor(rig: Rig, f: Floor) -> None:
 
     until(lambda: sums() == expected, 20)
     assert sums() == expected
+    total = str(houses["t02"]["total"])
+    assert total in f.table_page("t02").js("document.querySelector('#final .houselines').textContent")
     f.pictures("t01")
 
 
