@@ -298,7 +298,8 @@ class TableState:
             scores=list(d["scores"]),
             last_settlement=None if last is None else settlement_from_json(last),
             results=[cast(HandResult, {**r}) for r in d.get("results", [])],  # (older snapshots: none)
-            # (snapshots before issue 31: no fee; the round of the last hand, if any, is the round now)
+            # (snapshots before issue 31: no fee; the round of the last hand taken as the round now — one too
+            # many only for a snapshot between a round's last hand and the next, whose result sets it right)
             fee=None if d.get("fee") is None else FeeSetting.from_json(d["fee"]),
             settled_round=d.get("settled_round", d["passes"] // 4 + 1 if d.get("results") else 0),
             seconds=d.get("seconds"),

@@ -1,10 +1,12 @@
-"""``xian-table parlour serve | tables add T | tables retire T | tables list | takings | leaderboard``: the parlour.
+"""``xian-table parlour serve | tables add|retire|list|place | fee T|all | takings | leaderboard``: the parlour.
 
 ``serve`` keeps every table's journal in the parlour database (table_app/parlour/service.py);
 ``tables add T`` gives table T its user on the parlour's mosquitto and prints what to run on
 the table; ``tables retire T`` takes the user away (its records stay); ``tables list`` shows
-each table, when it was last seen, its journals and records; ``takings`` and ``leaderboard``:
-:mod:`table_app.cli.parlour_reports`. docs/parlour-service.md.
+each table, when it was last seen, its journals and records; ``tables place`` puts it on the
+owner's floor plan (``serve --http``: :mod:`table_app.parlour.floor_routes`); ``fee`` sends one
+table or all their fee (台费: ``table_app/parlour/fee_command.py``); ``takings`` and
+``leaderboard``: :mod:`table_app.cli.parlour_reports`. docs/parlour-service.md.
 """
 
 from __future__ import annotations
@@ -46,25 +48,50 @@ def _broker_dir_option(p: argparse.ArgumentParser) -> None:
                         "folder)")
 
 
+def _broker_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--broker", default=os.environ.get("XIAN_PARLOUR_BROKER") or "mqtt://xian-parlour@127.0.0.1:1883",
+                   metavar="URL",
+                   help="the parlour mosquitto, mqtt://USER@HOST:PORT or mqtts://… (default: $XIAN_PARLOUR_BROKER, "
+                        "else %(default)s)")
+    p.add_argument("--password-file", type=Path, metavar="FILE",
+                   help="the broker password (default: $XIAN_PARLOUR_MQTT_PASSWORD, or service.password in "
+                        "--broker-dir when readable)")
+    p.add_argument("--broker-dir", type=Path, default=None, metavar="DIR", help=argparse.SUPPRESS)
+    p.add_argument("--cafile", type=Path, help="the CA certificate of an mqtts:// broker")
+    p.add_argument("--prefix", default="xian", help="the tables' topic prefix (default %(default)s)")
+
+
+def _fee_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from engine.fees import FEE_MODES, FEE_PAYERS
+
+    f = sub.add_parser("fee", help="send tables their fee (台费): their default, and the session in play's")
+    f.add_argument("table", help="a table's id, or all (every table added and not retired)")
+    f.add_argument("--mode", choices=FEE_MODES, help="per started hour, settled hand (局), round begun (圈) or session")
+    f.add_argument("--rate", type=int, metavar="N", help="points per hour, hand, round or session")
+    f.add_argument("--min", type=int, default=0, dest="fee_min", metavar="N",
+                   help="the table fee is at least this (default 0)")
+    f.add_argument("--cap", type=int, metavar="N", help="and at most this (default: no cap)")
+    f.add_argument("--payer", choices=FEE_PAYERS, default="aa", help="who pays it (default aa)")
+    f.add_argument("--tea", type=int, default=0, metavar="N",
+                   help="tea (茶水费): each seat pays this once per session (default 0)")
+    f.add_argument("--none", action="store_true", help="no fee from now on (instead of --mode and --rate)")
+    f.add_argument("--wait", type=float, default=10.0, metavar="S", help="seconds to wait for the tables' answers")
+    _db_option(f)
+    _broker_options(f)
+
+
 def register(p: argparse.ArgumentParser) -> None:
     sub = p.add_subparsers(dest="action", metavar="ACTION", required=True)
     s = sub.add_parser("serve", help="keep the tables' journals in the parlour database (the service)")
     _db_option(s)
-    s.add_argument("--broker", default=os.environ.get("XIAN_PARLOUR_BROKER") or "mqtt://xian-parlour@127.0.0.1:1883",
-                   metavar="URL",
-                   help="the parlour mosquitto, mqtt://USER@HOST:PORT or mqtts://… (default: $XIAN_PARLOUR_BROKER, "
-                        "else %(default)s)")
-    s.add_argument("--password-file", type=Path, metavar="FILE",
-                   help="the broker password (default: $XIAN_PARLOUR_MQTT_PASSWORD, or service.password in "
-                        "--broker-dir when readable)")
-    s.add_argument("--broker-dir", type=Path, default=None, metavar="DIR", help=argparse.SUPPRESS)
-    s.add_argument("--cafile", type=Path, help="the CA certificate of an mqtts:// broker")
+    _broker_options(s)
     s.add_argument("--client-id", default="xian-parlour", help="the MQTT client id: fixed, so the session persists")
-    s.add_argument("--prefix", default="xian", help="the tables' topic prefix (default %(default)s)")
-    s.add_argument("--http", nargs="?", const=":8090", metavar="[HOST:]PORT",
-                   help="also serve the owner's pages (/parlour: the floor, each table's page) here "
-                        "(default :8090, every address); the owner's link is printed")
+each table, when it was last seen, its journals and records; ``tables place`` puts it on the
+owner's floor plan (``serve --http``: :mod:`table_app.parlour.floor_routes`); ``fee`` sends one
+table or all their fee (台费: ``table_app/parlour/fee_command.py``); ``takings`` and
+``leaderboard``: :mod:`table_app.cli.parlour_reports`. docs/parlour-service.md.
     s.add_argument("-v", "--verbose", action="store_true", help="log each replay request and answer")
+    _fee_parser(sub)
     t = sub.add_parser("tables", help="add, retire or list the tables")
     tsub = t.add_subparsers(dest="tables_action", metavar="WHAT", required=True)
     add = tsub.add_parser("add", help="a table's user on the parlour broker; prints what to run on the table")
@@ -103,6 +130,8 @@ def run(args: argparse.Namespace) -> int:
         if not _TABLE.fullmatch(getattr(args, "table", "x")):
             print("xian-table parlour: a table id is 1–64 letters, digits, '-' or '_'", file=sys.stderr)
             return 2
+        if args.action == "fee":
+            return send_fees(args)
         with Database.open(args.db) as db:
             if args.tables_action == "add":
                 return add_table(db, args)
@@ -200,6 +229,41 @@ def list_tables(db: Database) -> int:
             print(f"  journal {j.journal}  first seen {j.first_seen[:19].replace('T', ' ')}  "
                   f"records {j.records:,} of {j.highest:,}")
     return 0
+
+
+def send_fees(args: argparse.Namespace) -> int:
+    """``parlour fee``: the setting to each table named, then what each answered."""
+    from engine.fees import FeeSetting
+    from table_app.mqtt.topics import PASSWORD_ENV, parse_url
+    from table_app.parlour.db import Database
+    from table_app.parlour.fee_command import send_fee
+    from table_app.present.history import fee_words
+
+    if args.none == (args.mode is not None) or (args.mode is not None) != (args.rate is not None):
+        print("xian-table parlour fee: give --mode and --rate (a fee), or --none (no fee)", file=sys.stderr)
+        return 2
+    setting = None if args.none else FeeSetting.from_json({"mode": args.mode, "rate": args.rate, "min": args.fee_min,
+                                                           "cap": args.cap, "payer": args.payer, "tea": args.tea})
+    if args.table == "all":
+        with Database.open(args.db) as db:
+            tables = _active(db)
+        if not tables:
+            print("xian-table parlour fee: no tables yet (xian-table parlour tables add T)", file=sys.stderr)
+            return 1
+    else:
+        tables = [args.table]
+    broker = parse_url(args.broker, {PASSWORD_ENV: _password(args) or ""})
+    answers = send_fee(broker, tables, setting, prefix=args.prefix, cafile=args.cafile, wait_s=args.wait)
+    what = "no fee" if setting is None else fee_words(setting, "en")
+    for table, answer in answers.items():
+        if answer is None:
+            print(f"table {table}: sent ({what}); no answer in {args.wait:g} s — its link may be down: the table "
+                  "gets it when the link is back")
+        elif answer.get("status") == "ok":
+            print(f"table {table}: {what} — its default now, and the session in play's")
+        else:
+            print(f"table {table}: refused: {answer.get('error')}")
+    return 0 if all(a is not None and a.get("status") == "ok" for a in answers.values()) else 1
 
 
 def _password(args: argparse.Namespace) -> str | None:

@@ -153,6 +153,7 @@ REFUSALS: Final[dict[str, tuple[str, str]]] = {
     "event_end_session": ("结束牌局", "end the session"),
     "event_score_hand": ("记分", "score a hand"),
     "event_name": ("改名", "set a name"),
+    "event_fee": ("设台费", "set the table fee"),
     "button_TURN": ("出牌键", "TURN"),
     "button_CHI": ("吃", "CHI"),
     "button_PENG": ("碰", "PENG"),
