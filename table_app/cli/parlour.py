@@ -86,10 +86,9 @@ def register(p: argparse.ArgumentParser) -> None:
     _db_option(s)
     _broker_options(s)
     s.add_argument("--client-id", default="xian-parlour", help="the MQTT client id: fixed, so the session persists")
-each table, when it was last seen, its journals and records; ``tables place`` puts it on the
-owner's floor plan (``serve --http``: :mod:`table_app.parlour.floor_routes`); ``fee`` sends one
-table or all their fee (台费: ``table_app/parlour/fee_command.py``); ``takings`` and
-``leaderboard``: :mod:`table_app.cli.parlour_reports`. docs/parlour-service.md.
+    s.add_argument("--http", nargs="?", const=":8090", metavar="[HOST:]PORT",
+                   help="also serve the owner's pages (/parlour: the floor, each table's page) here "
+                        "(default :8090, every address); the owner's link is printed")
     s.add_argument("-v", "--verbose", action="store_true", help="log each replay request and answer")
     _fee_parser(sub)
     t = sub.add_parser("tables", help="add, retire or list the tables")
