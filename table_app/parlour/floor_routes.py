@@ -194,13 +194,10 @@ def table_events(site: FloorSite, request: Request) -> Answer:
 
 
 def _reports() -> list[Route[FloorSite]]:
-    """Helper takings' routes (``report_routes.ROUTES``), the owner's too, when they are there."""
-    try:
-        from table_app.parlour import report_routes  # type: ignore[attr-defined]
-    except ImportError:
-        return []
-    rows: list[Route[FloorSite]] = list(report_routes.ROUTES)
-    return rows
+    """The takings' and leaderboards' routes (:mod:`table_app.parlour.report_routes`), the owner's too."""
+    from table_app.parlour import report_routes
+
+    return list(report_routes.ROUTES)
 
 
 ROUTES: list[Route[FloorSite]] = [

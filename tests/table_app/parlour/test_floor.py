@@ -69,7 +69,7 @@ def test_owner_only_then_tiles_then_a_table_page(floor: tuple[Database, Table, F
     _, table, web = floor
     key = web.site.key
     for path in ("/parlour", "/parlour.json", "/parlour/events", "/parlour/t/t1", "/parlour/t/t1/table.json",
-                 f"/parlour?key={key[:-1]}x"):
+                 "/parlour/takings", "/parlour/takings.csv", f"/parlour?key={key[:-1]}x"):
         status, _, body = get(web, path)
         assert status == 403 and "店主专用" in body.decode() and "owner only" in body.decode(), path
     status, headers, _ = get(web, f"/parlour?key={key}&lang=en")
@@ -93,6 +93,8 @@ def test_owner_only_then_tiles_then_a_table_page(floor: tuple[Database, Table, F
         assert json.loads(body) == json.loads(json.dumps(
             table_view(table.service.public, lang, None, None, table.service.seq), ensure_ascii=False))
     assert get(web, "/parlour/t/nope", cookie)[0] == 404
+    status, _, body = get(web, "/parlour/takings.csv?bom=0", cookie)  # the takings' routes, mounted
+    assert status == 200 and body.startswith(b"period,table,sessions")
 
 
 def test_the_stream_sends_only_what_changed_and_the_plan(floor: tuple[Database, Table, FloorServer],
