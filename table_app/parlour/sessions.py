@@ -6,7 +6,9 @@ through the engine and sums each session. What it finds is kept in the ``session
 (one row a session in effect: table, journal, first seq, started/ended at, players and their
 roster ids, hands, rounds, scores, the fee setting and the bill, each player's counts), and
 where the fold stands in ``session_scans`` (a journal's last record folded, its hash, the
-scan's cursor: the engine's state and what the fold keeps besides).
+scan's cursor: the engine's state and what the fold keeps besides) — a checkpoint, kept at an
+undo or redo and every :data:`CHECKPOINT` records: from an older one the fold carries on over
+the records after it to the same rows.
 
 :meth:`Sessions.update` is called with the journals a batch stored records of, inside the
 batch's transaction: the records after the cursor are fed on (cheap: the engine's step per
@@ -40,6 +42,7 @@ log = logging.getLogger("xian.parlour")
 
 VERSION: Final = 1  # of the cursor: another version is folded again from the records
 CHUNK: Final = 5000  # records read at a time
+CHECKPOINT: Final = 500  # records folded between two cursors kept (the cursor is most of the fold's cost)
 Key = tuple[str, str]  # (table, journal)
 
 COLUMNS: Final = ("table_id", "journal_id", "first_seq", "number", "started", "ended", "last_seq", "last_at",
@@ -100,6 +103,7 @@ class Fold:
     extra: dict[int, Extra] = field(default_factory=dict)  # by session number
     scan: Scan = field(default_factory=lambda: Scan({}))
     failed: bool = False  # the engine refused one of its events: left as it was, logged once
+    saved: int = 0  # the last seq of the cursor kept in the database
 
     def cursor(self) -> str:
         return json.dumps({"version": VERSION, "starts": [[f, n, at] for f, (n, at) in self.starts.items()],
@@ -118,6 +122,7 @@ class Fold:
                        [(int(s), str(k), int(t)) for s, k, t in d["marks"]],
                        {int(n): Extra(**e) for n, e in d["extra"].items()})
             fold.scan = Scan.resume(fold.starts, d["scan"])
+            fold.saved = last_seq
             return fold
         except (ValueError, TypeError, KeyError, AttributeError) as e:
             log.warning("sessions: a cursor that cannot be read (%s): folded again", e)
@@ -174,12 +179,14 @@ class Sessions:
         n = 0
         with self.db.transaction():
             for j in self.db.journals():
-                if j.last_stored and self.update([(j.table, j.journal)]):
+                if j.last_stored and self.update([(j.table, j.journal)], save=True):
                     n += 1
         return n
 
-    def update(self, keys: Iterable[Key]) -> int:
-        """Fold on the records these journals stored since; the number that moved."""
+    def update(self, keys: Iterable[Key], *, save: bool = False) -> int:
+        """Fold on the records these journals stored since; the number that moved. The cursor
+        is saved (``save``) or at an undo or redo, or :data:`CHECKPOINT` records after the last
+        (a checkpoint: from an older one the fold carries on to the same rows)."""
         moved = 0
         for key in sorted(set(keys)):
             fold = self._fold(key)
@@ -188,6 +195,7 @@ class Sessions:
             tip, tip_hash = self.db.tip(*key)
             if tip <= fold.last_seq:
                 continue
+            before = len(fold.marks)
             try:
                 self._advance(key, fold, tip)
             except (ValueError, TypeError, KeyError) as e:  # the engine refused an event (another version?)
@@ -195,8 +203,10 @@ class Sessions:
                 log.error("sessions: table %s journal %s cannot be folded past record %d (%s); its sessions "
                           "stay as they were", key[0], key[1], fold.last_seq, e)
                 continue
+            marks = len(fold.marks) != before
             fold.last_seq, fold.last_hash = tip, tip_hash
-            self._save_cursor(key, fold)
+            if save or marks or fold.last_seq - fold.saved >= CHECKPOINT:
+                self._save_cursor(key, fold)
             moved += 1
         return moved
 
@@ -222,6 +232,7 @@ class Sessions:
         return fold
 
     def _save_cursor(self, key: Key, fold: Fold) -> None:
+        fold.saved = fold.last_seq
         self.db.x("DELETE FROM session_scans WHERE table_id = ? AND journal_id = ?", key)
         self.db.x("INSERT INTO session_scans (table_id, journal_id, last_seq, last_hash, cursor) "
                   "VALUES (?, ?, ?, ?, ?)", (*key, fold.last_seq, fold.last_hash, fold.cursor()))
