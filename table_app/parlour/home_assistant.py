@@ -19,8 +19,9 @@ b''
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import cast
 
 from table_app.mqtt.discovery import _sensor
 from table_app.mqtt.messages import Outgoing, dumps
@@ -34,11 +35,13 @@ def state_topic(prefix: str, table: str) -> str:
     return f"{prefix}-parlour/{table}/state"
 
 
-def _config(prefix: str, table: str, object_id: str, name: str, template: str, **extra: Any) -> dict[str, Any]:
+def _config(prefix: str, table: str, object_id: str, name: str, template: str, **extra: object) -> dict[str, object]:
     node = node_id(f"{prefix}_parlour", table)
-    body = _sensor(Topics(prefix, table), object_id, name, state_topic(prefix, table), template, **extra)
+    body: dict[str, object] = _sensor(Topics(prefix, table), object_id, name, state_topic(prefix, table), template,
+                                      **extra)
     body.update(unique_id=f"{node}_{object_id}", object_id=f"{node}_{object_id}")
-    body["device"] = {**body["device"], "identifiers": [node], "name": f"Parlour table {table} · 棋牌室 {table} 桌",
+    device = dict(cast(Mapping[str, object], body["device"]))
+    body["device"] = {**device, "identifiers": [node], "name": f"Parlour table {table} · 棋牌室 {table} 桌",
                       "model": "xian-table parlour"}
     return body
 
