@@ -25,6 +25,7 @@ from typing import ClassVar, Final, Literal, get_args
 
 from engine.errors import InvalidEventError
 from engine.event_base import Event
+from engine.fees import FeeSetting
 from engine.fields import (
     MAX_AMOUNT,
     amount_text,
@@ -42,6 +43,7 @@ from engine.hand import HandError, parse_meld
 from engine.records import CALLS, WAIT_KINDS, Call, WaitKind, Wind
 from engine.rules import Rules, RulesError
 from engine.scored import SCORED_FIELDS, ScoreHand  # (score-only mode)
+from engine.session_events import EndSession, Fee  # (the session's fee and end: issue 31)
 from engine.tiles import TileError, format_tiles, parse_tiles, tile_text
 
 OwnKong = Literal["concealed", "added"]
@@ -52,7 +54,8 @@ WIND_LETTERS: Final[tuple[Wind, ...]] = get_args(Wind)
 @dataclass(frozen=True)
 class NewSession(Event):
     """Start over: four players by seat, the base, rule overrides, and ``wall_seed`` for full-tile mode;
-    ``player_ids``: each seat's player in the table's roster (None: not in it), when the table has one."""
+    ``player_ids``: each seat's player in the table's roster (None: not in it), when the table has one;
+    ``fee``: the session's fee setting (``engine.fees``; None: no fee)."""
 
     TYPE: ClassVar[str] = "new_session"
     players: tuple[str, str, str, str]
@@ -60,6 +63,7 @@ class NewSession(Event):
     rules: Mapping[str, object] | None = None
     wall_seed: int | None = None
     player_ids: tuple[int | None, int | None, int | None, int | None] | None = None
+    fee: FeeSetting | None = None
 
     def __post_init__(self) -> None:
         p = self.players
@@ -81,6 +85,7 @@ class NewSession(Event):
             raise InvalidEventError(f"new_session: 'wall_seed' must be a whole number, got {self.wall_seed!r}")
         if self.player_ids is not None:
             object.__setattr__(self, "player_ids", check_player_ids(self.player_ids, self.TYPE))
+        object.__setattr__(self, "fee", None if self.fee is None else FeeSetting.from_json(self.fee, self.TYPE))
 
     @property
     def rule_set(self) -> Rules:
@@ -99,6 +104,8 @@ class NewSession(Event):
             d["wall_seed"] = self.wall_seed
         if self.player_ids is not None:
             d["player_ids"] = list(self.player_ids)
+        if self.fee is not None:
+            d["fee"] = self.fee.to_json()
         return d
 
 
@@ -393,14 +400,6 @@ class NextHand(Event):
 
 
 @dataclass(frozen=True)
-class EndSession(Event):
-    TYPE: ClassVar[str] = "end_session"
-
-    def to_json(self) -> dict[str, object]:
-        return {"type": self.TYPE}
-
-
-@dataclass(frozen=True)
 class Name(Event):
     """A player names their seat (from a phone, or the screen): before the first hand's deal or
     between hands. Journaled and undoable like any event. ``player_id``: the name's player in
@@ -429,7 +428,7 @@ class Name(Event):
 
 _SCHEMA: Final[dict[str, tuple[type[Event], tuple[str, ...], tuple[str, ...]]]] = {
     # type: (class, required fields, optional fields)
-    "new_session": (NewSession, ("players", "base"), ("rules", "wall_seed", "player_ids")),
+    "new_session": (NewSession, ("players", "base"), ("rules", "wall_seed", "player_ids", "fee")),
     "seating": (Seating, ("method",), ("roller", "dice", "rolls", "east", "drew")),
     "bets": (Bets, ("bets",), ()),
     "roll": (Roll, ("dice",), ("seat",)),
@@ -442,9 +441,10 @@ _SCHEMA: Final[dict[str, tuple[type[Event], tuple[str, ...], tuple[str, ...]]]] 
     "confirm_win": (ConfirmWin, (), ("wait", "hand", "win_tile", "melds")),
     "reject_win": (RejectWin, (), ()),
     "next_hand": (NextHand, (), ()),
-    "end_session": (EndSession, (), ()),
+    "end_session": (EndSession, (), ("seconds",)),
     "name": (Name, ("seat", "name"), ("player_id",)),
     "score_hand": (ScoreHand, (), SCORED_FIELDS),
+    "fee": (Fee, (), ("fee",)),
 }
 _TEXT: Final = {"tile": "a tile in JSON is mpsz text like '5p'", "win_tile": "a tile in JSON is mpsz text like '5p'",
                 "tiles": "'tiles' in JSON are mpsz text like '34m'"}
@@ -495,6 +495,6 @@ def parse_event(obj: object) -> Event:
         raise InvalidEventError(f"{etype}: {e} in {dict(obj)!r}") from None
 
 
-__all__ = ["EVENT_CLASSES", "EVENT_TYPES", "Bets", "Claim", "ConfirmWin", "Discard", "EndSession", "Event",
+__all__ = ["EVENT_CLASSES", "EVENT_TYPES", "Bets", "Claim", "ConfirmWin", "Discard", "EndSession", "Event", "Fee",
            "InvalidEventError", "Kong", "Name", "NewSession", "NextHand", "Pass", "RejectWin", "Resolve", "Roll",
            "Seating", "Win", "parse_event"]

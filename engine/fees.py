@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Final, Literal, get_args
+from typing import Final, Literal, TypedDict, get_args
 
 from engine.errors import InvalidEventError
 from engine.fields import MAX_AMOUNT, amount_text
@@ -34,6 +34,22 @@ FeePayer = Literal["aa", "big_winner", "winners"]
 FEE_PAYERS: Final[tuple[FeePayer, ...]] = get_args(FeePayer)
 FEE_FIELDS: Final = ("mode", "rate", "min", "cap", "payer", "tea")
 HOUR: Final = 3600
+class FeeJSON(TypedDict):
+    mode: FeeMode
+    rate: int
+    min: int
+    cap: int | None
+    payer: FeePayer
+    tea: int
+"""A fee setting's JSON, every key (``FeeSetting.to_json``): in events, the config, the public state."""
+class BillJSON(TypedDict):
+    mode: FeeMode
+    units: int
+    fee: int
+    table: list[int]
+    tea: list[int]
+    total: int
+"""A bill's JSON (``Bill.to_json``): the public state's ``house``."""
 MAX_SECONDS: Final = 10**9
 """The longest session an ``end_session`` may record (about 31 years): bills stay short numbers."""
 
@@ -120,7 +136,7 @@ class FeeSetting:
             msg = str(e)
             raise InvalidEventError(msg if etype == "fee" else msg.replace("fee:", f"{etype}: fee:", 1)) from None
 
-    def to_json(self) -> dict[str, object]:
+    def to_json(self) -> FeeJSON:
         return {"mode": self.mode, "rate": self.rate, "min": self.min, "cap": self.cap, "payer": self.payer,
                 "tea": self.tea}
 
@@ -144,7 +160,7 @@ class Bill:
         """What ``seat`` pays the house: its share of the table fee and its tea."""
         return self.table[seat] + self.tea[seat]
 
-    def to_json(self) -> dict[str, object]:
+    def to_json(self) -> BillJSON:
         return {"mode": self.mode, "units": self.units, "fee": self.fee, "table": list(self.table),
                 "tea": list(self.tea), "total": self.total}
 
@@ -255,5 +271,5 @@ def bill_so_far(public: Mapping[str, object], seconds: int | None) -> Bill | Non
     return bill(FeeSetting.from_json(fee), hands=hands, rounds=rounds, seconds=seconds, scores=scores)
 
 
-__all__ = ["FEE_MODES", "FEE_PAYERS", "MAX_SECONDS", "Bill", "FeeMode", "FeePayer", "FeeSetting", "bill",
-           "bill_so_far", "split", "units"]
+__all__ = ["FEE_MODES", "FEE_PAYERS", "MAX_SECONDS", "Bill", "BillJSON", "FeeJSON", "FeeMode", "FeePayer",
+           "FeeSetting", "bill", "bill_so_far", "split", "units"]

@@ -19,7 +19,7 @@ from engine.tiles import ALL_TILES, Tile, format_tiles, tile_text
 
 EffectKind = Literal[
     "dealt", "drew", "claims_open", "claim_taken", "kong", "win_declared", "win_withdrawn", "hand_over", "to_move",
-    "session_ended", "named",
+    "session_ended", "named", "fee",
 ]
 
 
@@ -29,7 +29,7 @@ class Effect(NamedTuple):
     (data: ``discard``/``rob``), ``claim_taken`` (data: the call), ``kong`` (data: kind),
     ``win_declared`` (data: kind), ``win_withdrawn``, ``hand_over`` (data: the settlement),
     ``to_move`` (the seat to play; data: ``discard`` or ``roll``), ``session_ended``, ``named``
-    (data: the name).
+    (data: the name), ``fee`` (data: the new fee setting's JSON, or None).
     (A named tuple: a handler makes one or two per event, and a tuple is the cheapest value.)
     """
 
@@ -66,6 +66,7 @@ def end_hand(s: TableState, settled: Settlement, seat: int | None = None, tile: 
     ``results``; nobody is to move. ``seat`` and ``tile``: the winner and the winning tile."""
     s.last_settlement = settled
     s.results.append(hand_result(settled))
+    s.settled_round = s.round
     s.turn = s.drawn = s.last_drawn = s.claims = s.pending = None
     s.phase = "hand_over"
     return [Effect("hand_over", seat, tile, settled)]

@@ -24,6 +24,7 @@ from __future__ import annotations
 from typing import Final, Literal, TypedDict
 
 from engine.claims import prevailing_claim
+from engine.fees import BillJSON, FeeJSON, bill
 from engine.legal import actions
 from engine.records import (
     Action,
@@ -140,6 +141,11 @@ PublicState = TypedDict("PublicState", {
     "bets_open": bool,
     "step": Step | None,
     "player_ids": list[int | None],  # (issue 28) each seat's player in the table's roster; None: not in it
+    # (issue 31) the session's fee setting and, once it has ended, the house's bill; what a fee so far counts
+    "fee": FeeJSON | None,
+    "house": BillJSON | None,
+    "session_hands": int,
+    "session_rounds": int,
 })
 """docs/design.md "Public state", every key typed."""
 
@@ -192,7 +198,28 @@ def public_state(s: TableState) -> PublicState:
         "bets_open": s.phase in ("betting", "rolling") and s.dice_dealer is None,
         "step": TABLE_STEPS.get(s.phase),
         "player_ids": list(s.player_ids),
+        "fee": None if s.fee is None else s.fee.to_json(),
+        "house": house_bill(s),
+        "session_hands": len(s.results),
+        "session_rounds": s.settled_round,
     }
+
+
+def house_bill(s: TableState) -> BillJSON | None:
+    """What the house is owed (``engine.fees.bill``), once the session has ended with a fee set.
+
+    >>> from engine.table import replay
+    >>> s = replay([{"type": "new_session", "players": ["A", "B", "C", "D"], "base": 1,
+    ...              "fee": {"mode": "hour", "rate": 30, "tea": 5}},
+    ...             {"type": "seating", "method": "C", "east": 0},
+    ...             {"type": "score_hand", "winner": 2, "how": "self_drawn"},
+    ...             {"type": "end_session", "seconds": 4000}])
+    >>> house_bill(s)
+    {'mode': 'hour', 'units': 2, 'fee': 60, 'table': [15, 15, 15, 15], 'tea': [5, 5, 5, 5], 'total': 80}
+    """
+    if s.phase != "ended" or s.fee is None:
+        return None
+    return bill(s.fee, hands=len(s.results), rounds=s.settled_round, seconds=s.seconds, scores=s.scores).to_json()
 
 
 def _break(s: TableState) -> BreakPublic | None:

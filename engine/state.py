@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Final, cast
 
+from engine.fees import FeeSetting
 from engine.records import (
     Claims,
     Drawn,
@@ -121,6 +122,9 @@ class TableState:
     last hand's ``engine.records.Settlement``. ``passes``: how often the deal has moved on;
     ``round == passes // 4 + 1``.
     ``results``: this session's settled hands, in order (``engine.records.HandResult``).
+    ``fee``: the session's fee setting (``engine.fees``); ``settled_round``: the 圈 of its last
+    settled hand (0: none), what a fee per round counts; ``seconds``: its length, from its
+    ``end_session`` (None: not ended, or not known).
     """
 
     phase: Phase = "idle"
@@ -152,6 +156,9 @@ class TableState:
     scores: list[int] = field(default_factory=lambda: [0] * SEATS)
     last_settlement: Settlement | None = None
     results: list[HandResult] = field(default_factory=list)  # this session's hands, in order
+    fee: FeeSetting | None = None
+    settled_round: int = 0
+    seconds: int | None = None
 
     # --- derived ---------------------------------------------------------------------
 
@@ -237,6 +244,9 @@ class TableState:
             "scores": list(self.scores),
             "last_settlement": self.last_settlement,
             "results": list(self.results),
+            "fee": None if self.fee is None else self.fee.to_json(),
+            "settled_round": self.settled_round,
+            "seconds": self.seconds,
         }
 
     @classmethod
@@ -288,4 +298,8 @@ class TableState:
             scores=list(d["scores"]),
             last_settlement=None if last is None else settlement_from_json(last),
             results=[cast(HandResult, {**r}) for r in d.get("results", [])],  # (older snapshots: none)
+            # (snapshots before issue 31: no fee; the round of the last hand, if any, is the round now)
+            fee=None if d.get("fee") is None else FeeSetting.from_json(d["fee"]),
+            settled_round=d.get("settled_round", d["passes"] // 4 + 1 if d.get("results") else 0),
+            seconds=d.get("seconds"),
         )

@@ -41,6 +41,7 @@ from engine.events import (
     Claim,
     EndSession,
     Event,
+    Fee,
     Kong,
     Name,
     NewSession,
@@ -156,6 +157,7 @@ def on_new_session(s: TableState, ev: NewSession) -> Effects:
     )
     if ev.player_ids is not None:
         fresh.player_ids = list(ev.player_ids)
+    fresh.fee = ev.fee
     for f in fields(TableState):
         setattr(s, f.name, getattr(fresh, f.name))
     return []
@@ -350,9 +352,16 @@ def on_name(s: TableState, ev: Name) -> Effects:
     return [Effect("named", ev.seat, data=ev.name)]
 
 
+def on_fee(s: TableState, ev: Fee) -> Effects:
+    """The session's fee from now on (docs/rules.md "Fees"): the bill at its end uses it for the whole session."""
+    s.fee = ev.fee
+    return [Effect("fee", data=None if ev.fee is None else ev.fee.to_json())]
+
+
 def on_end_session(s: TableState, ev: EndSession) -> Effects:
     s.phase = "ended"
     s.turn = s.claims = s.pending = None
+    s.seconds = ev.seconds
     return [Effect("session_ended")]
 
 
@@ -381,6 +390,7 @@ _TABLE: Final[list[tuple[str, str, Handler, str]]] = [
     ("hand_over",   "next_hand",   on_next_hand,   "betting"),
     ("betting",     "score_hand",  on_score_hand,  "hand_over (score-only mode: engine/scored.py)"),
     *[(p, "end_session", on_end_session, "ended") for p in _ANY_SESSION],
+    *[(p, "fee", on_fee, p + " (the same)") for p in _ANY_SESSION],
     *[(p, "name", on_name, p + " (the same)") for p in ("seating", "betting", "hand_over")],
     *[(p, "new_session", on_new_session, "seating") for p in ("idle", *_ANY_SESSION, "ended")],
 ]
@@ -400,7 +410,7 @@ def accepts(phase: str) -> tuple[str, ...]:
     takes none). The web pages ask it which of the table's own steps to offer.
 
     >>> accepts("hand_over")
-    ('next_hand', 'end_session', 'name', 'new_session')
+    ('next_hand', 'end_session', 'fee', 'name', 'new_session')
     >>> "name" in accepts("turn"), accepts("nowhere")
     (False, ())
     """

@@ -78,6 +78,7 @@ class Table:
         """Config, journal and service (not started); :class:`StartError` if one cannot be had."""
         from table_app.config import ConfigError, load_config
         from table_app.journal import Journal, JournalError
+        from table_app.house_fee import HouseFee
         from table_app.roster import Roster
         from table_app.service import TableService
 
@@ -99,6 +100,7 @@ class Table:
             journal.close()
             raise StartError(f"xian-table {verb}: cannot restore the table from {str(path)!r}: {e}",
                              EXIT_JOURNAL) from None
+        service.fees = HouseFee(journal.path, cfg.fee_setting())  # (issue 31: the table's fee default)
         table = cls(cfg, journal, service)
         table.link("journal", "open", str(journal.path))
         return table
@@ -214,6 +216,8 @@ class Table:
         self.service.stop()
         if self.service.roster is not None:
             self.service.roster.close()
+        if self.service.fees is not None:
+            self.service.fees.close()
         self.journal.close()
 
     def __enter__(self) -> Table:

@@ -33,6 +33,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from table_app.config_fee import FeeKeys, check_amount, check_mode, check_payer
+
 APP = "xian-table"
 SYSTEM_CONFIG = Path("/etc/xian-table/config.toml")
 JOURNAL_NAME = "journal.sqlite3"
@@ -252,6 +254,12 @@ KEYS: tuple[Key, ...] = (
         "player (--facing)", _layout),
     Key("ui", "diagonal_in", "ui_diagonal_in", 7.0,
         "the screen's diagonal in inches: every size is drawn in mm from it (scores 8 mm, names 5 mm)", _inches),
+    Key("fee", "mode", "fee_mode", "", "the table fee (台费): hour, hand, round or session; empty: no fee", check_mode),
+    Key("fee", "rate", "fee_rate", 0, "points per hour, hand (局), round (圈) or session", check_amount),
+    Key("fee", "min", "fee_min", 0, "the table fee is at least this (0: no minimum)", check_amount),
+    Key("fee", "cap", "fee_cap", 0, "and at most this (0: no cap)", check_amount),
+    Key("fee", "payer", "fee_payer", "aa", "who pays it: aa, big_winner (大赢家付) or winners", check_payer),
+    Key("fee", "tea", "fee_tea", 0, "tea (茶水费): each seat pays this once per session", check_amount),
 )
 
 _BY_DOTTED = {k.dotted: k for k in KEYS}
@@ -259,8 +267,9 @@ _SECTIONS = sorted({k.section for k in KEYS})
 
 
 @dataclass(frozen=True)
-class Config:
-    """The values in effect; ``source`` is the file they came from (None: all defaults)."""
+class Config(FeeKeys):
+    """The values in effect; ``source`` is the file they came from (None: all defaults); the
+    ``[fee]`` keys and the setting they make: :class:`table_app.config_fee.FeeKeys`."""
 
     source: Path | None = None
     table_id: str = "table"
@@ -346,8 +355,10 @@ def parse_config(text: str, source: str | os.PathLike[str] = "<config>") -> Conf
                 values[spec.field] = spec.check(value)
             except ValueError as e:
                 raise ConfigError(f"{name}: key {dotted!r} must be {e}; got {value!r}") from None
-    return Config(source=Path(source) if source != "<config>" else None, **values)  # type: ignore[arg-type]
-    # (each value is what its key's check returned: the type of its field)
+    try:  # (each value is what its key's check returned: the type of its field)
+        return Config(source=Path(source) if source != "<config>" else None, **values)  # type: ignore[arg-type]
+    except ValueError as e:  # keys that do not go together ([fee]: FeeKeys)
+        raise ConfigError(f"{name}: {e}") from None
 
 
 def _hint(word: str, choices: list[str]) -> str:

@@ -5,8 +5,8 @@ Every input thread (buttons, the serial panel, the touchscreen, MQTT, stdin) cal
 thread takes them one at a time:
 
 1. the engine applies the event (a ``new_session`` or ``name`` with its players' ids from the
-   roster, ``roster.py``; a refused event is answered with the engine's error and leaves
-   nothing behind: no journal record, no notice, the state unchanged);
+   roster, ``roster.py``; the table's fee and an end's length filled in, ``house_fee.py``; a
+   refused event is answered with the engine's error and leaves nothing behind);
 2. the journal appends it and commits durably (WAL fsynced);
 3. observers are notified;
 4. the sender's future is answered with ``{"ok": true, "seq": n, "state": {...}}``.
@@ -51,6 +51,7 @@ from engine.public import PublicState, public_state
 from table_app import sdnotify
 from table_app.clock import Clock, ManualClock, MonotonicClock
 from table_app.consent import Agreed, Consent, Proposal, held_turn
+from table_app.house_fee import HouseFee
 from table_app.journal import Journal, Timeline
 from table_app.journal_state import state_after
 from table_app.notices import Answer, Notice, Observer
@@ -105,6 +106,7 @@ class TableService:
             raise ValueError(f"claim_window_s must be >= 0, got {claim_window_s!r}")
         self._journal = journal
         self.roster = roster  # the players the table remembers (None: names only, no ids)
+        self.fees: HouseFee | None = None  # the table's fee default; fills in fees and ends (house_fee.py)
         self.claim_window_s = claim_window_s
         self.clock: Clock = clock if clock is not None else MonotonicClock()
         self.snapshot_every = snapshot_every
@@ -293,6 +295,8 @@ class TableService:
             return Answer(True, self.seq, self._public)
         if kind == "press":
             return self._press(command, source)
+        if kind == "fee" and self.fees is not None and (kept := self.fees.keep(command, source, self.seq, self.public)):
+            return kept
         return self._apply_event(command, source)
 
     def _press(self, command: Mapping[str, object], source: str) -> Answer:
@@ -343,6 +347,7 @@ class TableService:
         try:
             event = parse_event(dict(command))
             event = self.roster.identify(event) if self.roster is not None else event
+            event = self.fees.fill(event, self._journal, self._session) if self.fees is not None else event
             state, effects = apply(self._state, event)
         except RuleError as e:
             return Answer(False, error=str(e), code=e.code, params=e.params)
@@ -368,7 +373,7 @@ class TableService:
         elif self._window is None or any(e.what == "claims_open" for e in effects):  # (the engine says when)
             self._window = self._open_window(seq)
         self._notify(Notice(seq, "event", event, public, source, time.time(), effects, press=press, final=final,
-                            claim_deadline=self._deadline()))
+                            claim_deadline=self.claim_deadline))
 
     def _undo(self, target: int | None, source: str, press: Press | None = None, by: tuple[int, ...] = ()) -> Answer:
         """Back to just after event ``target`` (``undo_target``'s; None: the last event in effect)."""
@@ -389,7 +394,7 @@ class TableService:
         self._public = public_state(state)
         self._reopen_window()
         self._notify(Notice(seq, "undo", None, self._public, source, time.time(), undone=undone, press=press,
-                            claim_deadline=self._deadline(), by=by))
+                            claim_deadline=self.claim_deadline, by=by))
         return Answer(True, seq, self._public)
 
     def _redo(self, source: str) -> Answer:
@@ -413,7 +418,7 @@ class TableService:
         self._since_snapshot += 1
         self._reopen_window()
         self._notify(Notice(seq, "redo", event, self._public, source, time.time(), tuple(effects),
-                            claim_deadline=self._deadline()))
+                            claim_deadline=self.claim_deadline))
         return Answer(True, seq, self._public)
 
     def _journal_failed(self, e: BaseException) -> Answer:
@@ -465,14 +470,10 @@ class TableService:
 
     # -- the claim window ----------------------------------------------------------------
 
-    def _deadline(self) -> float | None:
-        """When the open claim window closes by itself, in the service clock's time (None: no window, or no timer)."""
-        return None if self._window is None else self._window.deadline
-
     @property
     def claim_deadline(self) -> float | None:
-        """When the open claim window closes by itself, in :attr:`clock`'s time (None: no window)."""
-        return self._deadline()
+        """When the open claim window closes by itself, in :attr:`clock`'s time (None: no window, or no timer)."""
+        return None if self._window is None else self._window.deadline
 
     def _open_window(self, seq: int) -> _Window:
         deadline = self.clock.now() + self.claim_window_s if self.claim_window_s > 0 else None

@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TextIO
 
+from engine.fees import BillJSON, FeeJSON
 from engine.public import public_state
 from engine.records import TransferJSON
 
@@ -69,6 +70,8 @@ class SessionLedger:
     totals: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
     events: int = 0
     hands: list[HandRow] = field(default_factory=list)
+    fee: FeeJSON | None = None  # (issue 31) the session's fee setting at its end
+    house: BillJSON | None = None  # and, once it has ended, the house's bill (engine.fees)
 
     def to_json(self) -> dict[str, object]:
         d = {k: v for k, v in self.__dict__.items() if k != "hands"}
@@ -108,6 +111,7 @@ def ledgers(journal: Journal) -> list[SessionLedger]:
                 ))
             phase = pub["phase"]
             current.phase, current.totals, current.base = phase, list(pub["scores"]), pub["base"]
+            current.fee, current.house = pub["fee"], pub["house"]
     return out
 
 

@@ -32,6 +32,7 @@ from engine.event_base import Event
 from engine.events import Discard, Kong, Name, parse_event
 from engine.legal import roller
 from engine.moves import Effect
+from engine.public import house_bill
 from engine.records import Settlement
 from engine.state import TableState
 from engine.table import check_new_event, new_table, push
@@ -131,6 +132,8 @@ class MjaiSession:
             return {"type": kind, "actor": rolling, "dice": j["dice"]}
         if isinstance(event, Name):
             return {"type": kind, "actor": event.seat, "name": event.name}
+        if event.TYPE == "end_session" and (house := house_bill(s)) is not None:
+            return {"type": kind, "xian_house": dict(house)}
         seat = event.seat_of
         return {"type": kind} if seat is None else {"type": kind, "actor": seat}
 

@@ -2,7 +2,9 @@
 
 One row per settled hand: the session, when it started, the hand, the round, the dealer, the
 result, the winner and how, the four players by seat, each one's delta for the hand (they add
-up to 0), each one's running total, and the hand's transfers in words.
+up to 0), each one's running total, and the hand's transfers in words. When a session exported
+has ended with a fee (docs/rules.md "Fees"), four more columns ``house_0``..``house_3``: what
+each player pays the house (the table fee's share and the tea), on that session's last row.
 
 For Excel: UTF-8 with a byte-order mark (:data:`BOM`) by default — without it Excel reads the
 file in the computer's own code page and the Chinese names come out garbled (LibreOffice,
@@ -19,15 +21,17 @@ import csv
 from collections.abc import Sequence
 from typing import Final, Protocol, TextIO
 
+from engine.fees import BillJSON
 from engine.fields import printable
 from engine.records import TransferJSON
 
-__all__ = ["BOM", "COLUMNS", "cell", "write_csv"]
+__all__ = ["BOM", "COLUMNS", "HOUSE_COLUMNS", "cell", "write_csv"]
 
 BOM: Final = "\ufeff"
 COLUMNS: Final = ("session", "started_at", "hand", "round", "dealer", "result", "winner", "kind",
                   *[f"player_{s}" for s in range(4)], *[f"delta_{s}" for s in range(4)],
                   *[f"total_{s}" for s in range(4)], "transfers")
+HOUSE_COLUMNS: Final = tuple(f"house_{s}" for s in range(4))
 _FORMULA: Final = ("=", "+", "-", "@", "\t", "\r")
 
 
@@ -51,6 +55,9 @@ class Session(Protocol):
 
     @property
     def hands(self) -> Sequence[Hand]: ...
+
+    @property
+    def house(self) -> BillJSON | None: ...
 
 
 def cell(value: object) -> object:
@@ -77,12 +84,16 @@ def write_csv(sessions: Sequence[Session], out: TextIO, *, bom: bool = True) -> 
     if bom:
         out.write(BOM)
     w = csv.writer(out, lineterminator="\n")
-    w.writerow(COLUMNS)
+    billed = any(s.in_effect and s.house is not None for s in sessions)
+    w.writerow(COLUMNS + HOUSE_COLUMNS if billed else COLUMNS)
     for s in sessions:
         if not s.in_effect:
             continue
-        for h in s.hands:
+        for i, h in enumerate(s.hands):
             row = [s.session, s.started_at, h.hand, h.round, "" if h.dealer is None else s.players[h.dealer],
                    h.result or "", "" if h.winner is None else s.players[h.winner], h.kind or "",
                    *s.players, *h.deltas, *h.totals, _transfers_text(h.transfers, s.players)]
+            if billed:
+                house = s.house if i == len(s.hands) - 1 else None
+                row += ["" if house is None else house["table"][seat] + house["tea"][seat] for seat in range(4)]
             w.writerow([cell(c) for c in row])

@@ -15,7 +15,9 @@ from typing import Final
 
 from engine.event_base import Event
 from engine.events import Bets, Claim, ConfirmWin, Discard, Kong, Name, NewSession, Pass, Roll, Seating, Win
+from engine.fees import FeeSetting
 from engine.scored import ScoreHand
+from engine.session_events import Fee
 from engine.tiles import tile_text
 from table_app.present.words import known, names_list, tile_word, tr
 
@@ -85,6 +87,8 @@ def sentence(ev: Event, names: Sequence[str], lang: str, last: tuple[int, int | 
         return tr("ev_score_hand", lang, what=scored_words(ev, names, lang))
     if isinstance(ev, Name):
         return tr("ev_name", lang, name=ev.name)
+    if isinstance(ev, Fee):
+        return tr("ev_fee", lang, what=fee_words(ev.fee, lang)) if ev.fee else tr("ev_fee_none", lang)
     return tr(f"ev_{ev.TYPE}", lang) if ev.TYPE in PLAIN else ev.TYPE
 
 
@@ -98,6 +102,25 @@ def scored_words(ev: ScoreHand, names: Sequence[str], lang: str) -> str:
     if ev.wait:
         text += " · " + tr(f"wait_{ev.wait}", lang)
     return text
+
+
+def fee_words(fee: FeeSetting, lang: str) -> str:
+    """A fee setting in one line: 每小时 30，最低 20，封顶 100，AA，茶水每人 5.
+
+    >>> fee_words(FeeSetting("hour", 30, min=20, cap=100, tea=5), "en")
+    '30 an hour, at least 20, at most 100, split evenly, tea 5 each'
+    >>> fee_words(FeeSetting("round", 20, payer="big_winner"), "zh")
+    '每圈 20，大赢家付'
+    """
+    parts = [tr(f"ev_fee_{fee.mode}", lang, rate=fee.rate)]
+    if fee.min:
+        parts.append(tr("ev_fee_min", lang, n=fee.min))
+    if fee.cap is not None:
+        parts.append(tr("ev_fee_cap", lang, n=fee.cap))
+    parts.append(tr(f"ev_fee_{fee.payer}", lang))
+    if fee.tea:
+        parts.append(tr("ev_fee_tea", lang, n=fee.tea))
+    return ("，" if lang == "zh" else ", ").join(parts)
 
 
 def source_word(source: str, lang: str) -> str:

@@ -68,13 +68,19 @@ def _quick_xiajia(s: TableState) -> list[Event]:
 def tracked_session(rng: random.Random, hands: int) -> list[Event]:
     """A tracked-mode session walked at random; names between hands, now and then a hand scored only."""
     players = rng.sample(NAMES, 4)
-    events: list[Event] = [{"type": "new_session", "players": players, "base": rng.choice((1, 2, 5))},
+    base = rng.choice((1, 2, 5))
+    events: list[Event] = [{"type": "new_session", "players": players, "base": base},
                            {"type": "seating", "method": "C", "east": rng.randrange(4)}]
+    if base == 5:  # a fee from the start (issue 31); the random draws stay those of the sessions before it
+        events[0]["fee"] = {"mode": "hand", "rate": 3, "min": 0, "cap": None, "payer": "winners", "tea": 1}
     s = replay(events)
     for h in range(hands):
         hand: list[Event] = []
         if h:
             hand.append({"type": "next_hand"})
+        if h == 1 and base == 2:  # a fee set during the session
+            hand.append({"type": "fee", "fee": {"mode": "hour", "rate": 30, "min": 20, "cap": None,
+                                                "payer": "big_winner", "tea": 0}})
         if rng.random() < 0.2:
             hand.append({"type": "name", "seat": rng.randrange(4), "name": rng.choice(NAMES)})
         if rng.random() < 0.2:  # a hand scored only (只记分): a self-drawn win, or a drawn hand
@@ -96,7 +102,7 @@ def tracked_session(rng: random.Random, hands: int) -> list[Event]:
             push(s, e)
             events.append(e)
     if rng.random() < 0.5:
-        events.append({"type": "end_session"})
+        events.append({"type": "end_session", "seconds": 1000 * hands + 7} if base > 1 else {"type": "end_session"})
     return events
 
 

@@ -65,7 +65,8 @@ def journals(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
 
 def test_export_then_import_gives_the_same_table_for_100_sessions(journals: list[Path], tmp_path: Path,
                                                                    capsys: pytest.CaptureFixture[str]) -> None:
-    seen = {"full": 0, "tracked": 0, "kongs": 0, "draws": 0, "false_wins": 0, "undone": 0, "score_only": 0}
+    seen = {"full": 0, "tracked": 0, "kongs": 0, "draws": 0, "false_wins": 0, "undone": 0, "score_only": 0,
+            "fees": 0, "house": 0}
     sessions = 0
     for k, path in enumerate(journals):
         out, db = tmp_path / f"e{k}.jsonl", tmp_path / f"i{k}.sqlite3"
@@ -96,11 +97,13 @@ def _count(export: Path, seen: dict[str, int]) -> None:
         seen["draws"] += r["type"] == "ryukyoku"
         seen["false_wins"] += ev.get("type") == "reject_win"
         seen["score_only"] += ev.get("type") == "score_hand"
+        seen["fees"] += ev.get("type") == "fee" or "fee" in ev
+        seen["house"] += "xian_house" in r
     seen["undone"] += records[-1]["undone_left_out"]
 
 
 def test_every_csv_hand_adds_up_to_zero(journals: list[Path], tmp_path: Path) -> None:
-    hands = quoted = 0
+    hands = quoted = billed = 0
     for k, path in enumerate(journals[:4]):
         out = tmp_path / f"{k}.csv"
         assert main(["export", "--db", str(path), "--format", "csv", "--out", str(out)]) == 0
@@ -118,7 +121,17 @@ def test_every_csv_hand_adds_up_to_zero(journals: list[Path], tmp_path: Path) ->
             quoted += sum(r[f"player_{s}"] in ("'=Zhao", "'-Bo") for s in range(4))  # shown as text
         hands += len(rows)
         assert [s[1] for s in _hands(path)] and len(rows) == sum(len(s[1]) for s in _hands(path))
-    assert hands > 40 and quoted
+        with Journal.open(path, readonly=True) as j:  # the house's bill (issue 31) on a session's last row
+            house = {str(s.session): s.house for s in ledgers(j) if s.in_effect and s.hands}
+        billed_rows = [r for r in rows if r.get("house_0")]
+        for r in billed_rows:
+            bill = house[r["session"]]
+            assert bill is not None and r is [x for x in rows if x["session"] == r["session"]][-1]
+            assert [int(r[f"house_{s}"]) for s in range(4)] == [a + b for a, b in zip(bill["table"], bill["tea"],
+                                                                                    strict=True)]
+        assert len(billed_rows) == sum(b is not None for b in house.values())
+        billed += len(billed_rows)
+    assert hands > 40 and quoted and billed
 
 
 
