@@ -18,10 +18,10 @@ names a record the copy does not hold (another version, a table edited by hand) 
 again from its first record (:meth:`Sessions.refresh` does it for every journal: the service
 at its start, the reports before they read).
 
-A session's bill: :func:`engine.fees.bill` of the session's fee setting (``new_session.fee``,
-then each ``fee`` event in effect), its settled hands, the round of its last settled hand,
-``end_session.seconds`` and its final scores — only once it has ended (:func:`fee_so_far`
-while it is being played).
+A session's fee setting, 圈, length and bill are the engine's own, read from its state as the
+fold plays the session (``new_session.fee``, each ``fee`` event in effect, ``end_session.seconds``;
+:func:`engine.public.house_bill` once it has ended: the table's own settle-up); while it is
+being played, :func:`fee_so_far` bills it as if it ended now.
 """
 
 from __future__ import annotations
@@ -34,13 +34,14 @@ from datetime import UTC, datetime
 from typing import Final
 
 from engine.fees import Bill, FeeSetting, bill
+from engine.public import house_bill
 from table_app.archive.marks import Ranges
 from table_app.archive.scan import Scan, SessionAcc
 from table_app.parlour.db import Database
 
 log = logging.getLogger("xian.parlour")
 
-VERSION: Final = 1  # of the cursor: another version is folded again from the records
+VERSION: Final = 2  # of the cursor: another version is folded again from the records
 CHUNK: Final = 5000  # records read at a time
 CHECKPOINT: Final = 500  # records folded between two cursors kept (the cursor is most of the fold's cost)
 Key = tuple[str, str]  # (table, journal)
@@ -85,11 +86,12 @@ class SessionRow:
 
 @dataclass
 class Extra:
-    """What the fold keeps of a session beyond the archive's summary."""
+    """What the fold keeps of a session beyond the archive's summary (the engine's state's)."""
 
     fee: dict[str, object] | None = None
     seconds: int | None = None
     rounds: int = 0
+    bill: dict[str, object] | None = None  # ``house_bill``: once it has ended with a fee set
 
 
 @dataclass
@@ -127,16 +129,6 @@ class Fold:
         except (ValueError, TypeError, KeyError, AttributeError) as e:
             log.warning("sessions: a cursor that cannot be read (%s): folded again", e)
             return None
-
-
-def setting_of(value: object) -> dict[str, object] | None:
-    """A fee setting's JSON as an event carries it (checked), or None (none, or not a setting)."""
-    if value is None:
-        return None
-    try:
-        return FeeSetting.from_json(value).to_json()
-    except (ValueError, TypeError):
-        return None
 
 
 def bill_of(setting: Mapping[str, object] | None, *, hands: int, rounds: int, seconds: int | None,
@@ -280,22 +272,14 @@ class Sessions:
     @staticmethod
     def _feed(fold: Fold, seq: int, at: str, event: dict[str, object]) -> None:
         scan = fold.scan
-        before = len(scan.hands)
         scan.feed(seq, at, event)
         acc = scan.session
         if acc is None:
             return
-        extra = fold.extra.setdefault(acc.number, Extra())
-        kind = event.get("type")
-        if kind == "new_session" and acc.first_seq == seq:
-            fold.extra[acc.number] = extra = Extra(fee=setting_of(event.get("fee")))
-        elif kind == "fee":
-            extra.fee = setting_of(event.get("fee"))
-        elif kind == "end_session":
-            seconds = event.get("seconds")
-            extra.seconds = seconds if type(seconds) is int and seconds >= 0 else None
-        if len(scan.hands) > before:
-            extra.rounds = scan.hands[-1][1].round
+        st = scan.state  # (the engine's own: its fee, 圈, length and bill — as the table's settle-up)
+        bill_json = house_bill(st)
+        fold.extra[acc.number] = Extra(None if st.fee is None else dict(st.fee.to_json()), st.seconds, st.settled_round,
+                                       None if bill_json is None else dict(bill_json))
 
     def _write(self, key: Key, fold: Fold, begin: int | None) -> None:
         """The rows of the sessions the fold touched (``begin``: rows from that session on are
@@ -311,13 +295,13 @@ class Sessions:
     def _put(self, key: Key, acc: SessionAcc, extra: Extra) -> None:
         s = acc.summary()
         ended = acc.last_at if acc.finished else None
-        b = bill_of(extra.fee, hands=acc.hands, rounds=extra.rounds, seconds=extra.seconds,
-                    scores=list(acc.totals)) if ended is not None else None
+        b = extra.bill if ended is not None else None
+        tea = b["tea"] if b is not None else []
         values = (*key, acc.first_seq, acc.number, acc.started, ended, acc.last_seq, acc.last_at, acc.phase,
                   _dumps(s.players), _dumps(s.player_ids), acc.hands, extra.rounds, _dumps(acc.totals),
                   extra.seconds, None if extra.fee is None else _dumps(extra.fee),
-                  None if b is None else _dumps(b.to_json()), 0 if b is None else b.fee,
-                  0 if b is None else sum(b.tea), _dumps(acc.stats))
+                  None if b is None else _dumps(b), 0 if b is None else as_int(b["fee"]),
+                  sum(as_int(t) for t in tea) if isinstance(tea, list) else 0, _dumps(acc.stats))
         self.db.x("DELETE FROM sessions WHERE table_id = ? AND journal_id = ? AND first_seq = ?",
                   (*key, acc.first_seq))
         self.db.x(f"INSERT INTO sessions ({', '.join(COLUMNS)}) VALUES ({', '.join('?' * len(COLUMNS))})", values)

@@ -11,9 +11,9 @@ import pytest
 
 from engine.table import push, replay
 from table_app.journal import Journal
+from table_app.parlour import sessions as sessions_module
 from table_app.parlour.db import Database
 from table_app.parlour.ingest import Ingest
-from table_app.parlour import sessions as sessions_module
 from table_app.parlour.sessions import Sessions
 from tests.table_app.mqtt_helpers import HAND
 from tests.table_app.parlour.helpers import records
