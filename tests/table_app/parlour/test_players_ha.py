@@ -23,6 +23,7 @@ from table_app.parlour.db import Database
 from table_app.parlour.local import LocalParlourBroker
 from table_app.parlour.players import Links
 from table_app.parlour.reports import Range, leaderboard_report
+from table_app.parlour.sessions import Sessions
 from table_app.roster import Roster
 from table_app.service import TableService
 from tests.table_app.mqtt_helpers import Watcher
@@ -91,6 +92,10 @@ def test_rosters_link_players_across_tables_the_hidden_are_left_out_and_home_ass
             names = [r.name for r in board]
             assert "Bo" not in names and sorted(names) == ["Ann", "Cy", "Di", "Eve", "Fay", "Gus"]
             ann = next(r for r in board if r.name == "Ann")
+            with Database.open(db_spec) as db:
+                links = Links.load(db)
+                seats = {r.table: links.seats(r) for r in Sessions(db).rows()}
+            assert seats["den"][0] == seats["hall"][0] == ann.player_id and None not in seats["den"]
             assert ann.tables == ["den", "hall"] and ann.sessions == 2 and ann.hands == 3
             assert ann.net == json.loads(str(den_scores[0]))[0] + json.loads(str(hall_scores[0]))[0]
             assert [r.net for r in board] == sorted((r.net for r in board), reverse=True)
