@@ -24,7 +24,7 @@ TAKINGS: Final[dict[str, tuple[str, str]]] = {
     "tk_hands": ("局数", "Hands"),
     "tk_fee": ("台费", "Table fee"),
     "tk_tea": ("茶水", "Tea"),
-    "tk_total": ("合计收入", "Total"),
+    "tk_total": ("收入", "Total"),
     "tk_none": ("这段时间没有结束的牌局", "No session ended in that time"),
     "tk_player": ("玩家", "Player"),
     "tk_net": ("净分", "Net"),
