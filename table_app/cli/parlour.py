@@ -86,6 +86,8 @@ def register(p: argparse.ArgumentParser) -> None:
     _db_option(s)
     _broker_options(s)
     s.add_argument("--client-id", default="xian-parlour", help="the MQTT client id: fixed, so the session persists")
+    s.add_argument("--ha-prefix", default="homeassistant", metavar="PREFIX",
+                   help="Home Assistant's discovery prefix (default %(default)s; '' for no discovery)")
     s.add_argument("--http", nargs="?", const=":8090", metavar="[HOST:]PORT",
                    help="also serve the owner's pages (/parlour: the floor, each table's page) here "
                         "(default :8090, every address); the owner's link is printed")
@@ -287,7 +289,8 @@ def serve(args: argparse.Namespace) -> int:
     password = _password(args)
     broker = parse_url(args.broker, {PASSWORD_ENV: password or ""})
     try:
-        parlour = Parlour(Settings(args.db, broker, args.client_id, args.prefix, args.cafile))
+        parlour = Parlour(Settings(args.db, broker, args.client_id, args.prefix, args.cafile,
+                                   ha_prefix=args.ha_prefix or None))
     except db_errors() as e:  # a server not up yet: systemd starts it again (Restart=on-failure)
         print(f"xian-table parlour: cannot open the database: {e}", file=sys.stderr)
         return 1

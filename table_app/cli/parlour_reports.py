@@ -88,7 +88,7 @@ def _leaderboard(db: Database, args: argparse.Namespace, first: date | None, las
     span = "all time" if rng.first is None and rng.last is None else \
         f"{rng.first or '…'} – {rng.last or '…'}"
     print(f"leaderboard, {span}")
-    print(f"{'#':>3} {'player':<14} {'net':>7} {'won':>5} {'自摸':>4} {'hands':>6} {'sessions':>8}  tables")
+    print(f"{'#':>3} {'player':<14} {'net':>7} {'won':>5} {'自摸':>3} {'hands':>6} {'sessions':>8}  tables")
     for i, r in enumerate(rows, 1):
         print(f"{i:>3} {r.name:<14} {r.net:>7} {r.wins:>5} {r.self_draws:>5} {r.hands:>6} {r.sessions:>8}  "
               f"{', '.join(r.tables)}")

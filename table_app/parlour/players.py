@@ -153,6 +153,11 @@ class Links:
             return self.by_roster.get((table, roster_id))
         return self.by_name.get(name.casefold())
 
+    def seats(self, s: SessionRow) -> list[int | None]:
+        """The parlour players of a session's seats (None: not known to the parlour yet — its
+        table's roster not heard — or a seat without a name)."""
+        return [self.who(s.table, rid, name) for rid, name in zip(s.player_ids, s.players, strict=True)]
+
 
 def leaderboard(sessions: list[SessionRow], links: Links, *, hidden: bool = False) -> list[BoardRow]:
     """Every parlour player's tally over these sessions, the highest net first (then more

@@ -155,6 +155,11 @@ STYLE = """
   td.t, th.t { text-align: left; }
   tr.all td { color: var(--gold); font-weight: 600; border-bottom: 2px solid #3a4d44; }
   .note { color: var(--dim); font-size: .9rem; margin: .4rem 0; }
+  form { display: flex; flex-wrap: wrap; gap: .4rem; align-items: center; }
+  @media (max-width: 700px) {
+    th, td { padding: .3rem .3rem; font-size: .85rem; }
+    input[type=date] { max-width: 9.5rem; }
+  }
 """
 
 
@@ -214,7 +219,8 @@ def page(lang: str, period: str, rng: Range, rows: list[Takings], board: list[Bo
             f'<title>{_w("tk_title", lang)}</title><style>{STYLE}</style></head><body>'
             f'<header><h1>{_w("tk_title", lang)}</h1><span class="grow"></span>'
             f'<a class="button" href="/parlour">{_w("fl_back", lang)}</a></header><main>'
-            f'{_form(lang, period, rng)}<h2>{_w("tk_title", lang)}</h2>{_takings_table(lang, rows)}'
+            f'{_form(lang, period, rng)}<h2>{_w("tk_title", lang)} · {_w("tk_" + period, lang)}</h2>'
+            f'{_takings_table(lang, rows)}'
             f'<h2>{_w("tk_board", lang)} · {span}</h2>{_board_table(lang, board)}'
             f'<p class="note">{_w("tk_hidden_note", lang)}</p></main></body></html>\n')
 

@@ -6,7 +6,9 @@ through the engine and sums each session. What it finds is kept in the ``session
 (one row a session in effect: table, journal, first seq, started/ended at, players and their
 roster ids, hands, rounds, scores, the fee setting and the bill, each player's counts), and
 where the fold stands in ``session_scans`` (a journal's last record folded, its hash, the
-scan's cursor: the engine's state and what the fold keeps besides).
+scan's cursor: the engine's state and what the fold keeps besides) — a checkpoint, kept at an
+undo or redo and every :data:`CHECKPOINT` records: from an older one the fold carries on over
+the records after it to the same rows.
 
 :meth:`Sessions.update` is called with the journals a batch stored records of, inside the
 batch's transaction: the records after the cursor are fed on (cheap: the engine's step per
@@ -16,10 +18,10 @@ names a record the copy does not hold (another version, a table edited by hand) 
 again from its first record (:meth:`Sessions.refresh` does it for every journal: the service
 at its start, the reports before they read).
 
-A session's bill: :func:`engine.fees.bill` of the session's fee setting (``new_session.fee``,
-then each ``fee`` event in effect), its settled hands, the round of its last settled hand,
-``end_session.seconds`` and its final scores — only once it has ended (:func:`fee_so_far`
-while it is being played).
+A session's fee setting, 圈, length and bill are the engine's own, read from its state as the
+fold plays the session (``new_session.fee``, each ``fee`` event in effect, ``end_session.seconds``;
+:func:`engine.public.house_bill` once it has ended: the table's own settle-up); while it is
+being played, :func:`fee_so_far` bills it as if it ended now.
 """
 
 from __future__ import annotations
@@ -32,14 +34,16 @@ from datetime import UTC, datetime
 from typing import Final
 
 from engine.fees import Bill, FeeSetting, bill
+from engine.public import house_bill
 from table_app.archive.marks import Ranges
 from table_app.archive.scan import Scan, SessionAcc
 from table_app.parlour.db import Database
 
 log = logging.getLogger("xian.parlour")
 
-VERSION: Final = 1  # of the cursor: another version is folded again from the records
+VERSION: Final = 2  # of the cursor: another version is folded again from the records
 CHUNK: Final = 5000  # records read at a time
+CHECKPOINT: Final = 500  # records folded between two cursors kept (the cursor is most of the fold's cost)
 Key = tuple[str, str]  # (table, journal)
 
 COLUMNS: Final = ("table_id", "journal_id", "first_seq", "number", "started", "ended", "last_seq", "last_at",
@@ -82,11 +86,12 @@ class SessionRow:
 
 @dataclass
 class Extra:
-    """What the fold keeps of a session beyond the archive's summary."""
+    """What the fold keeps of a session beyond the archive's summary (the engine's state's)."""
 
     fee: dict[str, object] | None = None
     seconds: int | None = None
     rounds: int = 0
+    bill: dict[str, object] | None = None  # ``house_bill``: once it has ended with a fee set
 
 
 @dataclass
@@ -100,6 +105,7 @@ class Fold:
     extra: dict[int, Extra] = field(default_factory=dict)  # by session number
     scan: Scan = field(default_factory=lambda: Scan({}))
     failed: bool = False  # the engine refused one of its events: left as it was, logged once
+    saved: int = 0  # the last seq of the cursor kept in the database
 
     def cursor(self) -> str:
         return json.dumps({"version": VERSION, "starts": [[f, n, at] for f, (n, at) in self.starts.items()],
@@ -118,20 +124,11 @@ class Fold:
                        [(int(s), str(k), int(t)) for s, k, t in d["marks"]],
                        {int(n): Extra(**e) for n, e in d["extra"].items()})
             fold.scan = Scan.resume(fold.starts, d["scan"])
+            fold.saved = last_seq
             return fold
         except (ValueError, TypeError, KeyError, AttributeError) as e:
             log.warning("sessions: a cursor that cannot be read (%s): folded again", e)
             return None
-
-
-def setting_of(value: object) -> dict[str, object] | None:
-    """A fee setting's JSON as an event carries it (checked), or None (none, or not a setting)."""
-    if value is None:
-        return None
-    try:
-        return dict(FeeSetting.from_json(value).to_json())
-    except (ValueError, TypeError):
-        return None
 
 
 def bill_of(setting: Mapping[str, object] | None, *, hands: int, rounds: int, seconds: int | None,
@@ -174,12 +171,14 @@ class Sessions:
         n = 0
         with self.db.transaction():
             for j in self.db.journals():
-                if j.last_stored and self.update([(j.table, j.journal)]):
+                if j.last_stored and self.update([(j.table, j.journal)], save=True):
                     n += 1
         return n
 
-    def update(self, keys: Iterable[Key]) -> int:
-        """Fold on the records these journals stored since; the number that moved."""
+    def update(self, keys: Iterable[Key], *, save: bool = False) -> int:
+        """Fold on the records these journals stored since; the number that moved. The cursor
+        is saved (``save``) or at an undo or redo, or :data:`CHECKPOINT` records after the last
+        (a checkpoint: from an older one the fold carries on to the same rows)."""
         moved = 0
         for key in sorted(set(keys)):
             fold = self._fold(key)
@@ -188,6 +187,7 @@ class Sessions:
             tip, tip_hash = self.db.tip(*key)
             if tip <= fold.last_seq:
                 continue
+            before = len(fold.marks)
             try:
                 self._advance(key, fold, tip)
             except (ValueError, TypeError, KeyError) as e:  # the engine refused an event (another version?)
@@ -195,8 +195,10 @@ class Sessions:
                 log.error("sessions: table %s journal %s cannot be folded past record %d (%s); its sessions "
                           "stay as they were", key[0], key[1], fold.last_seq, e)
                 continue
+            marks = len(fold.marks) != before
             fold.last_seq, fold.last_hash = tip, tip_hash
-            self._save_cursor(key, fold)
+            if save or marks or fold.last_seq - fold.saved >= CHECKPOINT:
+                self._save_cursor(key, fold)
             moved += 1
         return moved
 
@@ -222,6 +224,7 @@ class Sessions:
         return fold
 
     def _save_cursor(self, key: Key, fold: Fold) -> None:
+        fold.saved = fold.last_seq
         self.db.x("DELETE FROM session_scans WHERE table_id = ? AND journal_id = ?", key)
         self.db.x("INSERT INTO session_scans (table_id, journal_id, last_seq, last_hash, cursor) "
                   "VALUES (?, ?, ?, ?, ?)", (*key, fold.last_seq, fold.last_hash, fold.cursor()))
@@ -269,22 +272,14 @@ class Sessions:
     @staticmethod
     def _feed(fold: Fold, seq: int, at: str, event: dict[str, object]) -> None:
         scan = fold.scan
-        before = len(scan.hands)
         scan.feed(seq, at, event)
         acc = scan.session
         if acc is None:
             return
-        extra = fold.extra.setdefault(acc.number, Extra())
-        kind = event.get("type")
-        if kind == "new_session" and acc.first_seq == seq:
-            fold.extra[acc.number] = extra = Extra(fee=setting_of(event.get("fee")))
-        elif kind == "fee":
-            extra.fee = setting_of(event.get("fee"))
-        elif kind == "end_session":
-            seconds = event.get("seconds")
-            extra.seconds = seconds if type(seconds) is int and seconds >= 0 else None
-        if len(scan.hands) > before:
-            extra.rounds = scan.hands[-1][1].round
+        st = scan.state  # (the engine's own: its fee, 圈, length and bill — as the table's settle-up)
+        bill_json = house_bill(st)
+        fold.extra[acc.number] = Extra(None if st.fee is None else dict(st.fee.to_json()), st.seconds, st.settled_round,
+                                       None if bill_json is None else dict(bill_json))
 
     def _write(self, key: Key, fold: Fold, begin: int | None) -> None:
         """The rows of the sessions the fold touched (``begin``: rows from that session on are
@@ -300,13 +295,13 @@ class Sessions:
     def _put(self, key: Key, acc: SessionAcc, extra: Extra) -> None:
         s = acc.summary()
         ended = acc.last_at if acc.finished else None
-        b = bill_of(extra.fee, hands=acc.hands, rounds=extra.rounds, seconds=extra.seconds,
-                    scores=list(acc.totals)) if ended is not None else None
+        b = extra.bill if ended is not None else None
+        tea = b["tea"] if b is not None else []
         values = (*key, acc.first_seq, acc.number, acc.started, ended, acc.last_seq, acc.last_at, acc.phase,
                   _dumps(s.players), _dumps(s.player_ids), acc.hands, extra.rounds, _dumps(acc.totals),
                   extra.seconds, None if extra.fee is None else _dumps(extra.fee),
-                  None if b is None else _dumps(b.to_json()), 0 if b is None else b.fee,
-                  0 if b is None else sum(b.tea), _dumps(acc.stats))
+                  None if b is None else _dumps(b), 0 if b is None else as_int(b["fee"]),
+                  sum(as_int(t) for t in tea) if isinstance(tea, list) else 0, _dumps(acc.stats))
         self.db.x("DELETE FROM sessions WHERE table_id = ? AND journal_id = ? AND first_seq = ?",
                   (*key, acc.first_seq))
         self.db.x(f"INSERT INTO sessions ({', '.join(COLUMNS)}) VALUES ({', '.join('?' * len(COLUMNS))})", values)

@@ -24,7 +24,7 @@ TAKINGS: Final[dict[str, tuple[str, str]]] = {
     "tk_hands": ("局数", "Hands"),
     "tk_fee": ("台费", "Table fee"),
     "tk_tea": ("茶水", "Tea"),
-    "tk_total": ("合计收入", "Total"),
+    "tk_total": ("收入", "Total"),
     "tk_none": ("这段时间没有结束的牌局", "No session ended in that time"),
     "tk_player": ("玩家", "Player"),
     "tk_net": ("净分", "Net"),
@@ -39,7 +39,7 @@ TAKINGS: Final[dict[str, tuple[str, str]]] = {
     "ro_listed": ("上棋牌室排行榜", "On the parlour's leaderboards"),
     "ro_listed_on": ("显示", "Shown"),
     "ro_listed_off": ("不显示", "Hidden"),
-    "ro_listed_tap": ("点一下切换", "Tap to change"),
+    "ro_listed_button": ("上排行榜：{state}", "On the boards: {state}"),
     "hp_bad_listed": ("要说显示还是不显示", "Say shown or hidden"),
     "hp_roster_off": ("名册现在写不了", "The roster cannot be written now"),
 }

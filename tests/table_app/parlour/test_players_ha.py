@@ -23,6 +23,7 @@ from table_app.parlour.db import Database
 from table_app.parlour.local import LocalParlourBroker
 from table_app.parlour.players import Links
 from table_app.parlour.reports import Range, leaderboard_report
+from table_app.parlour.sessions import Sessions
 from table_app.roster import Roster
 from table_app.service import TableService
 from tests.table_app.mqtt_helpers import Watcher
@@ -44,8 +45,8 @@ def real_table(tmp: Path, name: str) -> Iterator[TableService]:
         journal.close()
 
 
-def play(svc: TableService, players: list[str], hands: int, *, end: bool = True) -> None:
-    for event in session(players, hands, end=end):
+def play(svc: TableService, players: list[str], hands: int, *, end: bool = True, **extra: object) -> None:
+    for event in session(players, hands, end=end, **extra):
         assert isinstance(event, dict)
         answer = svc.call(event, source="test", timeout=30)
         assert answer.ok, answer.error
@@ -91,6 +92,10 @@ def test_rosters_link_players_across_tables_the_hidden_are_left_out_and_home_ass
             names = [r.name for r in board]
             assert "Bo" not in names and sorted(names) == ["Ann", "Cy", "Di", "Eve", "Fay", "Gus"]
             ann = next(r for r in board if r.name == "Ann")
+            with Database.open(db_spec) as db:
+                links = Links.load(db)
+                seats = {r.table: links.seats(r) for r in Sessions(db).rows()}
+            assert seats["den"][0] == seats["hall"][0] == ann.player_id and None not in seats["den"]
             assert ann.tables == ["den", "hall"] and ann.sessions == 2 and ann.hands == 3
             assert ann.net == json.loads(str(den_scores[0]))[0] + json.loads(str(hall_scores[0]))[0]
             assert [r.net for r in board] == sorted((r.net for r in board), reverse=True)
@@ -103,16 +108,17 @@ def test_rosters_link_players_across_tables_the_hidden_are_left_out_and_home_ass
             assert config["availability_topic"] == "xian/den/status"
             assert ha.wait_json("homeassistant/sensor/xian_parlour_hall/fee/config")["unit_of_measurement"]
             assert ha.wait_json("xian-parlour/den/state")["occupied"] == "OFF"
-            play(den, ["Ann", "Cy", "Di", "Eve"], 1, end=False)  # a session being played
+            play(den, ["Ann", "Cy", "Di", "Eve"], 1, end=False, fee={"mode": "session", "rate": 40, "tea": 5})
             state = ha.wait_json("xian-parlour/den/state", lambda s: s["occupied"] == "ON" and s["hands"] == 1)
-            assert state["players"] == ["Ann", "Cy", "Di", "Eve"] and state["fee"] == 0  # (no fee set)
+            assert state["players"] == ["Ann", "Cy", "Di", "Eve"] and state["fee"] == 40 + 4 * 5  # the fee so far
 
             assert cli("tables", "retire", "hall", "--db", db_spec, "--broker-dir", str(b.dir),
                        "--broker-pid", str(b.proc.pid if b.proc else 0)).returncode == 0
             assert serve.stop() == 0
             serve.start()  # (a retired table's entities go at the next connect, or within the minute)
-            assert ha.wait(lambda: ha.latest.get("homeassistant/sensor/xian_parlour_hall/fee/config") == b"")
-            assert ha.latest.get("xian-parlour/hall/state") == b""
+            assert ha.wait(lambda: ha.latest.get("homeassistant/sensor/xian_parlour_hall/fee/config") == b""
+                           and ha.latest.get("xian-parlour/hall/state") == b"")
+            assert ha.latest["homeassistant/binary_sensor/xian_parlour_den/occupied/config"]  # (den's stay)
             assert serve.stop() == 0
         finally:
             for bridge in bridges:

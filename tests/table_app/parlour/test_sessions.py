@@ -11,6 +11,7 @@ import pytest
 
 from engine.table import push, replay
 from table_app.journal import Journal
+from table_app.parlour import sessions as sessions_module
 from table_app.parlour.db import Database
 from table_app.parlour.ingest import Ingest
 from table_app.parlour.sessions import Sessions
@@ -77,7 +78,9 @@ def summary(sessions: Sessions) -> list[tuple[object, ...]]:
             for r in sessions.rows()]
 
 
-def test_sessions_are_folded_as_records_come_and_equal_a_fold_from_the_records(tmp_path: Path, db: Database) -> None:
+def test_sessions_are_folded_as_records_come_and_equal_a_fold_from_the_records(
+        tmp_path: Path, db: Database, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sessions_module, "CHECKPOINT", 7)  # (the cursor kept every 7 records)
     one = session(["Ann", "Bo", "Cy", "Di"], 2)
     path = write(tmp_path / "j.sqlite3", [*one, *session(["Ann", "Eve", "Cy", "Di"], 1, end=False)])
     s = Sessions(db)
@@ -91,6 +94,10 @@ def test_sessions_are_folded_as_records_come_and_equal_a_fold_from_the_records(t
     assert cy[:3] == [2, 1, 0] and cy[4] == rows[0].scores[2]  # hands, wins, self-draws … net
     assert s.current()["den"].number == 2
     kept = summary(s)
+    resumed = Sessions(db)  # (a restart: from the last checkpoint, over the records after it)
+    [(last,)] = db.x("SELECT last_seq FROM session_scans").fetchall()
+    assert 0 < int(str(last)) < len(records(path)) and resumed.refresh() == 1 and resumed.rebuilds == 0
+    assert summary(resumed) == kept
     db.x("DELETE FROM session_scans")  # stale: made again from the records
     again = Sessions(db)
     assert again.refresh() == 1 and again.rebuilds == 1

@@ -15,6 +15,8 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 from engine.fees import FeeSetting, bill
+from engine.public import house_bill, public_state
+from engine.table import replay
 from table_app.journal import Journal
 from table_app.parlour.db import Database
 from table_app.parlour.floor_routes import COOKIE, FloorServer, owner_key
@@ -79,6 +81,8 @@ def test_each_sessions_bill_and_the_takings_by_day_week_and_month(tmp_path: Path
     first = rows[1]
     expected = bill(FeeSetting.from_json(HAND_FEE), hands=2, rounds=first.rounds, seconds=5400, scores=first.scores)
     assert first.bill == expected.to_json() and (first.table_fee, first.tea) == (10, 8)
+    table = replay(ended(session(PLAYERS, 2, fee=HAND_FEE), 5400))  # type: ignore[arg-type]
+    assert first.bill == house_bill(table) and public_state(table)["house"] == first.bill  # the table's settle-up
     assert rows[3].table_fee == 30 and rows[3].bill is not None and rows[3].bill["table"] == [0, 0, 30, 0]
     assert (rows[0].table_fee, rows[2].table_fee, rows[2].bill, rows[4].bill) == (50, 0, None, None)
 
