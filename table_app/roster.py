@@ -16,6 +16,10 @@ of people, not what happened.
   marks the players of a durable ``new_session`` as having played.
 - :meth:`Roster.rename` keeps the id, so the record stays the player's; the sessions' events
   keep the name they were played under.
+- ``listed`` (issue 31; a column added to a roster from before it): whether the player is
+  shown on the parlour's leaderboards — their choice (:meth:`Roster.set_listed`, ``xian-table
+  players hide|show NAME``, the phone's and the touchscreen's record). The table publishes the
+  roster to the parlour (:mod:`table_app.mqtt.roster_link`).
 
 A roster that cannot be read or written — a table of another shape, a locked or read-only
 file, a row that is not a player — never costs a hand: the event goes on without ids (or the
@@ -55,8 +59,10 @@ SCHEMA = """CREATE TABLE IF NOT EXISTS players (
     name TEXT NOT NULL UNIQUE COLLATE NOCASE CHECK (typeof(name) = 'text'),
     added_at TEXT NOT NULL,
     first_played TEXT,
-    last_played TEXT
+    last_played TEXT,
+    listed INTEGER NOT NULL DEFAULT 1
 )"""
+LISTED = "ALTER TABLE players ADD COLUMN listed INTEGER NOT NULL DEFAULT 1"  # (a roster from before issue 31)
 _COLUMNS = "id, name, added_at, first_played, last_played"
 
 
@@ -76,6 +82,7 @@ class Player:
     added_at: str
     first_played: str | None = None
     last_played: str | None = None
+    listed: bool = True  # shown on the parlour's leaderboards (``xian-table players hide|show``)
 
 
 def _now() -> str:
@@ -84,7 +91,7 @@ def _now() -> str:
 
 def _player(row: tuple[object, ...]) -> Player | None:
     """A row as a player, or None for a row that is not one (edited or damaged: passed over)."""
-    pid, name, added, first, last = row
+    pid, name, added, first, last, listed = row
     if type(pid) is not int or pid < 1 or not isinstance(added, str):
         return None
     try:
@@ -93,7 +100,7 @@ def _player(row: tuple[object, ...]) -> Player | None:
     except InvalidEventError:
         return None
     times = [t if isinstance(t, str) else None for t in (first, last)]
-    return Player(pid, str(name), added, times[0], times[1])
+    return Player(pid, str(name), added, times[0], times[1], listed != 0)
 
 
 class Roster:
@@ -105,6 +112,7 @@ class Roster:
         self.problem = ""  # the last thing that went wrong ("" while all is well)
         self._lock = threading.Lock()
         self._conn: sqlite3.Connection | None = None
+        self._listed = "1"  # the listed column, or 1 in a read-only roster from before it
         try:
             mode = "ro" if readonly else "rw"
             conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode={mode}", uri=True, isolation_level=None,
@@ -115,6 +123,11 @@ class Roster:
             elif conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'players'").fetchone() is None:
                 conn.close()  # a journal from before the roster: nobody in it
                 return
+            if "listed" not in {r[1] for r in conn.execute("PRAGMA table_info(players)")} and not readonly:
+                with immediate(conn) as c:
+                    c.execute(LISTED)
+            if "listed" in {r[1] for r in conn.execute("PRAGMA table_info(players)")}:
+                self._listed = "listed"
             self._conn = conn
         except sqlite3.Error as e:
             self._failed("cannot open the roster", e)
@@ -151,7 +164,7 @@ class Roster:
                 return []
             try:
                 rows = self._conn.execute(
-                    f"SELECT {_COLUMNS} FROM players "
+                    f"SELECT {_COLUMNS}, {self._listed} FROM players "
                     "ORDER BY coalesce(last_played, added_at) DESC, id DESC").fetchall()
             except sqlite3.Error as e:
                 self._failed("cannot read the roster", e)
@@ -233,6 +246,23 @@ class Roster:
                         raise RosterError(f"roster: no player {pid}", "roster.unknown", id=pid)
             except sqlite3.Error as e:
                 self._failed("cannot rename in the roster", e)
+                raise RosterError(f"roster: {self.problem}", "roster.off") from None
+        player = self.get(pid)
+        assert player is not None
+        return player
+
+    def set_listed(self, pid: int, listed: bool) -> Player:
+        """Player ``pid`` shown on the parlour's leaderboards (``listed``) or not; RosterError if
+        there is no such player or the roster cannot be written."""
+        with self._lock:
+            if self._conn is None or self.readonly or self._listed != "listed":
+                raise RosterError(f"roster: cannot be written ({self.problem or 'read-only'})", "roster.off")
+            try:
+                with self._write() as c:
+                    if c.execute("UPDATE players SET listed = ? WHERE id = ?", (int(listed), pid)).rowcount != 1:
+                        raise RosterError(f"roster: no player {pid}", "roster.unknown", id=pid)
+            except sqlite3.Error as e:
+                self._failed("cannot write the roster", e)
                 raise RosterError(f"roster: {self.problem}", "roster.off") from None
         player = self.get(pid)
         assert player is not None

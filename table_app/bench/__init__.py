@@ -20,7 +20,7 @@ T = TypeVar("T")
 SUITES: tuple[str, ...] = ("hand", "service", "mqtt", "slowdisk", "flood", "web", "phones", "sim", "ui", "evening",
                            "startup", "history")
 # Suites run only when named (``--only``): long runs, an hour or more.
-EXPLICIT: tuple[str, ...] = ("parlour",)
+EXPLICIT: tuple[str, ...] = ("parlour", "floor")
 
 
 @dataclass(frozen=True)

@@ -32,6 +32,7 @@ from table_app.bench.mqtt import percentile
 from table_app.bench.parlour_procs import WAIT_S, Link
 from table_app.bench.parlour_tables import ROOT, Table
 from table_app.bench.parlour_watch import ParlourReader, Watch, at_time, journal_last, journal_rows
+from table_app.mqtt.local_broker import free_port
 from table_app.parlour.broker import SERVICE_PASSWORD, SERVICE_USER
 from table_app.parlour.local import LocalParlourBroker, LocalPostgres
 
@@ -89,7 +90,7 @@ class Figures:
 
 class Rig:
     def __init__(self, workdir: Path, tables: int = 8, db: str = "sqlite", pace: tuple[float, float] = (0.2, 0.5),
-                 poll_s: float = 0.05) -> None:
+                 poll_s: float = 0.05, floor: bool = False, fee: dict[str, object] | None = None) -> None:
         self.dir = Path(workdir)
         self.dir.mkdir(parents=True, exist_ok=True)
         self.ids = [f"t{i + 1:02d}" for i in range(tables)]
@@ -109,6 +110,8 @@ class Rig:
         self.outages: list[Outage] = []
         self.watch: Watch | None = None
         self.started_at = 0.0
+        self.fee = fee  # the fee setting each table's bot puts in its new sessions (None: no fee)
+        self.floor_port = free_port() if floor else None  # the owner's pages (parlour serve --http), if asked
 
     # -- the parlour side
 
@@ -144,12 +147,25 @@ class Rig:
         """``xian-table parlour serve`` on the parlour's database and broker."""
         assert self.parlour_broker is not None
         b = self.parlour_broker
+        http = ["--http", f"127.0.0.1:{self.floor_port}"] if self.floor_port else []
         self.service = subprocess.Popen(
             [sys.executable, "-m", "table_app.cli", "parlour", "serve", "--db", self.db, "--broker",
-             f"mqtt://{SERVICE_USER}@127.0.0.1:{b.port}", "--password-file", str(b.dir / SERVICE_PASSWORD)],
-            stdout=subprocess.DEVNULL, stderr=open(self.parlour_dir / "service.log", "ab"),  # noqa: SIM115
+             f"mqtt://{SERVICE_USER}@127.0.0.1:{b.port}", "--password-file", str(b.dir / SERVICE_PASSWORD), *http],
+            stdout=open(self.parlour_dir / "service.out", "ab"),  # noqa: SIM115
+            stderr=open(self.parlour_dir / "service.log", "ab"),  # noqa: SIM115
             cwd=self.dir, env=self._env())
         self._service_started = time.monotonic()
+
+    def floor_url(self, timeout: float = 30.0) -> str:
+        """The owner's link that ``parlour serve --http`` printed (its key in it)."""
+        end = time.monotonic() + timeout
+        out = self.parlour_dir / "service.out"
+        while time.monotonic() < end:
+            for line in out.read_text(encoding="utf-8", errors="replace").splitlines() if out.exists() else ():
+                if "http://" in line and "/parlour?key=" in line:
+                    return line[line.index("http://"):].split()[0]
+            time.sleep(0.1)
+        raise AssertionError(f"parlour serve printed no link within {timeout:.0f} s (see {out})")
 
     def stop_service(self, kill: bool = False) -> None:
         if self.service is None:
@@ -181,7 +197,7 @@ class Rig:
         self.start_service()
         assert self.parlour_broker is not None
         for i, t in enumerate(self.ids):
-            table = Table(self.dir, t, self.pace, seed=i)
+            table = Table(self.dir, t, self.pace, seed=i, fee=self.fee)
             link = Link(self.parlour_broker.port)
             self.tables[t], self.links[t] = table, link
             self._join(table, link)

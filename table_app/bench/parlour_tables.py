@@ -41,14 +41,15 @@ def table_broker_conf(shipped: str, data_dir: Path, port: int, log_file: Path, p
     return text + f"persistence true\npersistence_location {persist}/\ninclude_dir {conf_d}\n"
 
 
-def choose(public: PublicState, presses: int, undone: bool) -> dict[str, object]:
+def choose(public: PublicState, presses: int, undone: bool, fee: dict[str, object] | None = None) -> dict[str, object]:
     """The bot's next command: the table's own step where no seat acts, else a player's press;
-    an undo about every ``UNDO_EVERY`` presses, and the redo right after it."""
+    an undo about every ``UNDO_EVERY`` presses, and the redo right after it. ``fee``: the fee
+    setting its new sessions carry (none: no fee)."""
     phase = public["phase"]
     if undone:
         return {"type": "redo"}
     if phase in ("idle", "ended"):
-        return {"type": "new_session", "players": PLAYERS, "base": 1}
+        return {"type": "new_session", "players": PLAYERS, "base": 1, **({"fee": fee} if fee else {})}
     if phase == "seating":
         return {"type": "seating", "method": "C", "east": 0}
     if phase == "win_pending":
@@ -72,8 +73,10 @@ class Played:
 class Table:
     """``Table(workdir, "t01").start()``; :meth:`play` starts its bot; :meth:`stop` ends all."""
 
-    def __init__(self, workdir: Path, table_id: str, pace: tuple[float, float] = (0.2, 0.5), seed: int = 0) -> None:
+    def __init__(self, workdir: Path, table_id: str, pace: tuple[float, float] = (0.2, 0.5), seed: int = 0,
+                 fee: dict[str, object] | None = None) -> None:
         self.id = table_id
+        self.fee = fee
         self.dir = Path(workdir) / table_id
         self.dir.mkdir(parents=True, exist_ok=True)
         self.journal = self.dir / "journal.sqlite3"
@@ -168,7 +171,7 @@ class Table:
                 if self._paused.is_set():
                     time.sleep(0.05)
                     continue
-                cmd = choose(public, self.played.commands, undone)
+                cmd = choose(public, self.played.commands, undone, self.fee)
                 answer = self.send(cmd)
                 now = time.time()
                 self.played.commands += 1
@@ -188,6 +191,24 @@ class Table:
                 self._stop.wait(self.rng.uniform(*self.pace))
         except BaseException as e:  # (reported by the rig: a bot that stops is a failure)
             self.error = e
+
+    def finish_session(self, limit: int = 2000) -> dict[str, object]:
+        """(The bot stopped.) Play on without pauses until a hand is settled, then end the
+        session; the table's answer (its public state: the settle-up, the house's bill)."""
+        public: PublicState = self.send({"type": "state"})["state"]  # type: ignore[assignment]
+        for n in range(limit):
+            if public["phase"] == "hand_over":
+                break
+            answer = self.send(choose(public, n + 1, False, self.fee))
+            if not answer.get("ok"):
+                answer = self.send({"type": "state"})
+            public = answer["state"]  # type: ignore[assignment]
+        else:
+            raise RuntimeError(f"table {self.id}: no hand settled in {limit} presses")
+        answer = self.send({"type": "end_session"})
+        if not answer.get("ok"):
+            raise RuntimeError(f"table {self.id}: end_session refused: {answer}")
+        return answer
 
     def stop_playing(self) -> None:
         self._stop.set()

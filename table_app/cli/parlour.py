@@ -1,10 +1,12 @@
-"""``xian-table parlour serve | tables add T | tables retire T | tables list | fee T|all``: the parlour.
+"""``xian-table parlour serve | tables add|retire|list|place | fee T|all | takings | leaderboard``: the parlour.
 
 ``serve`` keeps every table's journal in the parlour database (table_app/parlour/service.py);
 ``tables add T`` gives table T its user on the parlour's mosquitto and prints what to run on
 the table; ``tables retire T`` takes the user away (its records stay); ``tables list`` shows
-each table, when it was last seen, its journals and records; ``fee`` sends one table or all
-their fee (台费: ``table_app/parlour/fee_command.py``). docs/parlour-service.md.
+each table, when it was last seen, its journals and records; ``tables place`` puts it on the
+owner's floor plan (``serve --http``: :mod:`table_app.parlour.floor_routes`); ``fee`` sends one
+table or all their fee (台费: ``table_app/parlour/fee_command.py``); ``takings`` and
+``leaderboard``: :mod:`table_app.cli.parlour_reports`. docs/parlour-service.md.
 """
 
 from __future__ import annotations
@@ -19,8 +21,12 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from table_app.cli import parlour_reports
+
 if TYPE_CHECKING:
     from table_app.parlour.db import Database
+    from table_app.parlour.floor_routes import FloorServer
+    from table_app.parlour.service import Parlour
 
 HELP = "the parlour: keep every table's journal in one database (serve), add, retire and list tables"
 _TABLE = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -80,6 +86,11 @@ def register(p: argparse.ArgumentParser) -> None:
     _db_option(s)
     _broker_options(s)
     s.add_argument("--client-id", default="xian-parlour", help="the MQTT client id: fixed, so the session persists")
+    s.add_argument("--ha-prefix", default="homeassistant", metavar="PREFIX",
+                   help="Home Assistant's discovery prefix (default %(default)s; '' for no discovery)")
+    s.add_argument("--http", nargs="?", const=":8090", metavar="[HOST:]PORT",
+                   help="also serve the owner's pages (/parlour: the floor, each table's page) here "
+                        "(default :8090, every address); the owner's link is printed")
     s.add_argument("-v", "--verbose", action="store_true", help="log each replay request and answer")
     _fee_parser(sub)
     t = sub.add_parser("tables", help="add, retire or list the tables")
@@ -98,6 +109,15 @@ def register(p: argparse.ArgumentParser) -> None:
     _broker_dir_option(retire)
     ls = tsub.add_parser("list", help="the tables: last seen, online, journals, records")
     _db_option(ls)
+    place = tsub.add_parser("place", help="put a table on the floor plan (/parlour): column and row, from 1")
+    place.add_argument("table")
+    place.add_argument("col", type=int, help="the column, from 1 (left)")
+    place.add_argument("row", type=int, help="the row, from 1 (top)")
+    _db_option(place)
+    unplace = tsub.add_parser("unplace", help="take a table off the plan (it goes back to the grid in table order)")
+    unplace.add_argument("table")
+    _db_option(unplace)
+    parlour_reports.register(sub, _db_option)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -106,6 +126,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         if args.action == "serve":
             return serve(args)
+        if args.action in parlour_reports.ACTIONS:
+            return parlour_reports.run(args)
         if not _TABLE.fullmatch(getattr(args, "table", "x")):
             print("xian-table parlour: a table id is 1–64 letters, digits, '-' or '_'", file=sys.stderr)
             return 2
@@ -116,6 +138,8 @@ def run(args: argparse.Namespace) -> int:
                 return add_table(db, args)
             if args.tables_action == "retire":
                 return retire_table(db, args)
+            if args.tables_action in ("place", "unplace"):
+                return place_table(db, args)
             return list_tables(db)
     except (OSError, RuntimeError, ValueError) as e:
         print(f"xian-table parlour: {e}", file=sys.stderr)
@@ -168,6 +192,27 @@ def retire_table(db: Database, args: argparse.Namespace) -> int:
     print(f"table {args.table}: " + ("retired" if retired else "was retired already") +
           ("; its broker user is removed" if removed else "") + "; its records stay in the database")
     print(broker.reload_broker(args.broker_dir, args.broker_pid))
+    return 0
+
+
+def place_table(db: Database, args: argparse.Namespace) -> int:
+    """``tables place T COL ROW`` / ``tables unplace T``: the floor plan (the running service
+    reads it again within seconds)."""
+    if args.tables_action == "unplace":
+        gone = db.unplace(args.table)
+        print(f"table {args.table}: " + ("off the plan (back in the grid)" if gone else "was not on the plan"))
+        return 0
+    if not (1 <= args.col <= 100 and 1 <= args.row <= 100):
+        print("xian-table parlour: a column and a row are 1–100", file=sys.stderr)
+        return 2
+    if db.table(args.table) is None:
+        print(f"xian-table parlour: no table {args.table} here (xian-table parlour tables add {args.table})",
+              file=sys.stderr)
+        return 1
+    other = [t for t, place in db.floor().items() if place == (args.col, args.row) and t != args.table]
+    db.place(args.table, args.col, args.row)
+    print(f"table {args.table}: column {args.col}, row {args.row}" + (
+        f" (shared with {', '.join(other)}: move one)" if other else ""))
     return 0
 
 
@@ -244,7 +289,8 @@ def serve(args: argparse.Namespace) -> int:
     password = _password(args)
     broker = parse_url(args.broker, {PASSWORD_ENV: password or ""})
     try:
-        parlour = Parlour(Settings(args.db, broker, args.client_id, args.prefix, args.cafile))
+        parlour = Parlour(Settings(args.db, broker, args.client_id, args.prefix, args.cafile,
+                                   ha_prefix=args.ha_prefix or None))
     except db_errors() as e:  # a server not up yet: systemd starts it again (Restart=on-failure)
         print(f"xian-table parlour: cannot open the database: {e}", file=sys.stderr)
         return 1
@@ -255,4 +301,33 @@ def serve(args: argparse.Namespace) -> int:
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
-    return parlour.run(Notifier.from_env())
+    web = _floor(parlour, args) if args.http else None
+    try:
+        return parlour.run(Notifier.from_env())
+    finally:
+        if web is not None:
+            web.stop()
+
+
+def _floor(parlour: Parlour, args: argparse.Namespace) -> FloorServer:
+    """The owner's pages (``--http``): the fold of every table, the floor, the owner's link printed."""
+    from table_app.parlour.db import Database
+    from table_app.parlour.floor_routes import FloorServer, owner_key
+    from table_app.parlour.live import Live
+    from table_app.web.server import lan_address, parse_listen
+
+    host, port = parse_listen(args.http)
+    live = Live(lambda: parlour.db).load()
+    parlour.on_commit, parlour.on_seen = live.committed, live.seen
+    reader: list[Database] = []
+
+    def plan() -> dict[str, tuple[int, int]]:  # (the pace-maker's thread: a connection of its own)
+        if not reader:
+            reader.append(Database.open(args.db, migrate=False))
+        return reader[0].floor()
+
+    web = FloorServer(live, plan, owner_key(parlour.db), (host, port)).start()
+    shown = host if host not in ("", "0.0.0.0", "::") else (lan_address() or socket.getfqdn())
+    print(f"the floor (the owner's key is in the link: keep it): {web.url(shown)}", flush=True)
+    logging.getLogger("xian.parlour").info("the owner's pages on http://%s:%d/parlour", shown, web.port)
+    return web

@@ -48,6 +48,7 @@ from table_app.mqtt.journal_link import JournalLink
 from table_app.mqtt.link import link_state, network_alive, say_offline
 from table_app.mqtt.messages import Outgoing, event_message, status_message, table_messages
 from table_app.mqtt.names import NameBitmaps
+from table_app.mqtt.roster_link import RosterLink
 from table_app.mqtt.topics import HA_ONLINE, HA_PREFIX, HA_STATUS, QOS, BrokerURL, Topics
 from table_app.present.money import Money
 
@@ -67,10 +68,10 @@ class MqttBridge:
 
     ``service`` needs ``subscribe``, ``submit``, ``seq`` and ``public``. ``ha_prefix`` None
     turns Home Assistant discovery off; ``commands`` False leaves ``cmd`` unsubscribed.
-    ``queue_size``: events queued (then the oldest is dropped); ``answer_limit``: answers owed
-    at once (then a command is answered busy); ``faults``: where handler failures are logged
-    (the process's :data:`~table_app.fault_log.FAULTS`: a traceback once per kind); ``journal``
-    False: no ``journal`` topic and no replays (else ``service`` needs ``journal_reader``).
+    ``queue_size``: events queued (then the oldest is dropped); ``answer_limit``: answers owed at
+    once (then a command is answered busy); ``faults``: where handler failures are logged (the
+    process's :data:`~table_app.fault_log.FAULTS`); ``journal`` False: no ``journal`` topic, no
+    replays, no ``roster`` (else ``service`` needs ``journal_reader``).
     """
 
     def __init__(self, service: TableService, url: BrokerURL, topics: Topics, *, ha_prefix: str | None = HA_PREFIX,
@@ -91,9 +92,7 @@ class MqttBridge:
         self.keepalive = keepalive
         self.min_backoff, self.max_backoff = min_backoff, max_backoff
         self.max_inflight = max_inflight
-        # systemd's watchdog: the connection thread beats at least every BEAT_S while it works;
-        # a thread that hangs or dies stops the pings (sdnotify.part_heartbeat)
-        self.heartbeat = heartbeat
+        self.heartbeat = heartbeat  # systemd's watchdog: beaten every BEAT_S at least (sdnotify.part_heartbeat)
         self._cond = threading.Condition()
         self._latest: tuple[int | None, PublicState] | None = None
         self._deadline_claims: float | None = None  # when the open claim window closes (the service clock's time)
@@ -104,6 +103,7 @@ class MqttBridge:
         self._answers = AnswerQueue(answer_limit)
         self._faults = FAULTS if faults is None else faults
         self._journal = JournalLink.of(service, topics, self._faults, queue_size) if journal else None
+        self._roster = RosterLink.of(service, topics, journal)  # the roster for the parlour (roster_link.py)
         self._desk = CommandDesk(topics, service, self._cond, self._answers, self._faults, COMMAND_SOURCE,
                                  self._journal.ask if self._journal is not None else None)
         self._inflight: dict[int, Outgoing] = {}
@@ -118,8 +118,7 @@ class MqttBridge:
         self._thread: threading.Thread | None = None
         self._unsubscribe: Callable[[], None] | None = None
         self._down_logged = False
-        # counters, for tests, the benchmark and logs
-        self.delivered = 0
+        self.delivered = 0  # counters, for tests, the benchmark and logs
         self.dropped = 0
         self.connects = 0
         self.delivered_seq: int | None = None  # the seq of the last state the broker acknowledged
@@ -332,6 +331,7 @@ class MqttBridge:
         """Publish while the connection lasts (and, when closing, until all is acknowledged)."""
         while True:
             self._beat()
+            roster = self._roster.take(self.connects)  # (xian/T/roster when due: reads the roster, not under the lock)
             with self._cond:
                 while True:
                     if self._link == "up" and not network_alive(client):
@@ -343,11 +343,12 @@ class MqttBridge:
                     if self._closing and (time.monotonic() >= self._deadline
                                           or not (self._has_work() or self._inflight)):
                         return
-                    if self._has_work() and len(self._inflight) < self.max_inflight:
+                    work = self._has_work() or self._roster.owed(self.connects)
+                    if work and len(self._inflight) < self.max_inflight:
                         break
                     self._cond.wait(0.5 if self._closing else BEAT_S)
                     self._beat()
-                batch = self._take(self.max_inflight - len(self._inflight))
+                batch = self._take(self.max_inflight - len(self._inflight)) + ([roster] if roster else [])
                 self._sending = len(batch)
                 room = self.max_inflight - len(self._inflight) - len(batch)
             if self._journal is not None:  # (it reads the journal: outside the lock the service's notices take)
@@ -473,8 +474,7 @@ class MqttBridge:
             self._delivered(msg)
 
     def _on_message(self, client: mqtt.Client, userdata: object, message: mqtt.MQTTMessage) -> None:
-        # paho's network thread runs this: whatever one message does, the thread must live on
-        # (an escaping exception ends paho's loop: no more commands, no more state published).
+        # paho's network thread: whatever one message does, it lives on (else no more commands, no more state)
         try:
             self._on_message_unguarded(message)
         except Exception as e:

@@ -13,10 +13,16 @@ journal ids 32 hex characters, so a row reads the same in both.
   answers' ``last``; :meth:`Database.journals` gives the larger of it and the last stored).
 - ``records``: the records, key (table, journal, seq), the chain's columns as the table stores them.
 - ``refusals``: what was refused and why (a malformed or forged record, a different copy).
+- ``sessions``, ``session_scans``: every session folded from the records, and where each
+  journal's fold stands (:mod:`table_app.parlour.sessions`; made again from the records).
+- ``players``, ``roster_links``: the parlour's players (one a name, letters' case aside) and
+  which table's roster id is which of them, listed or not (:mod:`table_app.parlour.players`).
+- ``floor``: where the owner placed each table on the floor plan (``parlour tables place``).
+- ``settings``: the parlour's own settings by name (the owner's key of the floor view).
 
 >>> with Database.open(":memory:") as db:
 ...     db.version()
-1
+3
 """
 
 from __future__ import annotations
@@ -101,6 +107,68 @@ MIGRATIONS: tuple[tuple[int, tuple[str, ...]], ...] = (
         )""",
         "CREATE INDEX refusals_table ON refusals (table_id, at)",
     )),
+    (2, (  # issue 31: the sessions folded from the records (parlour/sessions.py), the players across tables
+        """CREATE TABLE sessions (
+            table_id TEXT NOT NULL,
+            journal_id TEXT NOT NULL,
+            first_seq BIGINT NOT NULL,
+            number BIGINT NOT NULL,
+            started TEXT NOT NULL,
+            ended TEXT,
+            last_seq BIGINT NOT NULL,
+            last_at TEXT NOT NULL,
+            phase TEXT NOT NULL,
+            players TEXT NOT NULL,
+            player_ids TEXT NOT NULL,
+            hands BIGINT NOT NULL,
+            rounds BIGINT NOT NULL,
+            scores TEXT NOT NULL,
+            seconds BIGINT,
+            fee TEXT,
+            bill TEXT,
+            table_fee BIGINT NOT NULL,
+            tea BIGINT NOT NULL,
+            stats TEXT NOT NULL,
+            PRIMARY KEY (table_id, journal_id, first_seq)
+        )""",
+        "CREATE INDEX sessions_started ON sessions (started)",
+        "CREATE INDEX sessions_table ON sessions (table_id, started)",
+        """CREATE TABLE session_scans (
+            table_id TEXT NOT NULL,
+            journal_id TEXT NOT NULL,
+            last_seq BIGINT NOT NULL,
+            last_hash TEXT,
+            cursor TEXT NOT NULL,
+            PRIMARY KEY (table_id, journal_id)
+        )""",
+        """CREATE TABLE players (
+            id {serial},
+            name TEXT NOT NULL,
+            folded TEXT NOT NULL UNIQUE,
+            first_seen TEXT NOT NULL
+        )""",
+        """CREATE TABLE roster_links (
+            table_id TEXT NOT NULL,
+            roster_id BIGINT NOT NULL,
+            player_id BIGINT NOT NULL REFERENCES players (id),
+            name TEXT NOT NULL,
+            listed BIGINT NOT NULL,
+            seen TEXT NOT NULL,
+            PRIMARY KEY (table_id, roster_id)
+        )""",
+        "CREATE INDEX roster_links_player ON roster_links (player_id)",
+    )),
+    (3, (  # the floor view (issue 31): where each table stands on the owner's floor plan; the owner's key
+        """CREATE TABLE floor (
+            table_id TEXT PRIMARY KEY,
+            col INTEGER NOT NULL,
+            row INTEGER NOT NULL
+        )""",
+        """CREATE TABLE settings (
+            name TEXT PRIMARY KEY,
+            value TEXT NOT NULL
+        )""",
+    )),
 )
 LATEST = MIGRATIONS[-1][0]
 MAX_REFUSAL_PAYLOAD = 2000  # characters of a refused message kept with its reason
@@ -177,6 +245,10 @@ class Database:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+    def x(self, sql: str, params: Sequence[object] = ()) -> _Cursor:
+        """One statement (``?`` placeholders, whatever the database)."""
+        return self._x(sql, params)
 
     def _x(self, sql: str, params: Sequence[object] = ()) -> _Cursor:
         if self.dialect.placeholder != "?":
@@ -317,6 +389,55 @@ class Database:
         rows = self._x("SELECT journal_id, seq, at, kind, session, source, event, target, hash FROM records "
                        "WHERE table_id = ? AND journal_id = ? ORDER BY seq", (table, journal)).fetchall()
         return [Record(*r) for r in rows]  # type: ignore[arg-type]
+
+    def records_from(self, table: str, journal: str, seq: int) -> list[Record]:
+        rows = self._x("SELECT journal_id, seq, at, kind, session, source, event, target, hash FROM records "
+                       "WHERE table_id = ? AND journal_id = ? AND seq >= ? ORDER BY seq",
+                       (table, journal, seq)).fetchall()
+        return [Record(*r) for r in rows]  # type: ignore[arg-type]
+
+    def tip_at(self, table: str, journal: str) -> tuple[int, str]:
+        """The highest stored seq of the journal and its time ((0, "") with none)."""
+        row = self._x("SELECT seq, at FROM records WHERE table_id = ? AND journal_id = ? ORDER BY seq DESC LIMIT 1",
+                      (table, journal)).fetchone()
+        return (0, "") if row is None else (int(row[0]), str(row[1]))  # type: ignore[call-overload]
+
+    def marks(self, table: str, journal: str) -> list[tuple[int, str, int | None]]:
+        """The journal's undo and redo records: ``(seq, kind, target)`` in order."""
+        rows = self._x("SELECT seq, kind, target FROM records WHERE table_id = ? AND journal_id = ? "
+                       "AND kind <> 'event' ORDER BY seq", (table, journal)).fetchall()
+        return [(int(s), str(k), None if t is None else int(t)) for s, k, t in rows]  # type: ignore[call-overload]
+
+    def session_starts(self, table: str, journal: str) -> list[tuple[int, int, str]]:
+        """Each session's ``new_session`` record, ``(seq, session, at)`` in order: a session's first event."""
+        rows = self._x("SELECT r.seq, r.session, r.at FROM records r JOIN (SELECT session, min(seq) AS first "
+                       "FROM records WHERE table_id = ? AND journal_id = ? AND kind = 'event' AND session IS NOT NULL "
+                       "GROUP BY session) s ON r.seq = s.first WHERE r.table_id = ? AND r.journal_id = ? "
+                       "AND r.event LIKE ? ORDER BY r.seq",
+                       (table, journal, table, journal, '%"new_session"%')).fetchall()
+        return [(int(q), int(s), str(a)) for q, s, a in rows]  # type: ignore[call-overload]
+
+    # -- the floor plan and the settings
+
+    def place(self, table: str, col: int, row: int) -> None:
+        self._x("INSERT INTO floor (table_id, col, row) VALUES (?, ?, ?) ON CONFLICT (table_id) "
+                "DO UPDATE SET col = excluded.col, row = excluded.row", (table, col, row))
+
+    def unplace(self, table: str) -> bool:
+        return self._x("DELETE FROM floor WHERE table_id = ?", (table,)).rowcount == 1
+
+    def floor(self) -> dict[str, tuple[int, int]]:
+        """Where the owner placed tables: table → (column, row), both from 1."""
+        rows = self._x("SELECT table_id, col, row FROM floor").fetchall()
+        return {str(t): (int(c), int(r)) for t, c, r in rows}  # type: ignore[call-overload]
+
+    def setting(self, name: str) -> str | None:
+        row = self._x("SELECT value FROM settings WHERE name = ?", (name,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def set_setting(self, name: str, value: str) -> None:
+        self._x("INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) "
+                "DO UPDATE SET value = excluded.value", (name, value))
 
     def refuse(self, table: str, reason: str, *, journal: str | None = None, seq: int | None = None,
                payload: str | None = None, at: str | None = None) -> None:

@@ -62,6 +62,8 @@ class Ingest:
         self.highest: dict[Key, int] = {}
         self.current: dict[str, str] = {}  # table → the journal it writes now (its latest one heard)
         self._refusal_minute: dict[str, tuple[int, int]] = {}  # table → (minute, refusals in it)
+        self.stored: list[tuple[str, Record]] = []  # stored in the transaction in hand (the floor view's fold)
+        self.touched: set[Key] = set()  # the journals records were stored of (the sessions' fold reads them)
         self.load()
 
     def load(self) -> None:
@@ -75,6 +77,7 @@ class Ingest:
         self._tips.clear()
         self._held.clear()
         self._held_total = 0
+        self.touched.clear()
         self.highest.clear()
         self.current.clear()
         self.load()
@@ -188,9 +191,11 @@ class Ingest:
             return False
         if self.db.insert(table, rec):
             self.counts["stored"] += 1
+            self.stored.append((table, rec))
         else:  # another writer stored it first: the same or not, the stored one stays
             self._compare(table, rec)
         self._tips[(table, rec.journal)] = (rec.seq, rec.hash)
+        self.touched.add((table, rec.journal))
         return True
 
     def _hold(self, key: Key, rec: Record) -> None:

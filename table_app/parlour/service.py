@@ -34,10 +34,13 @@ from paho.mqtt.enums import CallbackAPIVersion
 from paho.mqtt.reasoncodes import ReasonCode
 
 from table_app.bounded import BoundedInputError, parse_command
-from table_app.mqtt.topics import BrokerURL
+from table_app.mqtt.messages import Outgoing
+from table_app.mqtt.topics import HA_PREFIX, BrokerURL
 from table_app.parlour.db import Database, now
+from table_app.parlour.derived import Derived
 from table_app.parlour.gaps import Replayer
 from table_app.parlour.ingest import Ingest
+from table_app.parlour.records import Record
 from table_app.sdnotify import Notifier
 
 log = logging.getLogger("xian.parlour")
@@ -70,6 +73,7 @@ class Settings:
     cafile: Path | None = None
     queue_size: int = QUEUE
     keepalive: int = 30
+    ha_prefix: str | None = HA_PREFIX  # Home Assistant's discovery (None: none)
 
 
 def db_errors() -> tuple[type[BaseException], ...]:
@@ -94,9 +98,13 @@ class Parlour:
         self.db = Database.open(settings.db)
         self.ingest = Ingest(self.db)
         self.replayer = Replayer(self._publish, settings.prefix)
+        self.derived = Derived(self.db, self._send, prefix=settings.prefix, ha_prefix=settings.ha_prefix,
+                               refuse=self.ingest.refuse)
         self._seen: dict[str, tuple[str, str | None]] = {}
         self._db_errors = db_errors()
         self.notifier: Notifier | None = None
+        self.on_commit: Callable[[list[tuple[str, Record]]], None] | None = None  # the floor view's fold
+        self.on_seen: Callable[[str, str, str | None], None] | None = None  # … and each table's link
         self.client = self._client()
 
     # -- MQTT (paho's thread)
@@ -118,7 +126,7 @@ class Parlour:
     def _topics(self) -> list[tuple[str, int]]:
         p = self.s.prefix
         return [(f"{p}/+/journal", 1), (f"{p}/+/journal/replay", 1), (f"{p}/+/status", 1), (f"{p}/+/state", 0),
-                (f"{p}/+/cmd/result", 1), (LINK_TOPICS, 1)]
+                (f"{p}/+/cmd/result", 1), (f"{p}/+/roster", 1), (LINK_TOPICS, 1)]
 
     def _on_connect(self, client: mqtt.Client, userdata: object, flags: mqtt.ConnectFlags,
                     rc: ReasonCode, props: object) -> None:
@@ -129,6 +137,7 @@ class Parlour:
         log.info("connected to the parlour broker %s:%d (session %s)", self.s.broker.host, self.s.broker.port,
                  "resumed" if flags.session_present else "new")
         client.subscribe(self._topics())
+        self.derived.connected()
         self.connected.set()
 
     def _on_disconnect(self, client: mqtt.Client, userdata: object, flags: object, rc: ReasonCode,
@@ -152,6 +161,9 @@ class Parlour:
     def _publish(self, topic: str, payload: bytes) -> None:
         self.client.publish(topic, payload, qos=1)
 
+    def _send(self, msg: Outgoing) -> None:
+        self.client.publish(msg.topic, msg.payload, qos=msg.qos, retain=msg.retain)
+
     # -- the worker (the main thread)
 
     def run(self, notifier: Notifier | None = None) -> int:
@@ -162,6 +174,7 @@ class Parlour:
         if notifier:
             notifier.ready(f"storing the tables' journals in {self.db.where}")
         last_stats = time.monotonic()
+        self._guarded(self.derived.start)
         try:
             while not self.stop.is_set():
                 batch = self._take()
@@ -197,11 +210,13 @@ class Parlour:
     def _process(self, batch: list[Item]) -> None:
         pause = 1.0
         while True:
+            self.ingest.stored.clear()
             try:
                 with self.db.transaction():
                     for item in batch:
                         self._handle(item)
                     self._flush_seen()
+                    self._derive()
                 break
             except self._db_errors as e:
                 log.error("the database failed (%s): trying again in %.0f s; %d messages wait", e, pause,
@@ -210,6 +225,9 @@ class Parlour:
                     return  # not acknowledged: the broker sends them again at the next start
                 pause = min(pause * 2, 30.0)
                 self._reopen()
+        if self.on_commit is not None:
+            self.on_commit(self.ingest.stored)
+        self.ingest.stored.clear()
         gen = self.generation
         for item in batch:
             if item.qos and item.generation == gen:
@@ -235,6 +253,7 @@ class Parlour:
             return
         self.ingest.db = self.db
         self.ingest.forget()
+        self.derived.db = self.db
 
     def _guarded(self, step: Callable[[], object]) -> None:
         try:
@@ -243,9 +262,26 @@ class Parlour:
             log.error("the database failed (%s)", e)
             self._reopen()
 
+    def _derive(self) -> None:
+        """The sessions of the journals this batch stored records of (in its transaction)."""
+        try:
+            self.derived.batch(self.ingest.touched)
+        except self._db_errors:
+            raise
+        except Exception:  # a bug in what is derived must not stop the records
+            log.exception("the sessions could not be brought up to the records; they are folded again later")
+            self.derived.sessions.forget()
+        self.ingest.touched.clear()
+
     def _tick(self) -> None:
         if self.connected.is_set():
             self.replayer.tick(self.ingest)
+        try:
+            self.derived.tick(self.connected.is_set())
+        except self._db_errors:
+            raise
+        except Exception:
+            log.exception("could not publish to Home Assistant")
 
     def _handle(self, item: Item) -> None:
         parts = item.topic.split("/")
@@ -276,6 +312,9 @@ class Parlour:
         self._seen[table] = (at, self._seen[table][1])
         if rest == "state":
             return
+        if rest == "roster":
+            self.derived.roster(table, payload)
+            return
         limit = MAX_REPLAY_BYTES if rest == "journal/replay" else MAX_RECORD_BYTES
         try:
             obj = parse_command(payload, max_bytes=limit, strings=False)
@@ -304,6 +343,8 @@ class Parlour:
         for table, (at, status) in self._seen.items():
             self.db.ensure_table(table)
             self.db.seen(table, at, status)
+            if self.on_seen is not None:  # (the floor view: a time shown, whether or not this commits)
+                self.on_seen(table, at, status)
         self._seen.clear()
 
     def _stats(self) -> None:

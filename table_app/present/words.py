@@ -27,6 +27,7 @@ from engine.tiles import HONOURS, TileError, parse_tiles, tile_name
 from table_app.present.vocab_claim import CLAIM
 from table_app.present.vocab_decide import DECIDE
 from table_app.present.vocab_fees import FEES
+from table_app.present.vocab_floor import FLOOR
 from table_app.present.vocab_forms import FORMS
 from table_app.present.vocab_history import HISTORY
 from table_app.present.vocab_history_page import HISTORY_PAGE
@@ -39,6 +40,7 @@ from table_app.present.vocab_roster import ROSTER
 from table_app.present.vocab_score import SCORE
 from table_app.present.vocab_seating import SEATING
 from table_app.present.vocab_table import TABLE
+from table_app.present.vocab_takings import TAKINGS
 from table_app.present.vocab_undo import ENTRY, UNDO
 
 Lang = Literal["zh", "en"]
@@ -67,7 +69,7 @@ def _gather(*vocabularies: dict[str, tuple[str, str]]) -> dict[str, tuple[str, s
 
 
 _T: Final = _gather(TABLE, FORMS, SENTENCES, REFUSALS, PAGE, SCORE, DECIDE, LINK, KEYBOARD, SEATING, UNDO, ENTRY,
-                    ROSTER, CLAIM, HISTORY, HISTORY_PAGE, PAST, FEES)
+                    ROSTER, CLAIM, HISTORY, HISTORY_PAGE, PAST, FLOOR, TAKINGS, FEES)
 
 
 def tr(key: str, lang: str, **fields: object) -> str:

@@ -31,7 +31,7 @@ from table_app.present.table_page import table_view
 from table_app.present.vocab_history_page import HISTORY_PAGE
 from table_app.present.words import LANGS, tr
 from table_app.web.http import Reply, query_value
-from table_app.web.replies import json_reply, refused
+from table_app.web.replies import json_reply, json_value, refused
 
 if TYPE_CHECKING:
     from table_app.archive import Archive, HandSummary, Page, RecordRow, Replay, SessionSummary
@@ -44,7 +44,8 @@ PERIODS: Final = ("day", "week", "month")
 MAX_NUMBER: Final = 10**9  # a session's, a player's number beyond any table's (the path takes 9 digits)
 
 PHONE_WORDS: Final = {key: {lang: tr(key, lang) for lang in LANGS} for key in (
-    "hp_my_record", "hp_my_sessions", "hp_no_player", "hp_none", "hp_prev_page", "hp_next_page", "hp_page")}
+    "hp_my_record", "hp_my_sessions", "hp_no_player", "hp_none", "hp_prev_page", "hp_next_page", "hp_page",
+    "ro_listed", "ro_listed_on", "ro_listed_off")}
 T = TypeVar("T")
 
 
@@ -208,10 +209,10 @@ class History:
         if pid is None:
             return json_reply(200, {"ok": True, "player": None, "sessions": [], "page": 0, "pages": 0, "total": 0,
                                     "record": None, "words": PHONE_WORDS})
-        got = self._read(lambda a: (a.sessions(page, PER_PAGE, player_id=pid), a.record(pid)))
+        got = self._read(lambda a: (a.sessions(page, PER_PAGE, player_id=pid), a.record(pid), _listed(a, pid)))
         if isinstance(got, Reply):
             return got
-        sessions, record = got
+        sessions, record, listed = got
         if page and page >= sessions.pages:
             return refused(404, "hp_bad_page", "history.page")
         return json_reply(200, {
@@ -219,7 +220,23 @@ class History:
             "sessions": [{"number": s.number, "seat": _seat_of(s, pid),
                           **{lang: session_item(s, lang, self.money) for lang in LANGS}} for s in sessions.items],
             "record": {lang: history_view.record_lines(record, lang) for lang in LANGS},
-            "rows": [row_item(r) for r in record.periods], "words": PHONE_WORDS})
+            "rows": [row_item(r) for r in record.periods], "listed": listed, "words": PHONE_WORDS})
+
+    def set_listed(self, seat: int, body: bytes) -> Reply:
+        """``POST /phone/<seat>/listed`` ``{"listed": false}`` (a bound phone's only): its player
+        shown on the parlour's leaderboards or not (the roster's ``listed``: issue 31)."""
+        data = json_value(body)
+        if not isinstance(data, dict) or set(data) != {"listed"} or not isinstance(data["listed"], bool):
+            return refused(400, "hp_bad_listed", "invalid")
+        pid = self._public()["player_ids"][seat]
+        if pid is None:
+            return refused(404, "hp_no_player_id", "history.unknown")
+        got = self._read(lambda a: _set_listed(a, pid, bool(data["listed"])))
+        if isinstance(got, Reply):
+            return got
+        if got is None:
+            return refused(409, "hp_roster_off", "roster.off")
+        return json_reply(200, {"ok": True, "player_id": pid, "listed": got})
 
 
 # -- the answers' parts ---------------------------------------------------------------------------------
@@ -249,6 +266,23 @@ def hand_item(h: HandSummary, lang: str) -> dict[str, object]:
 def row_item(r: RecordRow) -> dict[str, object]:
     return {"player_id": r.player_id, "name": r.name, "period": r.period, "sessions": r.sessions, "hands": r.hands,
             "wins": r.wins, "self_draws": r.self_draws, "kongs": r.kongs, "net": r.net}
+
+
+def _listed(a: Archive, pid: int) -> bool | None:
+    """Whether the player is shown on the parlour's leaderboards (None: no roster to say)."""
+    player = a.roster.get(pid) if a.roster is not None else None
+    return None if player is None else player.listed
+
+
+def _set_listed(a: Archive, pid: int, listed: bool) -> bool | None:
+    from table_app.roster import RosterError
+
+    if a.roster is None:
+        return None
+    try:
+        return a.roster.set_listed(pid, listed).listed
+    except RosterError:
+        return None
 
 
 def _paged(page: Page[SessionSummary]) -> dict[str, int]:

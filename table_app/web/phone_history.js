@@ -1,6 +1,7 @@
 // The phone page's part for its player's history (issue 29): the player's record (all time) and
 // the sessions this seat's player played (the table's archive: newest first, paged), read from
-// /phone/<seat>/history.json — in both languages, the page picking its own (pick()). Asked again
+// /phone/<seat>/history.json — in both languages, the page picking its own (pick()); and whether the
+// player is shown on the parlour's leaderboards (a toggle: POST /phone/<seat>/listed). Asked again
 // when the table moves on a session's or a hand's end (the view's phase, its hands, its name).
 // Put in whole into phone.html's second <script>: it reads the page's globals (VIEW_HOOKS, HERE, pick, $).
 {
@@ -19,11 +20,17 @@
     #hist-pager:empty { display: none; }
     #hist-pager button { font-size: 1rem; padding: .35rem .7rem; border-radius: .4rem; border: 1px solid #5d8a6e;
                          background: none; color: inherit; }
-    #hist-pager button:disabled { opacity: .35; }`}));
+    #hist-pager button:disabled { opacity: .35; }
+    #hist-listed { display: block; width: 100%; margin: .3rem 0 .6rem; font: inherit; font-size: 1rem; padding: .45rem .7rem;
+                   border-radius: .4rem; border: 1px solid #5d8a6e; background: none; color: inherit; text-align: left; }
+    #hist-listed[hidden] { display: none; }
+    #hist-listed b { float: right; }
+    #hist-listed.off b { opacity: .7; }`}));
   const recordHead = el("h2", {id: "hist-record-head"}), record = el("ul", {id: "hist-record"});
   const sessionsHead = el("h2", {id: "hist-sessions-head"}), sessions = el("ul", {id: "hist-sessions"});
   const pager = el("div", {id: "hist-pager"});
-  const box = el("section", {id: "hist"}, recordHead, record, sessionsHead, sessions, pager);
+  const listed = el("button", {id: "hist-listed", type: "button", hidden: true});
+  const box = el("section", {id: "hist"}, recordHead, record, listed, sessionsHead, sessions, pager);
   $("langs").before(box);
   let got = null, page = 0, asked = "";
   const word = (key, fields = {}) => {
@@ -40,8 +47,24 @@
     page = got.page;
     draw();
   }
+  listed.addEventListener("click", async () => {
+    if (got === null || typeof got.listed !== "boolean") return;
+    listed.disabled = true;
+    const r = await fetch(HERE + "/listed", {method: "POST", headers: {"Content-Type": "application/json"},
+                                             body: JSON.stringify({listed: !got.listed})}).catch(() => null);
+    listed.disabled = false;
+    if (r !== null && r.ok) { got.listed = (await r.json()).listed; draw(); }
+  });
+  function drawListed() {
+    listed.hidden = got.player === null || typeof got.listed !== "boolean";
+    if (listed.hidden) return;
+    listed.classList.toggle("off", !got.listed);
+    listed.replaceChildren(word("ro_listed"), el("b", {textContent: word(got.listed ? "ro_listed_on" : "ro_listed_off")}));
+    listed.dataset.listed = String(got.listed);
+  }
   function draw() {
     if (got === null) return;
+    drawListed();
     recordHead.textContent = word("hp_my_record");
     sessionsHead.textContent = word("hp_my_sessions");
     if (got.player === null) {

@@ -52,14 +52,16 @@ class Site:
         return page_text(name, self.table)
 
 
-def page_text(name: str, table: str) -> str:
+def page_text(name: str, table: str, base: str = "") -> str:
     """A page file's text, the table's name filled in, and the page's own words (the word
-    table's, as JSON for its script) where it asks for ``{{WORDS}}``."""
+    table's, as JSON for its script) where it asks for ``{{WORDS}}``; ``{{BASE}}``: the prefix of
+    the table's paths (the parlour serves a table's page under ``/parlour/t/<T>``)."""
     folder = resources.files("table_app.web")
     text = folder.joinpath(name).read_text(encoding="utf-8")
     # a page's script parts, each its own file (``{{INCLUDE:phone_score.js}}``), put in whole
     text = _INCLUDE.sub(lambda m: folder.joinpath(m.group(1)).read_text(encoding="utf-8"), text)
-    return text.replace("{{TABLE}}", html.escape(table)).replace("{{WORDS}}", PAGE_WORDS)
+    return (text.replace("{{TABLE}}", html.escape(table)).replace("{{WORDS}}", PAGE_WORDS)
+            .replace("{{BASE}}", base))
 
 
 _INCLUDE = re.compile(r"\{\{INCLUDE:([a-z_]+\.js)\}\}")
@@ -198,6 +200,14 @@ def phone_history(site: Site, request: Request) -> Reply:
     return site.history.phone(seat, request.query)
 
 
+def phone_listed(site: Site, request: Request) -> Reply:
+    """A bound phone's player: shown on the parlour's leaderboards or not (401 for any other browser)."""
+    seat = int(request.args[0])
+    if site.phones.phones.seat_of(phone_secret(request.cookie)) != seat:
+        return refused(401, "ph_no_seat", "phone.unbound")
+    return site.history.set_listed(seat, request.body)
+
+
 # -- phones that join -----------------------------------------------------------------------------------
 
 def join_page(site: Site, request: Request) -> Reply:
@@ -280,6 +290,7 @@ ROUTES: tuple[Route[Site], ...] = (
     Route("GET", r"/phone/([^/]+)/*",             phone_page,   "a bound phone's page (else back to /)"),
     Route("GET", r"/phone/([0-3])/events",        phone_events, "a bound phone's view now and after each change"),
     Route("GET", r"/phone/([0-3])/history\.json", phone_history, "a bound phone's player's sessions and record"),
+    Route("POST", r"/phone/([0-3])/listed/*",     phone_listed, "its player on the parlour's boards or not"),
     Route("POST", r"/phone/([0-3])/press/*",      press,        "a bound phone's press for its seat"),
     Route("POST", r"/phone/([0-3])/table/*",      table_step,   "one of the table's own steps, from a bound phone"),
     Route("POST", r"/phone/([0-3])/leave/*",      leave,        "a bound phone leaves its seat"),

@@ -39,6 +39,29 @@ def test_players_lists_the_roster_and_renames_keeping_the_id(tmp_path: Path, cli
     assert refused.returncode == 3 and "another player" in refused.stderr
     assert cli("players", "rename", "--db", str(path)).returncode == 2
 
+    hidden = cli("players", "hide", "ana", "--db", str(path))  # (letters' case aside)
+    assert hidden.returncode == 0 and "Ana: left out of the parlour's leaderboards" in hidden.stdout, hidden.stderr
+    listed = {p["name"]: p["listed"] for p in json.loads(cli("players", "--db", str(path), "--json").stdout)["players"]}
+    assert listed["Ana"] is False and listed["Bo"] is True
+    assert "(hidden from the parlour's leaderboards)" in cli("players", "--db", str(path)).stdout
+    assert cli("players", "show", str(ids["Ana"]), "--db", str(path)).returncode == 0
+    assert json.loads(cli("players", "--db", str(path), "--json").stdout)["players"][3]["listed"] is True
+    assert cli("players", "hide", "Nobody", "--db", str(path)).returncode == 3
+
+
+def test_a_roster_from_before_listed_gets_the_column_everyone_listed(tmp_path: Path, cli: Any) -> None:
+    import sqlite3
+
+    path = tmp_path / "t.sqlite3"
+    Journal.open(path).close()
+    with sqlite3.connect(path) as c:  # the roster's table as issue 28 made it
+        c.execute("CREATE TABLE players (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL UNIQUE COLLATE "
+                  "NOCASE CHECK (typeof(name) = 'text'), added_at TEXT NOT NULL, first_played TEXT, last_played TEXT)")
+        c.execute("INSERT INTO players (name, added_at) VALUES ('Ann', '2026-12-01T10:00:00+00:00')")
+    assert json.loads(cli("players", "--db", str(path), "--json").stdout)["players"][0]["listed"] is True  # read-only
+    assert cli("players", "hide", "Ann", "--db", str(path)).returncode == 0  # (the column added)
+    assert json.loads(cli("players", "--db", str(path), "--json").stdout)["players"][0]["listed"] is False
+
 
 def test_a_journal_from_before_the_roster_lists_nobody(tmp_path: Path, cli: Any) -> None:
     path = tmp_path / "old.sqlite3"

@@ -257,6 +257,12 @@ def test_an_evening_in_history_hand_2_replayed_step_by_step_and_a_phones_record(
     assert f"{final['scores'][1]:+d}" in mine
     phone.js("document.getElementById('hist').scrollIntoView()")
     phone.screenshot(shots_dir("phones", tmp_path) / "history-both.png")
+    # her choice: not shown on the parlour's leaderboards (the roster's listed, published to the parlour)
+    assert phone.js("document.getElementById('hist-listed').dataset.listed") == "true"
+    phone.click("#hist-listed")
+    phone.wait("document.getElementById('hist-listed').dataset.listed === 'false'", "Ana hidden from the boards")
+    assert service.roster is not None and service.roster.get(ana).listed is False  # type: ignore[union-attr]
+    phone.screenshot(shots_dir("phones", tmp_path) / "history-hidden.png")
 
 
 def test_the_history_routes_refuse_bad_input_shortly(

@@ -46,6 +46,7 @@ EXAMPLES = {
     r"/phone/([^/]+)/*": "/phone/1",
     r"/phone/([0-3])/events": "/phone/1/events",
     r"/phone/([0-3])/history\.json": "/phone/1/history.json",
+    r"/phone/([0-3])/listed/*": "/phone/1/listed",
     r"/phone/([0-3])/press/*": "/phone/1/press",
     r"/phone/([0-3])/table/*": "/phone/1/table",
     r"/phone/([0-3])/leave/*": "/phone/1/leave",

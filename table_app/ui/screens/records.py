@@ -1,12 +1,14 @@
 """Records (战绩, issue 29): the table's leaderboard — every roster player's sessions, hands,
 wins, self-draws, kongs and net points, best first — for all time or for this day, week or
 month; a tap on a player shows that player's record period by period (by day, week or month),
-a page at a time."""
+a page at a time, and whether they are shown on the parlour's leaderboards (a tap changes it:
+the roster's ``listed``, issue 31)."""
 
 from __future__ import annotations
 
 from table_app.present.history_view import leaderboard_lines, record_lines
 from table_app.present.words import tr
+from table_app.roster import Roster, RosterError
 from table_app.ui import past
 from table_app.ui.past import PERIODS, PastRow
 from table_app.ui.screens import app
@@ -24,7 +26,8 @@ class RecordsScreen(past.PagedScreen):
         if part.readable and self.reading(part):
             return
         per = past.rows_per_page(3, 5)
-        key = (a.seq, a.lang, part.player, part.period, part.records_page, per)
+        listed = self.show_listed(part, a.lang)
+        key = (a.seq, a.lang, part.player, part.period, part.records_page, per, listed)
         if key == self._shown:
             return
         self._shown = key
@@ -67,6 +70,31 @@ class RecordsScreen(past.PagedScreen):
         period = tr(f"rc_now_{part.period}", lang) if part.period else ""
         self.ids.top.title = tr("rc_board_period", lang, period=period) if part.period else tr("rc_board", lang)
         return (leaderboard_lines(board, lang) if board else []), [r.player_id for r in board]
+
+    def show_listed(self, part: past.PastPart, lang: str) -> bool | None:
+        """The player's choice on its button (hidden on the leaderboard, or without a roster)."""
+        roster: Roster | None = app().service.roster
+        player = roster.get(part.player) if roster is not None and part.player is not None else None
+        b = self.ids.listed
+        b.disabled, b.opacity = player is None, 0 if player is None else 1
+        if player is None:
+            return None
+        state = tr("ro_listed_on" if player.listed else "ro_listed_off", lang)
+        b.text = tr("ro_listed_button", lang, state=state)
+        b.style = "claim" if player.listed else "plain"
+        return player.listed
+
+    def toggle_listed(self) -> None:
+        part = past.of(app())
+        roster: Roster | None = app().service.roster
+        player = roster.get(part.player) if roster is not None and part.player is not None else None
+        if roster is None or player is None:
+            return
+        try:
+            roster.set_listed(player.id, not player.listed)
+        except RosterError:
+            return  # (a roster that cannot be written says so in its problem; the button stays as it was)
+        self.refresh()
 
     def choose(self, period: str | None) -> None:
         part = past.of(app())
