@@ -3,11 +3,9 @@ the DevTools protocol on a pipe (``--remote-debugging-pipe``)."""
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import subprocess
-import threading
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -19,9 +17,8 @@ import pytest
 from table_app.present.seat import seat_view
 from table_app.service import TableService
 from table_app.web.server import SeatPages
+from tests.table_app.chromium import Chromium, Page
 from tests.table_app.mqtt_helpers import HAND, WAIT, play, service_fixture, until  # noqa: F401  (a fixture)
-
-CHROMIUM = "/usr/bin/chromium"
 
 
 @pytest.fixture
@@ -88,77 +85,8 @@ def test_the_event_stream_sends_the_view_now_and_after_each_change(service: Tabl
         assert next_view()["seq"] == 10
 
 
-class Chromium:
-    """Headless Debian Chromium spoken to with the DevTools protocol over fds 3 and 4."""
-
-    def __init__(self, profile: Path) -> None:
-        to_chrome_r, self._to_chrome = os.pipe()
-        self._from_chrome, from_chrome_w = os.pipe()
-
-        def wire() -> None:  # in the child: the pipe ends become fds 3 and 4
-            os.dup2(to_chrome_r, 3)
-            os.dup2(from_chrome_w, 4)
-
-        self.proc = subprocess.Popen(
-            [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-             "--disable-component-update", "--disable-sync", "--no-first-run", "--no-default-browser-check",
-             f"--user-data-dir={profile}", "--remote-debugging-pipe", "about:blank"],
-            pass_fds=(3, 4), preexec_fn=wire, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        os.close(to_chrome_r)
-        os.close(from_chrome_w)
-        self._next = 0
-        self._answers: dict[int, Any] = {}
-        self._cond = threading.Condition()
-        threading.Thread(target=self._read, daemon=True).start()
-        self.session: str | None = None
-
-    def _read(self) -> None:
-        buf = b""
-        while chunk := os.read(self._from_chrome, 65536):
-            buf += chunk
-            while b"\0" in buf:
-                raw, buf = buf.split(b"\0", 1)
-                msg = json.loads(raw)
-                if "id" in msg:
-                    with self._cond:
-                        self._answers[msg["id"]] = msg
-                        self._cond.notify_all()
-
-    def send(self, method: str, session: bool = True, **params: Any) -> Any:
-        with self._cond:
-            self._next += 1
-            n = self._next
-        msg: dict[str, Any] = {"id": n, "method": method, "params": params}
-        if session and self.session:
-            msg["sessionId"] = self.session
-        os.write(self._to_chrome, json.dumps(msg).encode() + b"\0")
-        with self._cond:
-            assert self._cond.wait_for(lambda: n in self._answers, WAIT * 2), f"no answer to {method}"
-            answer = self._answers.pop(n)
-        assert "error" not in answer, answer
-        return answer["result"]
-
-    def open(self, url: str) -> None:
-        target = self.send("Target.createTarget", session=False, url=url)["targetId"]
-        self.session = self.send("Target.attachToTarget", session=False, targetId=target, flatten=True)["sessionId"]
-
-    def js(self, expression: str) -> Any:
-        result = self.send("Runtime.evaluate", expression=expression, returnByValue=True)
-        return result["result"].get("value")
-
-    def close(self) -> None:
-        with contextlib.suppress(AssertionError, OSError):
-            self.send("Browser.close", session=False)
-        try:
-            self.proc.wait(10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
-        os.close(self._to_chrome)
-
-
-def texts(browser: Chromium) -> dict[str, str]:
-    return browser.js(
+def texts(browser: Page) -> dict[str, str]:
+    return browser.js(  # type: ignore[return-value]
         "Object.fromEntries(['wind-zh','wind-en','score','turn','prompt-zh','prompt-en','delta','name']"
         ".map(id => [id, document.getElementById(id).textContent]))") or {}
 
@@ -166,9 +94,9 @@ def texts(browser: Chromium) -> dict[str, str]:
 def test_the_phone_page_in_chromium_shows_wind_score_and_turn_and_updates_live(
         service: TableService, pages: SeatPages, tmp_path: Path) -> None:
     play(service, HAND[:9])  # seat 1 (Bo, South) is to play; the page is seat 2's (Cy, West)
-    browser = Chromium(tmp_path / "profile")
+    chromium = Chromium(tmp_path / "profile")
     try:
-        browser.open(pages.url + "seat/2")
+        browser = chromium.page(pages.url + "seat/2")
         assert until(lambda: texts(browser).get("wind-zh") == "西", WAIT * 2), texts(browser)
         t = texts(browser)
         assert t["wind-en"].startswith("West") and t["score"] == "0" and "Cy" in t["name"]
@@ -188,7 +116,7 @@ def test_the_phone_page_in_chromium_shows_wind_score_and_turn_and_updates_live(
         assert browser.js("performance.getEntriesByType('navigation').length") == 1
         assert browser.js("document.body.dataset.seq") == str(len(HAND))
     finally:
-        browser.close()
+        chromium.close()
 
 
 def test_serve_web_serves_the_pages_of_its_table(tmp_path: Path) -> None:

@@ -3,10 +3,12 @@ publishes them (the contract's record: the seven chain columns, the journal id, 
 
 from __future__ import annotations
 
+import http.client
 import sqlite3
 from pathlib import Path
 
 from table_app.journal import Journal
+from table_app.parlour.floor_routes import FloorServer
 from tests.table_app.mqtt_helpers import HAND
 
 
@@ -37,3 +39,14 @@ def records(path: Path) -> list[dict[str, object]]:
     journal = bytes(rows[0][7]).hex()
     return [{"journal": journal, "seq": s, "at": a, "kind": k, "session": se, "source": so, "event": e,
              "target": t, "hash": bytes(h).hex()} for s, a, k, se, so, e, t, h in rows]
+
+
+def get(web: FloorServer, path: str, cookie: str = "") -> tuple[int, dict[str, str], bytes]:
+    """One GET to the parlour's owner pages: status, headers, body."""
+    conn = http.client.HTTPConnection("127.0.0.1", web.port, timeout=10)
+    try:
+        conn.request("GET", path, headers={"Cookie": cookie} if cookie else {})
+        r = conn.getresponse()
+        return r.status, dict(r.getheaders()), r.read()
+    finally:
+        conn.close()

@@ -21,6 +21,7 @@ from table_app.parlour.floor_routes import FloorServer, owner_key
 from table_app.parlour.live import Live
 from table_app.present.table_page import table_view
 from tests.table_app.mqtt_helpers import HAND
+from tests.table_app.parlour.helpers import get
 from tests.table_app.parlour.test_live import Table
 
 
@@ -39,16 +40,6 @@ def floor(tmp_path: Path) -> Iterator[tuple[Database, Table, FloorServer]]:
     table.close()
     plan_db.close()
     db.close()
-
-
-def get(web: FloorServer, path: str, cookie: str = "") -> tuple[int, dict[str, str], bytes]:
-    conn = http.client.HTTPConnection("127.0.0.1", web.port, timeout=10)
-    try:
-        conn.request("GET", path, headers={"Cookie": cookie} if cookie else {})
-        r = conn.getresponse()
-        return r.status, dict(r.getheaders()), r.read()
-    finally:
-        conn.close()
 
 
 def first_frames(web: FloorServer, cookie: str, n: int) -> list[dict[str, object]]:

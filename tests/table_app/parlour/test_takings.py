@@ -6,7 +6,6 @@ summing to its ``all`` rows and to the sessions, the command line and the owner'
 from __future__ import annotations
 
 import csv
-import http.client
 import io
 import json
 import subprocess
@@ -25,7 +24,7 @@ from table_app.parlour.live import Live
 from table_app.parlour.reports import takings_report
 from table_app.parlour.sessions import Sessions
 from table_app.parlour.takings import ALL, COLUMNS, write_csv
-from tests.table_app.parlour.helpers import records
+from tests.table_app.parlour.helpers import get, records
 from tests.table_app.parlour.test_serve import ROOT
 from tests.table_app.parlour.test_sessions import Script, session
 
@@ -146,11 +145,3 @@ def test_the_csv_sums_equal_the_sessions_on_the_command_line_and_the_owners_rout
             web.stop()
 
 
-def get(web: FloorServer, path: str, cookie: str = "") -> tuple[int, dict[str, str], bytes]:
-    conn = http.client.HTTPConnection("127.0.0.1", web.port, timeout=10)
-    try:
-        conn.request("GET", path, headers={"Cookie": cookie} if cookie else {})
-        r = conn.getresponse()
-        return r.status, dict(r.getheaders()), r.read()
-    finally:
-        conn.close()
