@@ -35,7 +35,8 @@ def parse_day(text: str | None) -> date | None:
     try:
         return date.fromisoformat(text)
     except ValueError:
-        raise ValueError(f"a day is YYYY-MM-DD, got {text!r}") from None
+        shown = text if len(text) <= 40 else text[:40] + "…"  # (a refusal quotes a short piece, not 10 KB)
+        raise ValueError(f"a day is YYYY-MM-DD, got {shown!r}") from None
 
 
 def board_range(period: str | None, first: date | None, last: date | None, today: date | None = None) -> Range:

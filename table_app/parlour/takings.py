@@ -85,9 +85,11 @@ def window(period: str, today: date) -> tuple[date, date]:
 def utc_bounds(first: date | None, last: date | None) -> tuple[str | None, str | None]:
     """ISO times in UTC around the local days ``first`` … ``last`` (a day wider each side:
     the local day is checked on each row)."""
-    lo = None if first is None else datetime.combine(first - timedelta(days=1), time()).isoformat()
-    hi = None if last is None else datetime.combine(last + timedelta(days=2), time()).isoformat()
-    return lo, hi
+    lo = None if first is None or first <= date.min + timedelta(days=1) else \
+        datetime.combine(first - timedelta(days=1), time()).isoformat()
+    hi = None if last is None or last >= date.max - timedelta(days=2) else \
+        datetime.combine(last + timedelta(days=2), time()).isoformat()
+    return lo, hi  # (a day at the calendar's ends: no bound, not an OverflowError)
 
 
 def ended_between(sessions: Sessions, first: date | None, last: date | None, *,

@@ -140,6 +140,12 @@ def test_the_csv_sums_equal_the_sessions_on_the_command_line_and_the_owners_rout
             status, _, page = get(web, "/parlour/takings?period=month&lang=en", cookie)
             assert status == 200 and b"<h1>Takings</h1>" in page and b"2026-11" in page and b"All" in page
             assert get(web, "/parlour/takings?period=year", cookie)[0] == 400
+            # the calendar's first and last days are no bound (not an OverflowError and a dropped connection)
+            status, _, body = get(web, "/parlour/takings.csv?period=week&from=0001-01-01&to=9999-12-31", cookie)
+            assert status == 200 and body.decode("utf-8") == text
+            assert get(web, "/parlour/leaderboard.json?to=9999-12-31", cookie)[0] == 200
+            status, _, body = get(web, "/parlour/takings?from=" + "9" * 5000, cookie)  # a refusal quotes a piece
+            assert status == 400 and len(body) < 400 and b"9" * 40 + "…".encode() in body
             assert get(web, "/parlour/takings.csv")[0] == 403  # the owner's only
         finally:
             web.stop()
