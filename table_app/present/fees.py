@@ -18,6 +18,7 @@ the money beside them when a point has a value). The engine computes every numbe
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import Final
 
@@ -206,6 +207,10 @@ def form_setting(mode: str, payer: str, texts: Mapping[str, str], lang: str) -> 
     (None, '单价要是 0 到 1,000,000 的整数：2.5')
     >>> form_setting("round", "winners", {"rate": "20", "min": "90", "cap": "60", "tea": "0"}, "en")
     (None, 'The minimum cannot be above the cap')
+    >>> form_setting("hand", "aa", {"rate": "", "min": "", "cap": "", "tea": ""}, "en")
+    (None, 'Rate is not filled in')
+    >>> form_setting("hand", "aa", {"rate": "３０", "min": "", "cap": "", "tea": ""}, "zh")[0]["rate"]
+    30
     >>> form_setting("none", "aa", {}, "en")
     (None, '')
     """
@@ -213,13 +218,15 @@ def form_setting(mode: str, payer: str, texts: Mapping[str, str], lang: str) -> 
         return None, ""
     values: dict[str, int | None] = {}
     for key, label in (("rate", "fe_rate"), ("min", "fe_min_label"), ("cap", "fe_cap_label"), ("tea", "fe_tea_label")):
-        text = texts.get(key, "").strip().replace(",", "")
+        text = unicodedata.normalize("NFKC", texts.get(key, "")).strip().replace(",", "")  # (３０ from a zh keyboard)
         if not text and key != "rate":
             values[key] = None if key == "cap" else 0
             continue
+        name = tr(label, lang).split("（")[0].split(" (")[0]
+        if not text:
+            return None, tr("fe_empty", lang, label=name)
         if not text.isascii() or not text.isdigit() or int(text) > MAX_AMOUNT:
-            name = tr(label, lang).split("（")[0].split(" (")[0]
-            return None, tr("fe_bad_number", lang, label=name, max=f"{MAX_AMOUNT:,}", text=text)
+            return None, tr("fe_bad_number", lang, label=name, max=f"{MAX_AMOUNT:,}", text=text[:20])
         values[key] = int(text)
     cap, least = values["cap"], values["min"] or 0
     if cap is not None and least > cap:

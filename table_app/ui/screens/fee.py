@@ -47,6 +47,7 @@ class FeeScreen(Base):
         super().__init__(**kw)
         self.mode, self.payer = "none", "aa"
         self.filled = -1  # the table's seq when the form was filled from the setting in force
+        self.sent: tuple[FeeJSON | None, int] | None = None  # the setting sent for the session, at the seq seen then
 
     def on_leave(self, *_: object) -> None:
         self.note_error = ""
@@ -90,7 +91,7 @@ class FeeScreen(Base):
         for key in AMOUNTS:
             ids[key].disabled = ids[f"{key}_down"].disabled = ids[f"{key}_up"].disabled = self.mode == "none"
         ids.this.disabled = not self.playing()
-        ids.default.disabled = a.config_path is None
+        ids.default.disabled = getattr(a.service, "fees", None) is None  # (kept in the journal's file: save_default)
         self.show_note()
 
     def show_note(self) -> None:
@@ -102,7 +103,7 @@ class FeeScreen(Base):
             ids.note.text, ids.note.color = self.note_error or problem, P.MESSAGE
         else:
             ids.note.text, ids.note.color = setting_line(setting, a.lang, a.money()), P.STATUS
-        ids.now.text = tr("fe_set", a.lang, line=setting_line(a.pub.get("fee"), a.lang, a.money())) \
+        ids.now.text = tr("fe_now", a.lang, line=setting_line(a.pub.get("fee"), a.lang, a.money())) \
             if self.playing() else ""
 
     def setting(self) -> tuple[FeeJSON | None, str]:
@@ -156,6 +157,10 @@ class FeeScreen(Base):
         if not self.playing():
             a.say(tr("fe_ended", a.lang))
             return
+        if setting == a.pub.get("fee") or (setting, a.seq) == self.sent:  # (a second tap: one event, one undo)
+            a.say(tr("fe_already", a.lang, line=setting_line(setting, a.lang, a.money())))
+            return
+        self.sent = (setting, a.seq)
         a.send({"type": "fee", "fee": setting})
         a.say(tr("fe_set", a.lang, line=setting_line(setting, a.lang, a.money())))
 

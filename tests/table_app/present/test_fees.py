@@ -101,8 +101,7 @@ def test_the_fee_so_far() -> None:
 
 
 @pytest.mark.parametrize(("texts", "zh", "en"), [
-    ({"rate": "", "min": "", "cap": "", "tea": ""}, "单价要是 0 到 1,000,000 的整数：",
-     "Rate is a whole number 0 to 1,000,000: "),
+    ({"rate": "", "min": "", "cap": "", "tea": ""}, "单价还没填", "Rate is not filled in"),  # (said, not a bare colon)
     ({"rate": "-5", "min": "", "cap": "", "tea": ""}, "单价要是 0 到 1,000,000 的整数：-5",
      "Rate is a whole number 0 to 1,000,000: -5"),
     ({"rate": "30", "min": "", "cap": "", "tea": "2元"}, "茶水/人要是 0 到 1,000,000 的整数：2元",
@@ -116,6 +115,12 @@ def test_the_fee_so_far() -> None:
 def test_the_form_refuses_bad_amounts_in_both_languages(texts: dict[str, str], zh: str, en: str) -> None:
     assert form_setting("hour", "aa", texts, "zh") == (None, zh)
     assert form_setting("hour", "aa", texts, "en") == (None, en)
+
+
+def test_the_form_takes_the_full_width_digits_of_a_chinese_keyboard() -> None:
+    setting, problem = form_setting("hour", "aa", {"rate": "３０", "min": "１，０００", "cap": "", "tea": "５"}, "zh")
+    assert problem == "" and setting is not None
+    assert (setting["rate"], setting["min"], setting["tea"]) == (30, 1000, 5)
 
 
 def test_the_form_makes_the_engines_setting() -> None:

@@ -41,9 +41,16 @@ def test_the_menu_sets_the_fee_of_the_session_played(ui: UI) -> None:
     ui.tap(ui.find("menu_fee", ui.modal()))
     s = fee_form(ui, "hour", "big_winner", rate="30", min="60", cap="", tea="5")
     assert s.ids.note.text == "Table fee 30 an hour · at least 60 · the big winner pays · tea 5 each"
-    ui.send_and_settle(s.ids.this)
+    seq = ui.service.seq
+    ui.tap(s.ids.this)
+    ui.tap(s.ids.this)  # (a second tap before the first is answered, and a third after: one event, one undo)
+    ui.settled()
+    ui.tap(s.ids.this)
+    ui.settled()
+    assert ui.service.seq == seq + 1 and ui.app.message.startswith("This session already has this fee: Table fee 30")
     assert ui.pub()["fee"] == {"mode": "hour", "rate": 30, "min": 60, "cap": None, "payer": "big_winner", "tea": 5}
     assert ui.service.journal_reader().event(ui.service.seq) == {"type": "fee", "fee": ui.pub()["fee"]}
+    assert s.ids.now.text == "This session now: Table fee 30 an hour · at least 60 · the big winner pays · tea 5 each"
     ui.tap(s.ids.mode_none)  # no fee from now on: the event with null
     ui.send_and_settle(s.ids.this)
     assert ui.pub()["fee"] is None
@@ -63,6 +70,9 @@ def test_a_bad_amount_is_refused_in_words_and_nothing_is_sent(ui: UI, lang: str,
     ui.frames(3)
     assert s.ids.note.text == said and ui.app.message == said
     assert ui.service.seq == seq and ui.pub()["fee"] is None
+    s = fee_form(ui, "hand", "aa", rate="")
+    ui.tap(s.ids.this)
+    assert s.ids.note.text == {"zh": "单价还没填", "en": "Rate is not filled in"}[lang] and ui.service.seq == seq
     s = fee_form(ui, "round", "winners", rate="20", min="90", cap="60")
     ui.tap(s.ids.this)
     assert s.ids.note.text == {"zh": "最低不能高于封顶", "en": "The minimum cannot be above the cap"}[lang]
@@ -78,7 +88,7 @@ def test_the_next_sessions_fee_goes_with_its_new_session(ui: UI) -> None:
     s = fee_form(ui, "round", "winners", rate="20", tea="3")
     assert s.ids.this.disabled  # (no session is played: only the next one)
     ui.tap(s.ids.next)
-    assert ui.app.message == "下一局的台费：台费 每圈 20 · 赢家按比例付 · 茶水 3/人"
+    assert ui.app.message == "下个牌局的台费：台费 每圈 20 · 赢家按比例付 · 茶水 3/人"
     ui.app.goto("session")
     ui.frames(2)
     assert ui.screen.ids.fee.text == "台费：每圈 20"
