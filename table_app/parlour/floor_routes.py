@@ -134,7 +134,7 @@ def owner_only(answer: Callable[[FloorSite, Request], Answer], page: Callable[[R
             return _refused("fl_owner_only")
         if page is not None and query_value(request.query, "key"):
             rest = "&".join(p for p in request.query.split("&") if not p.startswith("key="))
-            cookie = f"{COOKIE}={site.key}; Path=/parlour; HttpOnly; SameSite=Lax; Max-Age=31536000"
+            cookie = f"{COOKIE}={site.key}; Path=/; HttpOnly; SameSite=Lax; Max-Age=31536000"
             return Reply(303, TEXT, b"", (("Location", quote(page(request)) + ("?" + rest if rest else "")),
                                           ("Set-Cookie", cookie), ("Cache-Control", "no-store")))
         return answer(site, request)

@@ -68,6 +68,7 @@ def test_owner_only_then_tiles_then_a_table_page(floor: tuple[Database, Table, F
     assert status == 303 and headers["Location"] == "/parlour?lang=en"
     cookie = headers["Set-Cookie"].split(";")[0]
     assert cookie == f"xian_owner={key}" and "HttpOnly" in headers["Set-Cookie"]
+    assert "; Path=/;" in headers["Set-Cookie"]  # (Path=/parlour would not cover /parlour.json in a browser)
     status, _, page = get(web, "/parlour", cookie)
     assert status == 200 and b"const WORDS = {" in page and "牌桌一览".encode() in page
 

@@ -139,6 +139,7 @@ def test_the_csv_sums_equal_the_sessions_on_the_command_line_and_the_owners_rout
             assert status == 200 and json.loads(body)["rows"] == []  # (no roster heard: nobody to name)
             status, _, page = get(web, "/parlour/takings?period=month&lang=en", cookie)
             assert status == 200 and b"<h1>Takings</h1>" in page and b"2026-11" in page and b"All" in page
+            assert b'href="/parlour?lang=en"' in page  # (back to the floor in English)
             assert get(web, "/parlour/takings?period=year", cookie)[0] == 400
             # the calendar's first and last days are no bound (not an OverflowError and a dropped connection)
             status, _, body = get(web, "/parlour/takings.csv?period=week&from=0001-01-01&to=9999-12-31", cookie)
