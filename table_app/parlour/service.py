@@ -95,6 +95,7 @@ class Parlour:
         self.counts: Counter[str] = Counter()
         self.generation = 0
         self.connected = threading.Event()
+        self.unreachable = False  # (said once in the log)
         self.db = Database.open(settings.db)
         self.ingest = Ingest(self.db)
         self.replayer = Replayer(self._publish, settings.prefix)
@@ -120,6 +121,7 @@ class Parlour:
         c.reconnect_delay_set(1, 8)  # (as the tables' bridges: back within 8 s of the broker, catch-up < 10 s)
         c.on_connect = self._on_connect
         c.on_disconnect = self._on_disconnect
+        c.on_connect_fail = self._on_connect_fail
         c.on_message = self._on_message
         return c
 
@@ -134,11 +136,19 @@ class Parlour:
             log.error("the parlour broker refused the connection: %s", rc)
             return
         self.generation += 1
+        self.unreachable = False
         log.info("connected to the parlour broker %s:%d (session %s)", self.s.broker.host, self.s.broker.port,
                  "resumed" if flags.session_present else "new")
         client.subscribe(self._topics())
         self.derived.connected()
         self.connected.set()
+
+    def _on_connect_fail(self, client: mqtt.Client, userdata: object) -> None:
+        """No broker answers (paho tries again): said once, not in silence, until it is reached."""
+        if not self.unreachable and not self.stop.is_set():
+            self.unreachable = True
+            log.error("cannot reach the parlour broker %s:%d (is mosquitto running? --broker): trying again",
+                      self.s.broker.host, self.s.broker.port)
 
     def _on_disconnect(self, client: mqtt.Client, userdata: object, flags: object, rc: ReasonCode,
                        props: object) -> None:
