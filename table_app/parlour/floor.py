@@ -42,9 +42,18 @@ def layout(tables: list[str], placed: Plan) -> tuple[dict[str, tuple[int, int]],
     ({'t3': (1, 1), 't1': (2, 1), 't2': (3, 1)}, 3, 1)
     >>> layout([f"t{i:02d}" for i in range(40)], {})[1:]
     (9, 5)
+
+    Two tables placed on one spot (``tables place`` allows it, with a warning): the first in
+    table order has it, the other a free place — never one tile hidden under another.
+
+    >>> layout(["t1", "t2", "t3"], {"t2": (1, 1), "t3": (1, 1)})
+    ({'t2': (1, 1), 't1': (2, 1), 't3': (3, 1)}, 3, 1)
     """
     cols = max([c for c, _ in placed.values()] + [math.ceil(math.sqrt(len(tables) * 16 / 9)), 1])
-    out = {t: placed[t] for t in tables if t in placed}
+    out: dict[str, tuple[int, int]] = {}
+    for t in tables:
+        if t in placed and placed[t] not in out.values():
+            out[t] = placed[t]
     taken = set(out.values())
     free = ((c, r) for r in range(1, 10_000) for c in range(1, cols + 1) if (c, r) not in taken)
     for t in tables:

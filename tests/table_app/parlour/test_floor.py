@@ -113,3 +113,5 @@ def test_the_stream_sends_only_what_changed_and_the_plan(floor: tuple[Database, 
     assert places == {"t3": (1, 1), "t1": (2, 1), "t2": (3, 1)}  # the rest fill the grid in table order
     assert main(["parlour", "tables", "place", "t9", "1", "1", "--db", str(db.where)]) == 1
     assert layout(["a", "b"], {"b": (3, 2)}) == ({"b": (3, 2), "a": (1, 1)}, 3, 2)
+    places = layout(["a", "b", "c"], {"b": (1, 1), "c": (1, 1)})[0]  # (one spot, two tables: both shown)
+    assert places["b"] == (1, 1) and len(set(places.values())) == 3
