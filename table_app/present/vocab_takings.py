@@ -29,7 +29,7 @@ TAKINGS: Final[dict[str, tuple[str, str]]] = {
     "tk_player": ("玩家", "Player"),
     "tk_net": ("净分", "Net"),
     "tk_wins": ("胡牌", "Won"),
-    "tk_self": ("自摸", "自摸"),
+    "tk_self": ("自摸", "Self-drawn"),  # (as the history page says it in English)
     "tk_tables": ("桌", "Tables"),
     "tk_all_time": ("全部时间", "All time"),
     "tk_nobody": ("还没有人上榜", "Nobody on the board yet"),
