@@ -27,7 +27,7 @@ from engine.fees import FeeSetting, bill_so_far
 from engine.fields import MAX_AMOUNT
 from engine.public import PublicState
 from table_app.present.money import Money, points_text
-from table_app.present.words import LANGS, Both, tr
+from table_app.present.words import LANGS, Both, tr, tr_n
 
 SEP: Final = " · "
 
@@ -78,7 +78,7 @@ def setting_both(fee: FeeJSON | None, money: Money | None = None) -> Both:
 def _why(fee: FeeJSON, bill: BillJSON, lang: str, money: Money | None) -> str:
     """How the table fee came to be: "2 小时 × 30", or that the minimum or the cap made it."""
     amount, rate, units = _int(bill["fee"]), _int(fee["rate"]), _int(bill["units"])
-    said = tr("fe_times", lang, units=tr(f"fe_units_{bill['mode']}", lang, n=units), rate=_pts(rate, money, lang))
+    said = tr("fe_times", lang, units=tr_n(f"fe_units_{bill['mode']}", lang, units), rate=_pts(rate, money, lang))
     if amount != rate * units:  # (clamped: the minimum raised it or the cap lowered it)
         said += SEP + tr("fe_clamped_min" if amount > rate * units else "fe_clamped_cap", lang)
     return said

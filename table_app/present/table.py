@@ -23,7 +23,7 @@ from engine.scoring import settle_up
 from table_app.present.buttons import roller
 from table_app.present.fees import house_both
 from table_app.present.money import Money, money_each, points_text
-from table_app.present.words import LANGS, Both, tile_word, tr
+from table_app.present.words import LANGS, Both, tile_word, tr, tr_n
 
 PLACES: Final = ("bottom", "right", "top", "left")
 """Where each seat sits on a screen: seat 0 at the bottom, then counter-clockwise."""
@@ -282,7 +282,7 @@ def session_view(pub: PublicState, money: Money | None = None) -> FinalView:
 
     def title(lang: str) -> str:
         head = tr("final", lang) if ended else tr("pg_not_ended", lang)
-        return head + " · " + tr("hands_played", lang, n=len(pub["results"]))
+        return head + " · " + tr_n("hands_played", lang, len(pub["results"]))
 
     def rank_line(rank: int, seat: int, lang: str) -> str:
         return tr("pg_rank_line", lang, rank=rank, name=players[seat], score=points_text(scores[seat], money, lang,

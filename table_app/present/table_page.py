@@ -31,7 +31,7 @@ from table_app.present.table import (
     wall_line,
 )
 from table_app.present.wall import screen_index, wall_view
-from table_app.present.words import Both, tr
+from table_app.present.words import Both, tr, tr_n
 
 # the words the page shows beside the view's own lines (headings, the legend)
 WORDS: Final = ("settlement", "col_win", "col_kong", "col_bet", "col_hand", "col_total", "transfers", "final",
@@ -186,7 +186,7 @@ def _final(pub: PublicState, lang: str, money: Money | None = None) -> FinalPage
     players, scores = pub["players"], pub["scores"]
     return {"ranking": [{"rank": tr("rank_n", lang, n=rank), "name": players[seat], "score": scores[seat],
                          "seat": seat} for rank, seat in ranking(scores)],
-            "hands": tr("hands_played", lang, n=len(pub["results"])),
+            "hands": tr_n("hands_played", lang, len(pub["results"])),
             "settle": settle_lines(pub, lang, money),
             "house": house_lines(pub.get("fee"), pub.get("house"), players, lang, money)}
 

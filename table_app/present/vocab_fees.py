@@ -23,8 +23,8 @@ FEES: Final[dict[str, tuple[str, str]]] = {
     "fe_tea": ("茶水 {amount}/人", "tea {amount} each"),
     # what the units were: "2 小时 × 30"
     "fe_units_hour": ("{n} 小时", "{n} h"),
-    "fe_units_hand": ("{n} 局", "{n} hands"),
-    "fe_units_round": ("{n} 圈", "{n} rounds"),
+    "fe_units_hand": ("{n} 局", "{n} hands"), "fe_units_hand_1": ("{n} 局", "{n} hand"),
+    "fe_units_round": ("{n} 圈", "{n} rounds"), "fe_units_round_1": ("{n} 圈", "{n} round"),
     "fe_units_session": ("{n} 场", "{n} session"),
     "fe_times": ("{units} × {rate}", "{units} × {rate}"),
     "fe_clamped_min": ("最低", "the minimum"),

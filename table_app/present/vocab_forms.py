@@ -101,7 +101,7 @@ FORMS: Final[dict[str, tuple[str, str]]] = {
     # the end of the evening
     "final": ("牌局结束", "Session over"),
     "rank_n": ("第{n}名", "#{n}"),
-    "hands_played": ("共 {n} 局", "{n} hands"),
+    "hands_played": ("共 {n} 局", "{n} hands"), "hands_played_1": ("共 {n} 局", "{n} hand"),
     "settle_up": ("结账（最少几笔）", "Settle up (fewest payments)"),
     "settle_pay": ("{frm} 给 {to} {amount}", "{frm} pays {to} {amount}"),
     "settle_none": ("谁也不欠谁", "Nobody owes anything"),

@@ -78,6 +78,15 @@ def tr(key: str, lang: str, **fields: object) -> str:
     return text.format(**fields) if fields else text
 
 
+def tr_n(key: str, lang: str, n: int, **fields: object) -> str:
+    """``tr`` of a count: ``key_1`` when ``n`` is 1 and there is one ("1 hand", not "1 hands").
+
+    >>> tr_n("hands_played", "en", 1), tr_n("hands_played", "en", 2), tr_n("hands_played", "zh", 1)
+    ('1 hand', '2 hands', '共 1 局')
+    """
+    return tr(f"{key}_1" if n == 1 and f"{key}_1" in _T else key, lang, n=n, **fields)
+
+
 def known(key: str) -> bool:
     return key in _T
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from table_app.present.fees import house_lines
 from table_app.present.money import money_each
 from table_app.present.table import ranking, settle_lines
-from table_app.present.words import tr
+from table_app.present.words import tr, tr_n
 from table_app.ui.palette import SEAT_COLOURS
 from table_app.ui.screens import Base, app
 from table_app.ui.widgets import NameLabel, ScoreLabel, Text, keep_last
@@ -35,7 +35,7 @@ class FinalScreen(Base):
         lines = " · ".join(keep_last(x) for x in house)
         self.ids.house.text = tr("fe_house_lines", a.lang, lines=lines) if house else ""
         self.fit_settle()
-        self.ids.top.title = tr("final", a.lang) + " · " + tr("hands_played", a.lang, n=len(pub["results"]))
+        self.ids.top.title = tr("final", a.lang) + " · " + tr_n("hands_played", a.lang, len(pub["results"]))
         self.ids.resume.disabled = not ended  # (only end_session ends a session: undo takes it back)
 
     def fit_settle(self, *_: object) -> None:

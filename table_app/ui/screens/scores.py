@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from table_app.present.fees import so_far_line
 from table_app.present.table import ranking, running_totals
-from table_app.present.words import tr
+from table_app.present.words import tr, tr_n
 from table_app.session_clock import SessionClock
 from table_app.ui import drawings  # noqa: F401  (drawings: the kv rules use its widgets)
 from table_app.ui.palette import SEAT_COLOURS
@@ -29,7 +29,7 @@ class ScoresScreen(Base):
                                        color=SEAT_COLOURS[seat]))
         hands = len(a.pub["results"])
         fee = so_far_line(a.pub, session_seconds(), a.lang, a.money())  # the fee so far (台费), "" without one
-        self.ids.top.title = " · ".join(x for x in (tr("scoreboard", a.lang), tr("hands_played", a.lang, n=hands), fee)
+        self.ids.top.title = " · ".join(x for x in (tr("scoreboard", a.lang), tr_n("hands_played", a.lang, hands), fee)
                                         if x)
 
 

@@ -51,6 +51,10 @@ def test_equal_shares_are_one_line_and_unequal_ones_a_line_a_seat() -> None:
         "Table fee 30 (3 hands × 10)", "Maximilianus pays the house 20", "阿芳 pays the house 10"]
     assert house_lines({**setting, "payer": "winners"}, split, NAMES, "zh")[1:] == [
         "Maximilianus 付台费 20", "阿芳 付台费 10"]
+    one = {**even, "units": 1, "fee": 12, "table": [3, 3, 3, 3], "total": 12}  # (one hand, one round: no "s")
+    assert house_lines({**setting, "rate": 12}, one, NAMES, "en")[0] == "Table fee 12 (1 hand × 12)"
+    assert house_lines({**setting, "mode": "round", "rate": 12}, {**one, "mode": "round"}, NAMES, "en")[0] == \
+        "Table fee 12 (1 round × 12)"
 
 
 def test_the_minimum_and_the_cap_are_said() -> None:

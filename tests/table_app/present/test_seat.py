@@ -164,7 +164,7 @@ def test_the_end_of_a_session_is_in_every_seat_view_to_show_first_and_share() ->
     public = public_state(replay([*start, {"type": "end_session"}]))
     final = seat_view(public, 0)["final"]
     assert final is not None and all(seat_view(public, s)["final"] == final for s in range(4))
-    assert final["title"] == {"zh": "牌局结束 · 共 1 局", "en": "Session over · 1 hands"}
+    assert final["title"] == {"zh": "牌局结束 · 共 1 局", "en": "Session over · 1 hand"}  # (not "1 hands")
     assert [(r["rank"], r["name"], r["score"]) for r in final["ranking"]] == [
         (1, "Bo", 6), (2, "Ann", -2), (2, "Cy", -2), (2, "Di", -2)]
     assert final["ranking"][0]["line"] == {"zh": "第1名 Bo +6", "en": "#1 Bo +6"}
