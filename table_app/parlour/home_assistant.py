@@ -70,10 +70,12 @@ def removal_messages(prefix: str, table: str, ha_prefix: str = HA_PREFIX) -> lis
 
 def state(row: SessionRow | None, now: datetime | None = None) -> dict[str, object]:
     """What a table's entities show: its latest session being played (not ended, a record in the
-    last :data:`QUIET` — a session left without its end is not played for ever), its fee so far."""
+    last :data:`QUIET` — a session left without its end is not played for ever), its fee so far;
+    once ended, its final bill (as the floor's "due"), until :data:`QUIET` after its end."""
     t = now or datetime.now(UTC)
-    playing = row is not None and row.ended is None and t - datetime.fromisoformat(row.last_at) < QUIET
-    return {"occupied": "ON" if playing else "OFF", "fee": fee_so_far(row, t) if playing and row else 0,
+    recent = row is not None and t - datetime.fromisoformat(row.last_at) < QUIET
+    playing = recent and row is not None and row.ended is None
+    return {"occupied": "ON" if playing else "OFF", "fee": fee_so_far(row, t) if recent and row else 0,
             "started": row.started if playing and row else None, "hands": row.hands if playing and row else 0,
             "players": row.players if playing and row else []}
 

@@ -129,3 +129,19 @@ def test_rosters_link_players_across_tables_the_hidden_are_left_out_and_home_ass
                 serve.proc.wait()
     log = (tmp_path / "serve.log").read_text()
     assert "not a roster" not in log and "Traceback" not in log
+
+
+def test_the_fee_sensor_shows_the_final_bill_once_ended_and_nothing_when_idle() -> None:
+    from datetime import UTC, datetime, timedelta
+
+    from table_app.parlour.home_assistant import state
+    from table_app.parlour.sessions import SessionRow
+
+    start = datetime(2026, 12, 3, 18, 0, tzinfo=UTC)
+    bill = {"mode": "hand", "units": 1, "fee": 10, "table": [3, 3, 2, 2], "tea": [2, 2, 2, 2], "total": 18}
+    row = SessionRow("t01", "j", 1, 1, start.isoformat(), (start + timedelta(minutes=50)).isoformat(), 40,
+                     (start + timedelta(minutes=50)).isoformat(), "ended", ["Ann", "Bo", "Cy", "Di"], [1, 2, 3, 4],
+                     1, 1, [0, 0, 0, 0], 3000, {"mode": "hand", "rate": 10, "tea": 2}, bill, 10, 8, {})
+    ended = state(row, start + timedelta(hours=1))
+    assert ended["occupied"] == "OFF" and ended["fee"] == 18  # (docs: "its final bill once ended", as the floor)
+    assert state(row, start + timedelta(hours=6))["fee"] == 0 and state(None)["fee"] == 0  # idle
