@@ -41,7 +41,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
-from engine.errors import RuleError
+from engine.errors import InvalidEventError, RuleError
 from engine.event_base import Event
 from engine.events import EndSession, Fee, NewSession, parse_event
 from engine.fees import MAX_SECONDS, FeeSetting
@@ -145,6 +145,8 @@ class HouseFee:
         if source not in KEPT_FROM:
             return None
         try:
+            if "fee" not in command:  # (absent is not null: a command naming no setting clears no default)
+                raise InvalidEventError(f"fee: missing field 'fee' (a setting, or null: none) in {dict(command)!r}")
             event = parse_event(dict(command))
         except RuleError as e:
             return Answer(False, error=str(e), code=e.code, params=e.params)

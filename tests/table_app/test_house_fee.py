@@ -158,6 +158,10 @@ def test_a_fee_from_mqtt_sets_the_session_and_the_default_and_survives_a_restart
         remote.publish(t.cmd, json.dumps({"type": "fee", "fee": {"mode": "day", "rate": 1}, "transaction": "f3"}))
         assert remote.wait(lambda: len(remote.of(t.cmd_result)) == 3)
         assert "'mode' must be one of hour, hand, round, session" in remote.of(t.cmd_result)[2]["error"]
+        remote.publish(t.cmd, json.dumps({"type": "fee", "transaction": "f4"}))  # (no setting named: not "no fee")
+        assert remote.wait(lambda: len(remote.of(t.cmd_result)) == 4)
+        assert "missing field 'fee'" in remote.of(t.cmd_result)[3]["error"]
+        assert svc.fees is not None and svc.fees.default == FeeSetting.from_json({**sent, "rate": 40})
     finally:
         bridge.stop()
         _close(svc)
