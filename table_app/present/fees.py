@@ -53,7 +53,7 @@ def setting_line(fee: FeeJSON | None, lang: str, money: Money | None = None) -> 
     """The setting in one line: "台费 每小时 30 · 最低 60 · AA · 茶水 5/人" (the parts not set left out).
 
     >>> setting_line({"mode": "round", "rate": 20, "min": 40, "cap": 100, "payer": "winners"}, "zh")
-    '台费 每圈 20 · 最低 40 · 最高 100 · 赢家按比例付'
+    '台费 每圈 20 · 最低 40 · 封顶 100 · 赢家按比例付'
     >>> setting_line({"mode": "session", "rate": 50, "payer": "big_winner", "tea": 0}, "en")
     'Table fee 50 a session · the big winner pays'
     """

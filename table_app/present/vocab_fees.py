@@ -16,7 +16,7 @@ FEES: Final[dict[str, tuple[str, str]]] = {
     "fe_rate_round": ("每圈 {amount}", "{amount} a round"),
     "fe_rate_session": ("每场 {amount}", "{amount} a session"),
     "fe_min": ("最低 {amount}", "at least {amount}"),
-    "fe_cap": ("最高 {amount}", "at most {amount}"),
+    "fe_cap": ("封顶 {amount}", "at most {amount}"),
     "fe_payer_aa": ("AA", "split evenly"),
     "fe_payer_big_winner": ("大赢家付", "the big winner pays"),
     "fe_payer_winners": ("赢家按比例付", "winners pay in proportion"),
