@@ -39,7 +39,7 @@ TAKINGS: Final[dict[str, tuple[str, str]]] = {
     "ro_listed": ("上棋牌室排行榜", "On the parlour's leaderboards"),
     "ro_listed_on": ("显示", "Shown"),
     "ro_listed_off": ("不显示", "Hidden"),
-    "ro_listed_button": ("上排行榜：{state}", "On the boards: {state}"),
+    "ro_listed_button": ("棋牌室榜：{state}", "Parlour boards: {state}"),
     "hp_bad_listed": ("要说显示还是不显示", "Say shown or hidden"),
     "hp_roster_off": ("名册现在写不了", "The roster cannot be written now"),
 }

@@ -165,10 +165,10 @@ def test_records_and_the_leaderboard(ui: UI) -> None:
     ui.tap(ui.find("period_day"))
     assert row_texts(ui.screen) == record_lines(ar.record(best.player_id, "day"), "en")[1:]
     listed = ui.screen.ids.listed  # the player's choice: on the parlour's leaderboards or not
-    assert listed.text == "On the boards: Shown" and not listed.disabled
+    assert listed.text == "Parlour boards: Shown" and not listed.disabled
     ui.tap(listed)
     roster = ui.app.service.roster
-    assert listed.text == "On the boards: Hidden" and roster.get(best.player_id).listed is False
+    assert listed.text == "Parlour boards: Hidden" and roster.get(best.player_id).listed is False
     ui.tap(ui.screen.ids.back)
     assert ui.screen.ids.listed.disabled and ui.screen.ids.listed.opacity == 0  # (none on the leaderboard)
     assert ui.screen.ids.top.title.startswith("Records · leaderboard")
