@@ -236,7 +236,7 @@ class Parlour:
                 pause = min(pause * 2, 30.0)
                 self._reopen()
         if self.on_commit is not None:
-            self.on_commit(self.ingest.stored)
+            self._guarded(self._tell_floor)
         self.ingest.stored.clear()
         gen = self.generation
         for item in batch:
@@ -271,6 +271,16 @@ class Parlour:
         except self._db_errors as e:
             log.error("the database failed (%s)", e)
             self._reopen()
+
+    def _tell_floor(self) -> None:
+        """The floor's fold of what the batch stored: a bug there is logged, never stops the records."""
+        assert self.on_commit is not None
+        try:
+            self.on_commit(self.ingest.stored)
+        except self._db_errors:
+            raise
+        except Exception:
+            log.exception("the floor could not take the batch's records in; it shows them after its next fold")
 
     def _derive(self) -> None:
         """The sessions of the journals this batch stored records of (in its transaction)."""
