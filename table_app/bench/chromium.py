@@ -131,6 +131,10 @@ class Page:
                         " if (!e || e.disabled) return null; e.scrollIntoView({block: 'center'});"
                         " const r = e.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()",
                         f"{selector} there and enabled")
+        self.tap_at(box)
+
+    def tap_at(self, box: object) -> None:
+        """A real click at ``[x, y]`` in the page (what :meth:`click` and a test's own finder measured)."""
         assert isinstance(box, list)
         for kind in ("mousePressed", "mouseReleased"):
             self.browser.send("Input.dispatchMouseEvent", self.session, type=kind, x=box[0], y=box[1],

@@ -242,7 +242,7 @@ def final_view(pub: PublicState, money: Money | None = None) -> FinalView | None
     ...     {"type": "seating", "method": "C", "east": 0},
     ...     {"type": "score_hand", "winner": 2, "how": "self_drawn"}, {"type": "end_session"}])))
     >>> print(f["text"]["en"])
-    Session over · 1 hands
+    Session over · 1 hand
     Ranking
     #1 C +6
     #2 A -2

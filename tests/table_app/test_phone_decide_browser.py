@@ -74,12 +74,12 @@ def bet_fields(page: Page) -> list[str]:
 
 def tap_text(page: Page, text: str, n: int = 0) -> None:
     """A finger on the ``n``-th button of the decide part whose words start with ``text``."""
-    page.wait(f"[...document.querySelectorAll('#decide button')].filter(b => b.textContent.startsWith({text!r})"
-              f" && !b.disabled).length > {n}", f"the button {text}")
-    page.js("document.querySelectorAll('#decide button').forEach(b => b.removeAttribute('id'));"
-            f"[...document.querySelectorAll('#decide button')].filter(b => b.textContent.startsWith({text!r}))"
-            f"[{n}].id = 'tap-me'")
-    page.click("#tap-me")
+    # found and measured in one step: a live update may draw the buttons again at any moment
+    box = page.wait(f"(() => {{ const b = [...document.querySelectorAll('#decide button')].filter(b => "
+                    f"b.textContent.startsWith({text!r}))[{n}]; if (!b || b.disabled) return null; "
+                    "b.scrollIntoView({block: 'center'}); const r = b.getBoundingClientRect(); "
+                    "return [r.x + r.width / 2, r.y + r.height / 2]; })()", f"the button {text}")
+    page.tap_at(box)
 
 
 @pytest.mark.slow
