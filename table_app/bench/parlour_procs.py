@@ -30,6 +30,15 @@ from table_app.mqtt.local_broker import free_port
 WAIT_S = 15.0
 
 
+def ended(proc: subprocess.Popen[bytes] | subprocess.Popen[str]) -> None:
+    """Wait up to ``WAIT_S`` for ``proc`` (already told to end) to exit, then kill it."""
+    try:
+        proc.wait(WAIT_S)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(WAIT_S)
+
+
 def mosquitto_exe() -> str:
     exe = shutil.which("mosquitto") or ("/usr/sbin/mosquitto" if Path("/usr/sbin/mosquitto").exists() else None)
     if exe is None:
@@ -78,11 +87,7 @@ class Mosquitto:
         if self.proc is None:
             return
         self.proc.terminate()
-        try:
-            self.proc.wait(WAIT_S)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait(WAIT_S)
+        ended(self.proc)
         self.proc = None
 
     def restart(self, down_s: float = 0.0) -> None:

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from table_app.bench.mqtt import percentile
-from table_app.bench.parlour_procs import WAIT_S, Link
+from table_app.bench.parlour_procs import Link, ended
 from table_app.bench.parlour_tables import ROOT, Table
 from table_app.bench.parlour_watch import ParlourReader, Watch, at_time, journal_last, journal_rows
 from table_app.mqtt.local_broker import free_port
@@ -175,11 +175,7 @@ class Rig:
             self.service.kill()
         else:
             self.service.terminate()
-        try:
-            self.service.wait(WAIT_S)
-        except subprocess.TimeoutExpired:
-            self.service.kill()
-            self.service.wait(WAIT_S)
+        ended(self.service)
         self.service = None
 
     # -- the tables

@@ -25,7 +25,7 @@ from pathlib import Path
 
 from engine.public import PublicState
 from table_app.bench.mqtt import next_press
-from table_app.bench.parlour_procs import WAIT_S, Mosquitto
+from table_app.bench.parlour_procs import WAIT_S, Mosquitto, ended
 from table_app.mqtt.broker_setup import DEFAULT_USERS, SHIPPED_CONF, setup
 from table_app.mqtt.local_broker import free_port, render_conf
 
@@ -220,11 +220,7 @@ class Table:
         if self.proc is not None:
             if self.proc.stdin is not None:
                 self.proc.stdin.close()
-            try:
-                self.proc.wait(WAIT_S)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(WAIT_S)
+            ended(self.proc)
             if self.proc.stdout is not None:
                 self.proc.stdout.close()
             self.proc = None
