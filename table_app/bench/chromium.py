@@ -127,14 +127,16 @@ class Page:
 
     def click(self, selector: str) -> None:
         """A real click at the element's centre (the mouse events a finger's tap makes)."""
-        box = self.wait(f"(() => {{ const e = document.querySelector({json.dumps(selector)});"
+        self.tap(f"document.querySelector({json.dumps(selector)})", f"{selector} there and enabled")
+
+    def tap(self, element: str, what: str) -> None:
+        """A real click at the centre of the element the JavaScript expression ``element`` gives,
+        once it is there and enabled: found, scrolled to and measured in one step (a live update
+        may draw the page again between two steps)."""
+        box = self.wait(f"(() => {{ const e = {element};"
                         " if (!e || e.disabled) return null; e.scrollIntoView({block: 'center'});"
                         " const r = e.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()",
-                        f"{selector} there and enabled")
-        self.tap_at(box)
-
-    def tap_at(self, box: object) -> None:
-        """A real click at ``[x, y]`` in the page (what :meth:`click` and a test's own finder measured)."""
+                        what)
         assert isinstance(box, list)
         for kind in ("mousePressed", "mouseReleased"):
             self.browser.send("Input.dispatchMouseEvent", self.session, type=kind, x=box[0], y=box[1],

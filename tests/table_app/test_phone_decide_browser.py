@@ -74,12 +74,8 @@ def bet_fields(page: Page) -> list[str]:
 
 def tap_text(page: Page, text: str, n: int = 0) -> None:
     """A finger on the ``n``-th button of the decide part whose words start with ``text``."""
-    # found and measured in one step: a live update may draw the buttons again at any moment
-    box = page.wait(f"(() => {{ const b = [...document.querySelectorAll('#decide button')].filter(b => "
-                    f"b.textContent.startsWith({text!r}))[{n}]; if (!b || b.disabled) return null; "
-                    "b.scrollIntoView({block: 'center'}); const r = b.getBoundingClientRect(); "
-                    "return [r.x + r.width / 2, r.y + r.height / 2]; })()", f"the button {text}")
-    page.tap_at(box)
+    page.tap(f"[...document.querySelectorAll('#decide button')].filter(b => b.textContent.startsWith({text!r}))[{n}]",
+             f"the button {text}")
 
 
 @pytest.mark.slow
