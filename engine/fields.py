@@ -53,7 +53,7 @@ PLAYER_ID_MAX: Final = 2**31 - 1
 
 
 def check_player_id(value: object, name: str, etype: str) -> int:
-    """A player of the table's roster (``table_app/roster.py``): a whole number from 1.
+    """A player of the table's roster (``table_app/core/roster.py``): a whole number from 1.
 
     >>> check_player_id(7, "player_id", "name")
     7

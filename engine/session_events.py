@@ -4,7 +4,7 @@
   ``ended``: ``{"type": "fee", "fee": {...}}``, or ``"fee": null`` for no fee from now on.
 - ``end_session`` ends it; ``seconds`` (optional): the session's length in whole seconds, from
   its ``new_session`` record to this one, stamped by the service from the journal's own times
-  (``table_app/session_clock.py``) so that the engine stays without a clock. An end without it
+  (``table_app/core/session_clock.py``) so that the engine stays without a clock. An end without it
   (a journal from before issue 31) bills an hourly fee 0 hours, then its minimum.
 
 >>> Fee.from_setting({"mode": "hour", "rate": 30}).to_json()

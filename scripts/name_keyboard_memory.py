@@ -28,9 +28,9 @@ def main() -> None:
     configure_kivy(800, 480, False)
     from kivy.clock import Clock
 
-    from table_app.journal import Journal
+    from table_app.core.service import ManualClock, TableService
+    from table_app.journal.journal import Journal
     from table_app.present import pinyin
-    from table_app.service import ManualClock, TableService
     from table_app.ui.app import TableApp
     from table_app.ui.name_keyboard import NameKeyboard
 

@@ -27,8 +27,8 @@ def main(out: Path, key: str) -> None:
     configure_kivy(w, h, False)
     from kivy.clock import Clock
 
-    from table_app.journal import Journal
-    from table_app.service import ManualClock, TableService
+    from table_app.core.service import ManualClock, TableService
+    from table_app.journal.journal import Journal
     from table_app.ui.app import TableApp
     from table_app.ui.name_keyboard import KeyboardView, NameKeyboard
 

@@ -50,9 +50,9 @@ def main() -> None:
     from kivy.clock import Clock
 
     from table_app.archive import Archive
-    from table_app.journal import Journal
-    from table_app.roster import Roster
-    from table_app.service import ManualClock, TableService
+    from table_app.core.roster import Roster
+    from table_app.core.service import ManualClock, TableService
+    from table_app.journal.journal import Journal
     from table_app.ui import past
     from table_app.ui.app import TableApp
 

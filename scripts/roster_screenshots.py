@@ -28,9 +28,9 @@ def main(out: str, size: str, lang: str, dialog: str = "") -> None:
     configure_kivy(w, h, False)
     from kivy.clock import Clock
 
-    from table_app.journal import Journal
-    from table_app.roster import Roster
-    from table_app.service import ManualClock, TableService
+    from table_app.core.roster import Roster
+    from table_app.core.service import ManualClock, TableService
+    from table_app.journal.journal import Journal
     from table_app.ui.app import TableApp
 
     path = Path(tempfile.mkdtemp()) / "journal.sqlite3"

@@ -6,7 +6,7 @@ export PATH="$PWD/.venv/bin:$PATH"
 echo "== ruff"
 ruff check .
 echo "== mypy"
-mypy engine table_app hardware firmware_bridge
+mypy engine table_app parlour hardware firmware_bridge
 echo "== pytest"
 # Two workers (pytest-xdist): the Kivy, Chromium and rig tests each run one at a time in their
 # own group (tests/conftest.py); XIAN_TEST_WORKERS=0 runs everything in this one process.

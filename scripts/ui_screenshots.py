@@ -76,9 +76,9 @@ def make(out: Path, key: str) -> None:
     configure_kivy(w, h, False)
     from kivy.clock import Clock
 
-    from table_app.journal import Journal
-    from table_app.roster import Roster
-    from table_app.service import ManualClock, TableService
+    from table_app.core.roster import Roster
+    from table_app.core.service import ManualClock, TableService
+    from table_app.journal.journal import Journal
     from table_app.ui.app import TableApp
 
     journal = Journal.open(Path(tempfile.mkdtemp()) / "journal.sqlite3")

@@ -21,14 +21,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from table_app import sdnotify
+from table_app.system import sdnotify
 
 if TYPE_CHECKING:
     from table_app.archive import Archive
-    from table_app.config import Config
-    from table_app.journal import Journal
+    from table_app.config.file import Config
+    from table_app.core.service import TableService
+    from table_app.journal.journal import Journal
     from table_app.present.money import Money
-    from table_app.service import TableService
     from table_app.web.phones import Phones
     from table_app.web.server import SeatPages
     from table_app.web.taps import Taps
@@ -76,11 +76,11 @@ class Table:
     def open(cls, *, config: str | None = None, db: str | None = None, verb: str = "serve",
              service_options: dict[str, Any] | None = None) -> Table:
         """Config, journal and service (not started); :class:`StartError` if one cannot be had."""
-        from table_app.config import ConfigError, load_config
-        from table_app.house_fee import HouseFee
-        from table_app.journal import Journal, JournalError
-        from table_app.roster import Roster
-        from table_app.service import TableService
+        from table_app.config.file import ConfigError, load_config
+        from table_app.core.house_fee import HouseFee
+        from table_app.core.roster import Roster
+        from table_app.core.service import TableService
+        from table_app.journal.journal import Journal, JournalError
 
         try:
             cfg = load_config(config)

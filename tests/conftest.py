@@ -13,7 +13,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
-HEAVY: Final = {"tests.table_app.chromium": "chromium"}
+HEAVY: Final = {"tests.support.chromium": "chromium"}
 """Modules whose tests hold a heavy shared resource, by the group they run in (below)."""
 
 

@@ -20,16 +20,17 @@ from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING, TypeVar
 
 from engine import TableState, new_table, push
-from table_app import chain, journal_file
 from table_app.archive.marks import Ranges
 from table_app.archive.model import HandSummary, Page, PlayerRecord, RecordRow, SessionSummary, Step
 from table_app.archive.records import PERIODS, Names, local_date, period_key, tally
 from table_app.archive.replay import Replay
 from table_app.archive.store import Stale, Store, checked
+from table_app.journal import chain
+from table_app.journal import file as journal_file
 
 if TYPE_CHECKING:
-    from table_app.journal import Journal
-    from table_app.roster import Roster
+    from table_app.core.roster import Roster
+    from table_app.journal.journal import Journal
 
 log = logging.getLogger(__name__)
 R = TypeVar("R")

@@ -1,6 +1,6 @@
 """Which events are in effect, folded from the journal's undo and redo records alone.
 
-The same fold as ``table_app.journal.timeline`` but over ranges of seqs, so that a journal
+The same fold as ``table_app.journal.journal.timeline`` but over ranges of seqs, so that a journal
 of a million events costs as much as its marks (the ``marks`` index): the events between
 two marks are one range.
 

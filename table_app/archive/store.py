@@ -27,10 +27,10 @@ from collections.abc import Iterator
 from dataclasses import asdict
 from typing import Final
 
-from table_app import journal_file
 from table_app.archive.marks import Ranges
 from table_app.archive.model import HandSummary, SessionSummary
 from table_app.archive.scan import Scan, SessionAcc
+from table_app.journal import file as journal_file
 
 log = logging.getLogger(__name__)
 

@@ -26,9 +26,9 @@ def evening(db: str, *, sessions: int, hands: int, score_only: int, report: Call
     each session and at the end. With ``trace``, tracemalloc snapshots at each of them."""
     from kivy.base import EventLoop
 
-    from table_app.clock import ManualClock
-    from table_app.journal import Journal
-    from table_app.service import TableService
+    from table_app.core.clock import ManualClock
+    from table_app.core.service import TableService
+    from table_app.journal.journal import Journal
     from table_app.ui.app import TableApp
 
     rng = random.Random(28)

@@ -40,11 +40,11 @@ def one_run(workdir: Path, progress: Callable[[str], None], rate: int = RATE,
             seconds: float = SECONDS) -> tuple[list[float], int, int, int]:
     """(press latencies in ms, remote commands sent, answered, answered busy)."""
 
-    from table_app.journal import Journal
+    from table_app.core.service import TableService
+    from table_app.journal.journal import Journal
     from table_app.mqtt.bridge import MqttBridge
     from table_app.mqtt.local_broker import LocalBroker
     from table_app.mqtt.topics import Topics, parse_url
-    from table_app.service import TableService
 
     topics = Topics("xian", "flood")
     with LocalBroker(workdir) as broker:

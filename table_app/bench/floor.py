@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from table_app.bench import Result, result
-from table_app.bench.chromium import Chromium, Page
+from table_app.bench.browser import Chromium, Page
 from table_app.bench.mqtt import percentile
 from table_app.bench.parlour_rig import Rig
 from table_app.bench.parlour_watch import at_time, journal_rows

@@ -27,7 +27,7 @@ HANDS = 10_000
 SESSION_HANDS = 20
 TARGET_MS = 200.0
 BOTS = ("greedy", "random", "greedy", "random")  # wins and draws both (four random bots hardly ever win)
-SNAPSHOT_EVERY = 2000  # as the service (table_app/service.py)
+SNAPSHOT_EVERY = 2000  # as the service (table_app/core/service.py)
 NAMES = ("阿明", "阿华", "阿强", "阿芳", "小李", "老王", "小张", "老陈")
 
 
@@ -36,8 +36,8 @@ class _Writer:
     transaction here, not one each: the build takes seconds, not hours)."""
 
     def __init__(self, path: Path) -> None:
-        from table_app.journal import Journal
-        from table_app.roster import Roster
+        from table_app.core.roster import Roster
+        from table_app.journal.journal import Journal
 
         self.journal = Journal.open(path)
         self.roster = Roster.open(path)
@@ -84,7 +84,7 @@ def build(path: Path, hands: int = HANDS, seed: int = 29) -> int:
         simulate(SimConfig(hands=hands, seed=seed, bots=BOTS, session_hands=SESSION_HANDS), journal=w)
     finally:
         w.close()
-    from table_app.journal import Journal
+    from table_app.journal.journal import Journal
 
     with Journal.open(path, readonly=True) as j:
         return j.last_seq()
@@ -99,8 +99,8 @@ def _ms(fn: Callable[[], object]) -> float:
 def measure(path: Path, runs: int, seed: int = 1) -> dict[str, list[float]]:
     """Each figure's milliseconds over ``runs`` runs (a fresh Archive each)."""
     from table_app.archive import Archive
-    from table_app.journal import Journal
-    from table_app.roster import Roster
+    from table_app.core.roster import Roster
+    from table_app.journal.journal import Journal
 
     rng = random.Random(seed)
     out: dict[str, list[float]] = {"first": [], "sessions": [], "replay": [], "record": [], "leaderboard": [],

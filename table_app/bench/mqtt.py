@@ -129,11 +129,11 @@ def one_run(workdir: Path, progress: Callable[[str], None], presses: int = EVENT
     import paho.mqtt.client as mqtt
     from paho.mqtt.enums import CallbackAPIVersion
 
-    from table_app.journal import Journal
+    from table_app.core.service import TableService
+    from table_app.journal.journal import Journal
     from table_app.mqtt.bridge import MqttBridge
     from table_app.mqtt.local_broker import LocalBroker
     from table_app.mqtt.topics import Topics, parse_url
-    from table_app.service import TableService
 
     topics = Topics("xian", "bench")
     with LocalBroker(workdir) as broker:

@@ -1,6 +1,6 @@
 """The parlour rig's processes that are not tables: mosquitto brokers (a table's own, and the
 parlour's) and a link between a table's broker and the parlour's that can be cut (the
-throw-away PostgreSQL is ``table_app/parlour/local.py``). For the rig (``parlour_rig.py``), its tests and the soak
+throw-away PostgreSQL is ``table_app/bench/parlour_local.py``). For the rig (``parlour_rig.py``), its tests and the soak
 benchmark; never for a table or a parlour.
 
 The link is a TCP relay in this process between the bridge of a table's mosquitto and the

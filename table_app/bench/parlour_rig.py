@@ -28,13 +28,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from parlour.broker import SERVICE_PASSWORD, SERVICE_USER
 from table_app.bench.mqtt import percentile
+from table_app.bench.parlour_local import LocalParlourBroker, LocalPostgres
 from table_app.bench.parlour_procs import Link, ended
 from table_app.bench.parlour_tables import ROOT, Table
 from table_app.bench.parlour_watch import ParlourReader, Watch, at_time, journal_last, journal_rows
 from table_app.mqtt.local_broker import free_port
-from table_app.parlour.broker import SERVICE_PASSWORD, SERVICE_USER
-from table_app.parlour.local import LocalParlourBroker, LocalPostgres
 
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 

@@ -1,5 +1,5 @@
 """The rig's own eyes on the parlour database and on the tables' journals: it reads both
-directly (the journals with ``table_app/journal.py``, read-only, the hash chain checked;
+directly (the journals with ``table_app/journal/journal.py``, read-only, the hash chain checked;
 the parlour's ``records`` over a connection of its own), never through the parlour service.
 
 :class:`Watch` polls the parlour's records every ``poll_s`` and notes when each (table, seq)
@@ -18,8 +18,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import cast
 
-from table_app import journal_file
-from table_app.journal import Journal
+from table_app.journal import file as journal_file
+from table_app.journal.journal import Journal
 
 Row = tuple[str, int, str, str, int | None, str, str | None, int | None, str]
 """journal id, seq, at, kind, session, source, event (stored text), target, hash (hex)"""

@@ -33,7 +33,7 @@ from table_app.bench.mqtt import next_press, percentile
 from table_app.bench.phones_attack import Attack
 
 if TYPE_CHECKING:
-    from table_app.service import TableService
+    from table_app.core.service import TableService
     from table_app.web.server import SeatPages
 
 NAME = "phones"
@@ -173,8 +173,8 @@ def one_run(workdir: Path, progress: Callable[[str], None], presses: int = PRESS
 
 def run_once(workdir: Path, progress: Callable[[str], None], presses: int = PRESSES,
              attacked: bool = False) -> Played:
-    from table_app.journal import Journal
-    from table_app.service import TableService
+    from table_app.core.service import TableService
+    from table_app.journal.journal import Journal
     from table_app.web.server import SeatPages
 
     journal = Journal.open(workdir / "journal.sqlite3")

@@ -92,8 +92,8 @@ def _write_journal(path: Path, events: list[dict[str, object]]) -> None:
     each record linked into the hash chain as the journal itself would."""
     import json
 
-    from table_app import chain
-    from table_app.journal import Journal
+    from table_app.journal import chain
+    from table_app.journal.journal import Journal
 
     with Journal.open(path) as j:
         c = j._conn
@@ -116,8 +116,8 @@ def _write_journal(path: Path, events: list[dict[str, object]]) -> None:
 
 def _startup(path: Path, snapshot_every: int) -> tuple[float, PublicState]:
     """Milliseconds from opening the journal (with its checks) to a restored service, and its state."""
-    from table_app.journal import Journal
-    from table_app.service import TableService
+    from table_app.core.service import TableService
+    from table_app.journal.journal import Journal
 
     start = time.perf_counter()
     journal = Journal.open(path)
@@ -130,8 +130,8 @@ def _startup(path: Path, snapshot_every: int) -> tuple[float, PublicState]:
 
 def run(runs: int, progress: Callable[[str], None]) -> list[Result]:
     from engine import replay
-    from table_app.journal import Journal
-    from table_app.service import TableService
+    from table_app.core.service import TableService
+    from table_app.journal.journal import Journal
 
     out: list[Result] = []
     with tempfile.TemporaryDirectory(prefix="xian-bench-") as tmp:

@@ -8,8 +8,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from table_app.clock import ManualClock
-from table_app.service import TableService
+from table_app.core.clock import ManualClock
+from table_app.core.service import TableService
 
 Widget = Any  # (Kivy is untyped: the app, its screens, buttons and dialogs)
 
@@ -69,7 +69,7 @@ class Driver:
             time.sleep(0.02)
 
     def settled(self) -> None:
-        self.wait(lambda: self.app.seq == self.service.seq and self.service._queue.empty(), "the last notice")
+        self.wait(lambda: self.app.seq == self.service.seq and not self.service.queued, "the last notice")
 
     def tap(self, widget: Widget) -> None:
         from kivy.base import EventLoop

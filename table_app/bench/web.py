@@ -67,8 +67,8 @@ while True:
 
 
 def _rate(workdir: Path, phones: tuple[str, int] | None, events: list[dict[str, object]]) -> float:
-    from table_app.journal import Journal
-    from table_app.service import TableService
+    from table_app.core.service import TableService
+    from table_app.journal.journal import Journal
     from table_app.web.server import SeatPages
 
     with Journal.open(workdir / f"bench-{time.monotonic_ns()}.sqlite3") as journal:

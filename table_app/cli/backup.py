@@ -27,8 +27,8 @@ def register(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from table_app.backup import DEFAULT_KEEP, BackupError, backup_journal
-    from table_app.config import ConfigError, load_config
+    from table_app.config.file import ConfigError, load_config
+    from table_app.journal.backup import DEFAULT_KEEP, BackupError, backup_journal
 
     try:
         cfg = load_config(args.config)

@@ -22,7 +22,7 @@ def register(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from table_app.config import ConfigError, load_config
+    from table_app.config.file import ConfigError, load_config
     from table_app.doctor.check import ERROR, Probe
     from table_app.doctor.report import render, run_checks, to_json
 

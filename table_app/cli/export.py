@@ -24,7 +24,7 @@ from engine.public import public_state
 from engine.records import TransferJSON
 
 if TYPE_CHECKING:
-    from table_app.journal import Journal
+    from table_app.journal.journal import Journal
 
 HELP = "export the journal's hands (--format csv or json) or every event (--format mjai, for xian-table import)"
 
@@ -124,7 +124,7 @@ def read_ledgers(args: argparse.Namespace, verb: str) -> list[SessionLedger] | i
     import sqlite3
 
     from engine import RuleError
-    from table_app.journal import JournalError
+    from table_app.journal.journal import JournalError
 
     journal = open_journal(args, verb)
     if isinstance(journal, int):
@@ -140,8 +140,8 @@ def read_ledgers(args: argparse.Namespace, verb: str) -> list[SessionLedger] | i
 
 def open_journal(args: argparse.Namespace, verb: str) -> Journal | int:
     """The journal read-only, or an exit status after printing why not."""
-    from table_app.config import ConfigError, load_config
-    from table_app.journal import Journal, JournalError
+    from table_app.config.file import ConfigError, load_config
+    from table_app.journal.journal import Journal, JournalError
 
     try:
         path = args.db or load_config(args.config).journal_file()
@@ -167,7 +167,7 @@ def run(args: argparse.Namespace) -> int:
         if out is None:
             return 2
         if args.format == "json":
-            from table_app.bounded import json_line
+            from table_app.system.bounded import json_line
 
             out.write(json_line({"sessions": [s.to_json() for s in sessions]}, separators=(", ", ": ")))
             out.write("\n")
@@ -210,9 +210,9 @@ def _run_mjai(args: argparse.Namespace) -> int:
     import sqlite3
 
     from engine import RuleError
-    from table_app.bounded import json_line
     from table_app.exchange.write import mjai_records, plan
-    from table_app.journal import JournalError
+    from table_app.journal.journal import JournalError
+    from table_app.system.bounded import json_line
 
     journal = open_journal(args, "export")
     if isinstance(journal, int):

@@ -13,7 +13,7 @@ from engine.fields import printable
 from table_app.cli.export import HandRow, SessionLedger, open_journal
 
 if TYPE_CHECKING:
-    from table_app.journal import Journal
+    from table_app.journal.journal import Journal
 
 HELP = "list the journal's sessions and hands, one line each (results, deltas, running totals)"
 
@@ -73,7 +73,7 @@ def read_sessions(args: argparse.Namespace) -> list[SessionLedger] | int:
     import sqlite3
 
     from engine import RuleError
-    from table_app.journal import JournalError
+    from table_app.journal.journal import JournalError
 
     journal = open_journal(args, "history")
     if isinstance(journal, int):

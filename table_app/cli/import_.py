@@ -51,10 +51,10 @@ def _check(path: str) -> int | None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from table_app.config import ConfigError, load_config
+    from table_app.config.file import ConfigError, load_config
     from table_app.exchange.players import PlayersSeen, fill_roster
     from table_app.exchange.read import BadExport, events
-    from table_app.journal import Journal, JournalError
+    from table_app.journal.journal import Journal, JournalError
 
     count = _check(args.file)
     if count is None:

@@ -1,11 +1,11 @@
 """``xian-table parlour serve | tables add|retire|list|place | fee T|all | takings | leaderboard``: the parlour.
 
-``serve`` keeps every table's journal in the parlour database (table_app/parlour/service.py);
+``serve`` keeps every table's journal in the parlour database (parlour/service.py);
 ``tables add T`` gives table T its user on the parlour's mosquitto and prints what to run on
 the table; ``tables retire T`` takes the user away (its records stay); ``tables list`` shows
 each table, when it was last seen, its journals and records; ``tables place`` puts it on the
-owner's floor plan (``serve --http``: :mod:`table_app.parlour.floor_routes`); ``fee`` sends one
-table or all their fee (台费: ``table_app/parlour/fee_command.py``); ``takings`` and
+owner's floor plan (``serve --http``: :mod:`parlour.floor_routes`); ``fee`` sends one
+table or all their fee (台费: ``parlour/fee_command.py``); ``takings`` and
 ``leaderboard``: :mod:`table_app.cli.parlour_reports`. docs/parlour-service.md.
 """
 
@@ -24,9 +24,9 @@ from typing import TYPE_CHECKING
 from table_app.cli import parlour_reports
 
 if TYPE_CHECKING:
-    from table_app.parlour.db import Database
-    from table_app.parlour.floor_routes import FloorServer
-    from table_app.parlour.service import Parlour
+    from parlour.db import Database
+    from parlour.floor_routes import FloorServer
+    from parlour.service import Parlour
 
 HELP = "the parlour: keep every table's journal in one database (serve), add, retire and list tables"
 _TABLE = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -39,7 +39,7 @@ def _db_option(p: argparse.ArgumentParser) -> None:
 
 
 def _broker_dir_option(p: argparse.ArgumentParser) -> None:
-    from table_app.parlour.broker import DATA_DIR
+    from parlour.broker import DATA_DIR
 
     p.add_argument("--broker-dir", type=Path, default=DATA_DIR, metavar="DIR",
                    help=f"the parlour mosquitto's passwd and acl (default {DATA_DIR})")
@@ -121,7 +121,7 @@ def register(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from table_app.parlour.db import Database
+    from parlour.db import Database
 
     try:
         if args.action == "serve":
@@ -151,7 +151,7 @@ def _active(db: Database) -> list[str]:
 
 
 def add_table(db: Database, args: argparse.Namespace) -> int:
-    from table_app.parlour import broker
+    from parlour import broker
     table = args.table
     service_password = broker.ensure_service_user(args.broker_dir)
     password = broker.add_table(args.broker_dir, table)
@@ -182,7 +182,7 @@ def add_table(db: Database, args: argparse.Namespace) -> int:
 
 
 def retire_table(db: Database, args: argparse.Namespace) -> int:
-    from table_app.parlour import broker
+    from parlour import broker
     if db.table(args.table) is None:
         print(f"xian-table parlour: no table {args.table} here", file=sys.stderr)
         return 1
@@ -235,9 +235,9 @@ def list_tables(db: Database) -> int:
 def send_fees(args: argparse.Namespace) -> int:
     """``parlour fee``: the setting to each table named, then what each answered."""
     from engine.fees import FeeSetting
+    from parlour.db import Database
+    from parlour.fee_command import send_fee
     from table_app.mqtt.topics import PASSWORD_ENV, parse_url
-    from table_app.parlour.db import Database
-    from table_app.parlour.fee_command import send_fee
     from table_app.present.fees import setting_line
 
     if args.none == (args.mode is not None) or (args.mode is not None) != (args.rate is not None):
@@ -268,7 +268,7 @@ def send_fees(args: argparse.Namespace) -> int:
 
 
 def _password(args: argparse.Namespace) -> str | None:
-    from table_app.parlour.broker import DATA_DIR, SERVICE_PASSWORD
+    from parlour.broker import DATA_DIR, SERVICE_PASSWORD
 
     if args.password_file:
         return Path(args.password_file).read_text(encoding="utf-8").strip()
@@ -280,9 +280,9 @@ def _password(args: argparse.Namespace) -> str | None:
 
 
 def serve(args: argparse.Namespace) -> int:
+    from parlour.service import Parlour, Settings, db_errors
     from table_app.mqtt.topics import PASSWORD_ENV, parse_url
-    from table_app.parlour.service import Parlour, Settings, db_errors
-    from table_app.sdnotify import Notifier
+    from table_app.system.sdnotify import Notifier
 
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO, stream=sys.stderr,
                         format="%(asctime)s %(levelname)s %(message)s")
@@ -311,9 +311,10 @@ def serve(args: argparse.Namespace) -> int:
 
 def _floor(parlour: Parlour, args: argparse.Namespace) -> FloorServer:
     """The owner's pages (``--http``): the fold of every table, the floor, the owner's link printed."""
-    from table_app.parlour.db import Database
-    from table_app.parlour.floor_routes import FloorServer, owner_key
-    from table_app.parlour.live import Live
+    from parlour.db import Database
+    from parlour.floor_routes import FloorServer
+    from parlour.live import Live
+    from parlour.owner_site import owner_key
     from table_app.web.server import lan_address, parse_listen
 
     host, port = parse_listen(args.http)

@@ -38,7 +38,7 @@ def _refuse(why: str, status: int = 2) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    from table_app.config import ConfigError, load_config
+    from table_app.config.file import ConfigError, load_config
     from table_app.install.system import MOSQUITTO_DATA, MOSQUITTO_PARLOUR, InstallError, Target, ids_in, write_atomic
     from table_app.mqtt.broker_setup import DEFAULT_USERS
     from table_app.mqtt.parlour_bridge import ACL_MARK, ParlourLink, acl_addition, parse_address

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 if TYPE_CHECKING:
-    from table_app.parlour.db import Database
+    from parlour.db import Database
 
 ACTIONS = ("takings", "leaderboard")
 PERIODS = ("day", "week", "month")
@@ -36,9 +36,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser],
 
 
 def run(args: argparse.Namespace) -> int:
-    from table_app.parlour.db import Database
-    from table_app.parlour.reports import parse_day
-    from table_app.parlour.sessions import Sessions
+    from parlour.db import Database
+    from parlour.reports import parse_day
+    from parlour.sessions import Sessions
 
     try:
         first, last = parse_day(args.first), parse_day(args.last)
@@ -53,8 +53,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _takings(db: Database, args: argparse.Namespace, first: date | None, last: date | None) -> int:
-    from table_app.parlour.reports import Range, takings_json, takings_report
-    from table_app.parlour.takings import write_csv
+    from parlour.reports import Range, takings_json, takings_report
+    from parlour.takings import write_csv
 
     rows = takings_report(db, args.period, first, last)
     if args.csv:
@@ -78,7 +78,7 @@ def _takings(db: Database, args: argparse.Namespace, first: date | None, last: d
 
 
 def _leaderboard(db: Database, args: argparse.Namespace, first: date | None, last: date | None) -> int:
-    from table_app.parlour.reports import board_range, leaderboard_json, leaderboard_report
+    from parlour.reports import board_range, leaderboard_json, leaderboard_report
 
     rng = board_range(args.period, first, last)
     rows = leaderboard_report(db, rng)

@@ -37,7 +37,7 @@ def register(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from table_app.roster import Roster, RosterError
+    from table_app.core.roster import Roster, RosterError
 
     journal = open_journal(args, "players")  # (the file's checks: ours, sound)
     if isinstance(journal, int):
@@ -78,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _listed(path: Path, who: str | None, listed: bool) -> int:
-    from table_app.roster import Roster, RosterError
+    from table_app.core.roster import Roster, RosterError
 
     verb = "show" if listed else "hide"
     if not who:

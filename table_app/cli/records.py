@@ -39,9 +39,9 @@ def run(args: argparse.Namespace) -> int:
     import sqlite3
 
     from table_app.archive import Archive
-    from table_app.journal import JournalError
+    from table_app.core.roster import Roster
+    from table_app.journal.journal import JournalError
     from table_app.present.history_view import leaderboard_lines, record_lines
-    from table_app.roster import Roster
 
     journal = open_journal(args, "records")
     if isinstance(journal, int):

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from paho.mqtt.properties import Properties
     from paho.mqtt.reasoncodes import ReasonCode
 
-    from table_app.config import Config
+    from table_app.config.file import Config
     from table_app.mqtt.topics import BrokerURL
     from table_app.present.seat import SeatView
 
@@ -133,7 +133,7 @@ def register(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from table_app.config import ConfigError, load_config
+    from table_app.config.file import ConfigError, load_config
     from table_app.mqtt.topics import parse_url
 
     try:

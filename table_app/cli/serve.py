@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, TextIO
 
 if TYPE_CHECKING:
-    from table_app.service import TableService
+    from table_app.core.service import TableService
 
 HELP = "run the table headless: the service and its journal (--stdin: JSON commands in, one JSON answer per line)"
 
@@ -102,9 +102,9 @@ def serve_lines(service: TableService, lines: TextIO, out: TextIO) -> int:
     to its end without being held in memory and answered with a short error, as is a line
     that is not UTF-8, not JSON, nested too deep, carrying a number too long, or a string
     with a control character or a lone surrogate. The answer is written by
-    :func:`table_app.bounded.json_line`, which cannot fail on anything JSON can carry.
+    :func:`table_app.system.bounded.json_line`, which cannot fail on anything JSON can carry.
     """
-    from table_app.bounded import MAX_COMMAND_BYTES, BoundedInputError, clip, json_line, parse_command
+    from table_app.system.bounded import MAX_COMMAND_BYTES, BoundedInputError, clip, json_line, parse_command
 
     for n, line in _bounded_lines(lines, MAX_COMMAND_BYTES):
         if line is None:

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from table_app.config import Config
+    from table_app.config.file import Config
 
 from engine.fields import printable
 from table_app.doctor.broker import check_broker, check_mosquitto

@@ -7,8 +7,8 @@ import sqlite3
 import time
 from pathlib import Path
 
-from table_app import synced_mark
 from table_app.doctor.check import ERROR, OK, WARNING, Check
+from table_app.journal import synced_mark
 
 DISK_ERROR_BYTES = 100 * 2**20  # below this the journal may fail to commit: the table stops taking events
 DISK_WARN_BYTES = 1024 * 2**20
@@ -16,8 +16,8 @@ BACKUP_MAX_AGE_S = 36 * 3600  # the timer runs daily (with up to 30 min random d
 
 
 def check_journal(journal: Path) -> Check:
-    from table_app.backup import keep_sidecar_owner
-    from table_app.journal import Journal, JournalError
+    from table_app.journal.backup import keep_sidecar_owner
+    from table_app.journal.journal import Journal, JournalError
 
     try:
         exists = journal.exists()
@@ -82,7 +82,7 @@ def _last_record_time(journal: Path) -> str | None:
 
 
 def check_backups(folder: Path, now: float | None = None) -> Check:
-    from table_app.backup import backups_in
+    from table_app.journal.backup import backups_in
 
     now = time.time() if now is None else now
     try:

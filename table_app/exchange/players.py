@@ -1,6 +1,6 @@
 """The roster after ``xian-table import``: the exported events name their players by the
 exporting table's roster ids (``new_session.player_ids``, ``name.player_id``); the importing
-journal's roster (``table_app/roster.py``) gets those ids with their names, so that a player
+journal's roster (``table_app/core/roster.py``) gets those ids with their names, so that a player
 of the imported evenings keeps their record, and the table's next new player is given a new
 id (SQLite's ``AUTOINCREMENT`` goes on from the highest), never one of theirs.
 
@@ -15,8 +15,8 @@ from pathlib import Path
 
 from engine.errors import InvalidEventError
 from engine.fields import check_name
-from table_app.journal_file import immediate
-from table_app.roster import SCHEMA
+from table_app.core.roster import SCHEMA
+from table_app.journal.file import immediate
 
 __all__ = ["PlayersSeen", "fill_roster"]
 

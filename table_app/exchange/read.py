@@ -8,7 +8,7 @@ makes (:class:`~table_app.exchange.mjai.MjaiSession`). The first problem raises
 :class:`BadExport` naming the line; nothing is read past it.
 
 Bounded: a line is at most :data:`MAX_LINE_BYTES` bytes (parsed by
-:func:`table_app.bounded.parse_command`: depth, numbers, no control character in any
+:func:`table_app.system.bounded.parse_command`: depth, numbers, no control character in any
 string), a file at most :data:`MAX_LINES` lines; the file must begin with the header and end
 with the footer, whose counts must match (a file cut short is refused, not taken for a
 shorter evening).
@@ -22,8 +22,8 @@ from datetime import datetime
 from typing import BinaryIO, Final
 
 from engine.errors import RuleError
-from table_app.bounded import BoundedInputError, clip, json_line, parse_command
 from table_app.exchange.mjai import FORMAT, VERSION, MjaiSession, Record
+from table_app.system.bounded import BoundedInputError, clip, json_line, parse_command
 
 __all__ = ["MAX_LINES", "MAX_LINE_BYTES", "BadExport", "events"]
 

@@ -20,7 +20,7 @@ from engine.state import SCHEMA
 from table_app.exchange.mjai import FORMAT, VERSION, MjaiSession, Record
 
 if TYPE_CHECKING:
-    from table_app.journal import Journal
+    from table_app.journal.journal import Journal
 
 __all__ = ["Plan", "mjai_records", "plan"]
 

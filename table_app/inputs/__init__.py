@@ -1,4 +1,4 @@
-"""The table's inputs: adapters from input devices to :class:`~table_app.service.TableService`.
+"""The table's inputs: adapters from input devices to :class:`~table_app.core.service.TableService`.
 
 The devices themselves live in ``hardware/`` (gpiozero buttons that emit
 :class:`~engine.presses.Press`, LEDs and a buzzer that show a mode) and ``firmware_bridge/``
@@ -23,7 +23,7 @@ Adding an input — say a Bluetooth button — is one module and one config entr
    device, hands each press to ``ctx.sender("bluetooth")``, adds its lights (if it has any)
    with ``ctx.lights.add(...)``, reports its link with ``ctx.say("bluetooth", state, detail)``,
    and returns the function that closes it all (see :mod:`table_app.inputs.gpio`);
-2. its config key in ``table_app/config.py`` (``KEYS``, ``Config`` and docs/config.md, e.g.
+2. its config key in ``table_app/config/file.py`` (``KEYS``, ``Config`` and docs/config.md, e.g.
    ``bluetooth.device``), and its line in :data:`~table_app.inputs.registry.KINDS`:
    ``InputKind("bluetooth", "table_app.inputs.bluetooth", "bluetooth.device")``.
 

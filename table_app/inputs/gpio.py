@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from table_app import sdnotify
+from table_app.system import sdnotify
 
 if TYPE_CHECKING:
     from table_app.inputs.registry import InputContext
@@ -26,7 +26,7 @@ def attach(ctx: InputContext, setting: object) -> Callable[[], None]:
     from gpiozero.exc import GPIOZeroError
 
     from hardware.devices import GpioButtons, SeatLights
-    from table_app.config import gpio_pin_map
+    from table_app.config.file import gpio_pin_map
 
     pins = gpio_pin_map(ctx.cfg)
     for warning in pins.warnings():

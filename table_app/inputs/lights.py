@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, Protocol
 from table_app.present.seat import led_modes
 
 if TYPE_CHECKING:
-    from table_app.notices import Notice
-    from table_app.service import TableService
+    from table_app.core.notices import Notice
+    from table_app.core.service import TableService
 
 log = logging.getLogger(__name__)
 

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from engine.presses import Press
-from table_app import sdnotify
+from table_app.system import sdnotify
 
 if TYPE_CHECKING:
     from firmware_bridge.protocol import Button, Dice

@@ -8,7 +8,7 @@ set (``panel.device``); ``setting`` is that value.
 
 >>> sorted(KINDS)
 ['gpio', 'panel']
->>> from table_app.config import Config
+>>> from table_app.config.file import Config
 >>> [(kind.name, value) for kind, value in wanted(Config(panel_device="/dev/ttyUSB0"), {"gpio": True})]
 [('gpio', True), ('panel', '/dev/ttyUSB0')]
 >>> wanted(Config(), {"bluetooth": "00:11"})
@@ -28,8 +28,8 @@ from table_app.inputs.lights import LightsAdapter
 from table_app.inputs.sender import PressSender
 
 if TYPE_CHECKING:
-    from table_app.config import Config
-    from table_app.service import TableService
+    from table_app.config.file import Config
+    from table_app.core.service import TableService
 
 LinkListener = Callable[[str, str, str], None]
 Close = Callable[[], None]
@@ -39,18 +39,18 @@ Close = Callable[[], None]
 class InputKind:
     """One kind of input: its ``name`` (the option, the link's name, the journal's source),
     the ``module`` that attaches it, and its ``config_key`` (``section.name`` in
-    :data:`table_app.config.KEYS`): the kind is on when that value is set."""
+    :data:`table_app.config.file.KEYS`): the kind is on when that value is set."""
 
     name: str
     module: str
     config_key: str
 
     def configured(self, cfg: Config) -> object:
-        from table_app.config import KEYS
+        from table_app.config.file import KEYS
 
         key = next((k for k in KEYS if k.dotted == self.config_key), None)
         if key is None:
-            raise ValueError(f"input {self.name!r}: no config key {self.config_key!r} in table_app.config.KEYS")
+            raise ValueError(f"input {self.name!r}: no config key {self.config_key!r} in table_app.config.file.KEYS")
         return getattr(cfg, key.field)
 
 

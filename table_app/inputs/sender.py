@@ -1,8 +1,8 @@
 """Presses to the table without waiting: the one way every device thread hands a press on.
 
 >>> import pathlib, tempfile
->>> from table_app.journal import Journal
->>> from table_app.service import TableService
+>>> from table_app.journal.journal import Journal
+>>> from table_app.core.service import TableService
 >>> journal = Journal.open(pathlib.Path(tempfile.mkdtemp()) / "journal.sqlite3")
 >>> service = TableService(journal).start()
 >>> send = PressSender(service, "gpio")
@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 from engine.presses import Press
 
 if TYPE_CHECKING:
-    from table_app.service import Answer, TableService
+    from table_app.core.service import Answer, TableService
 
 log = logging.getLogger(__name__)
 

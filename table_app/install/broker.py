@@ -23,7 +23,7 @@ from table_app.install.system import (
 )
 
 if TYPE_CHECKING:
-    from table_app.config import Config
+    from table_app.config.file import Config
 
 
 def broker_module() -> ModuleType | None:
@@ -127,7 +127,7 @@ def broker_password_env() -> str:
 
 def table_config(config: Path) -> Config:
     """The table's config (the broker's prefix, listeners, TLS): the file's, else the defaults."""
-    from table_app.config import Config, ConfigError, load_config
+    from table_app.config.file import Config, ConfigError, load_config
 
     try:
         return load_config(config) if config.exists() else Config()

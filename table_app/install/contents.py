@@ -26,7 +26,7 @@ def sysusers_text() -> str:
 
 def config_text(mqtt_user: str | None) -> str:
     """The installed config: every key at its default, the journal in the state directory."""
-    from table_app.config import defaults_toml, parse_config
+    from table_app.config.file import defaults_toml, parse_config
 
     text = defaults_toml()
     lines = text.splitlines()

@@ -40,8 +40,6 @@ from collections.abc import Callable, Mapping
 from concurrent.futures import Future
 from typing import TYPE_CHECKING
 
-from table_app import bounded
-from table_app.fault_log import FaultLog
 from table_app.mqtt.journal_link import REPLAY
 from table_app.mqtt.messages import (
     REPLY_TO,
@@ -53,12 +51,14 @@ from table_app.mqtt.messages import (
     result_message,
 )
 from table_app.mqtt.topics import Topics
+from table_app.system import bounded
+from table_app.system.fault_log import FaultLog
 
 if TYPE_CHECKING:
     from paho.mqtt.properties import Properties
 
-    from table_app.notices import Answer
-    from table_app.service import TableService
+    from table_app.core.notices import Answer
+    from table_app.core.service import TableService
 
 log = logging.getLogger(__name__)
 

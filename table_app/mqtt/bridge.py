@@ -1,4 +1,4 @@
-"""The table on MQTT: an observer of :class:`~table_app.service.TableService` that publishes
+"""The table on MQTT: an observer of :class:`~table_app.core.service.TableService` that publishes
 the retained ``state``, the four retained seat views, the ``event`` stream and ``status``;
 and the ``cmd`` topic, whose commands go to the service and are each answered once, on
 ``cmd/result`` or the command's own reply topic (:mod:`table_app.mqtt.answers`).
@@ -40,8 +40,7 @@ from paho.mqtt.reasoncodes import ReasonCode
 from paho.mqtt.subscribeoptions import SubscribeOptions
 
 from engine.public import PublicState
-from table_app.clock import seconds_left
-from table_app.fault_log import FAULTS, FaultLog
+from table_app.core.clock import seconds_left
 from table_app.mqtt.answers import ANSWER_LIMIT, AnswerQueue, CommandDesk
 from table_app.mqtt.discovery import discovery_messages
 from table_app.mqtt.journal_link import JournalLink
@@ -51,10 +50,11 @@ from table_app.mqtt.names import NameBitmaps
 from table_app.mqtt.roster_link import RosterLink
 from table_app.mqtt.topics import HA_ONLINE, HA_PREFIX, HA_STATUS, QOS, BrokerURL, Topics
 from table_app.present.money import Money
+from table_app.system.fault_log import FAULTS, FaultLog
 
 if TYPE_CHECKING:
-    from table_app.notices import Notice
-    from table_app.service import TableService
+    from table_app.core.notices import Notice
+    from table_app.core.service import TableService
 
 log = logging.getLogger(__name__)
 
@@ -70,7 +70,7 @@ class MqttBridge:
     turns Home Assistant discovery off; ``commands`` False leaves ``cmd`` unsubscribed.
     ``queue_size``: events queued (then the oldest is dropped); ``answer_limit``: answers owed at
     once (then a command is answered busy); ``faults``: where handler failures are logged (the
-    process's :data:`~table_app.fault_log.FAULTS`); ``journal`` False: no ``journal`` topic, no
+    process's :data:`~table_app.system.fault_log.FAULTS`); ``journal`` False: no ``journal`` topic, no
     replays, no ``roster`` (else ``service`` needs ``journal_reader``).
     """
 

@@ -35,13 +35,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from table_app import bounded, journal_file, journal_wire
-from table_app.fault_log import FaultLog
+from table_app.journal import file as journal_file
+from table_app.journal import wire as journal_wire
 from table_app.mqtt.messages import Outgoing, Route, Transaction, dumps, result_message
 from table_app.mqtt.topics import Topics
+from table_app.system import bounded
+from table_app.system.fault_log import FaultLog
 
 if TYPE_CHECKING:
-    from table_app.service import TableService
+    from table_app.core.service import TableService
 
 log = logging.getLogger(__name__)
 

@@ -23,11 +23,11 @@ from dataclasses import dataclass
 from engine.moves import Effect
 from engine.public import PublicState
 from engine.seats import SEATS
-from table_app import bounded
+from table_app.core.notices import Answer
 from table_app.mqtt.topics import OFFLINE, ONLINE, QOS, Topics
-from table_app.notices import Answer
 from table_app.present.money import Money
 from table_app.present.seat import seat_view
+from table_app.system import bounded
 
 MAX_COMMAND_BYTES = bounded.MAX_COMMAND_BYTES
 _TRANSACTION = "transaction"
@@ -40,7 +40,7 @@ Transaction = str | int | None
 
 def dumps(obj: object) -> bytes:
     """``obj`` as compact JSON in UTF-8; anything JSON can carry, a lone surrogate too
-    (:func:`table_app.bounded.json_line` writes it, and a C1 or DEL, as its ``\\u`` escape)."""
+    (:func:`table_app.system.bounded.json_line` writes it, and a C1 or DEL, as its ``\\u`` escape)."""
     return bounded.json_line(obj).encode("utf-8")
 
 
@@ -116,7 +116,7 @@ def parse_command(payload: bytes) -> Command:
     integer echoed in the answer) and an optional ``reply_to`` (where the answer goes);
     everything else about the event the service checks.
 
-    The payload is read with :mod:`table_app.bounded`'s limits (size, nesting, digits), so
+    The payload is read with :mod:`table_app.system.bounded`'s limits (size, nesting, digits), so
     no message can raise anything but a short refusal here.
     """
     try:

@@ -5,7 +5,7 @@
 bridge publishes it on each (re)connect and whenever it changes — a new player, a rename, a
 player hidden or shown — looked for every :data:`CHECK_EVERY` seconds (another process, the
 ``xian-table players`` command, may change it). The parlour links each (table, id) to a
-player of the parlour by name (:mod:`table_app.parlour.players`).
+player of the parlour by name (:mod:`parlour.players`).
 
 >>> roster_payload([Player(2, "Bo", "t", listed=False), Player(1, "阿强", "t")])
 b'{"players":[{"id":1,"name":"\\xe9\\x98\\xbf\\xe5\\xbc\\xba","listed":true},{"id":2,"name":"Bo","listed":false}]}'
@@ -18,12 +18,12 @@ import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final
 
+from table_app.core.roster import Player, Roster
 from table_app.mqtt.messages import Outgoing
 from table_app.mqtt.topics import Topics
-from table_app.roster import Player, Roster
 
 if TYPE_CHECKING:
-    from table_app.service import TableService
+    from table_app.core.service import TableService
 
 ROSTER: Final = "roster"  # the topic under the table's base
 MAX_PLAYERS: Final = 1000

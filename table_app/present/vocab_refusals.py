@@ -46,7 +46,7 @@ SENTENCES: Final[dict[str, tuple[str, str]]] = {
 }
 
 REFUSALS: Final[dict[str, tuple[str, str]]] = {
-    # refusals: the engine's codes (engine.errors.CODES) and the service's (table_app.service.Answer)
+    # refusals: the engine's codes (engine.errors.CODES) and the service's (table_app.core.service.Answer)
     "invalid": ("这一步输入有误", "That entry is malformed"),
     "phase": ("现在不能{event}：{phase}", "Not now: {event} ({phase})"),
     "not_turn": ("还没轮到{name}：现在{turn}出牌", "Not {name}'s turn: {turn} plays"),

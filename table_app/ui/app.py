@@ -37,16 +37,16 @@ from engine.events import Claim, Kong, Pass, Seating
 from engine.moves import Effect
 from engine.public import PublicState
 from engine.scored import ScoreHand
-from table_app.clock import seconds_left
-from table_app.journal import Journal
-from table_app.notices import Answer, Notice
+from table_app.core.clock import seconds_left
+from table_app.core.notices import Answer, Notice
+from table_app.core.service import TableService
+from table_app.journal.journal import Journal
+from table_app.journal.session_history import History, SessionHistory
 from table_app.present.buttons import forward
 from table_app.present.fonts import MISSING, find_cjk_font
 from table_app.present.money import Money
 from table_app.present.refusals import refusal
 from table_app.present.words import tr
-from table_app.service import TableService
-from table_app.session_history import History, SessionHistory
 from table_app.ui import memory, screens, units
 from table_app.ui.sim import KEYS
 from table_app.ui.undo import UndoPart
@@ -61,7 +61,7 @@ def _ui_heartbeat() -> object:
     """Under the systemd unit (``Type=notify``, ``XIAN_TABLE_WATCHDOG_SOURCES=service,ui``) the
     Kivy clock beats for the watchdog: a frozen screen stops the pings and the app is restarted."""
     try:
-        from table_app import sdnotify
+        from table_app.system import sdnotify
     except ImportError:
         return None
     return Clock.schedule_interval(sdnotify.ui_tick, 1.0)

@@ -16,8 +16,8 @@ import threading
 from collections.abc import Callable, Mapping
 
 from engine.simulate import InvariantViolation, SimConfig, simulate
-from table_app.notices import Notice
-from table_app.service import SERVICE_SOURCE, TableService
+from table_app.core.notices import Notice
+from table_app.core.service import SERVICE_SOURCE, TableService
 
 log = logging.getLogger(__name__)
 SOURCE = "demo"

@@ -1,5 +1,5 @@
 """The table's default fee from the touchscreen (issue 31): the same default the parlour's
-``fee`` command sets (``table_app.house_fee.HouseFee``: kept in the journal's file, the last one
+``fee`` command sets (``table_app.core.house_fee.HouseFee``: kept in the journal's file, the last one
 set wins, a restart keeps it) — every session that names no fee gets it."""
 
 from __future__ import annotations

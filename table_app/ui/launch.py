@@ -109,7 +109,7 @@ def main(args: argparse.Namespace, started: float | None = None) -> int:
         print(e, file=sys.stderr)
         return e.status
     cfg, journal, service = table.cfg, table.journal, table.service
-    from table_app.config import user_config_file
+    from table_app.config.file import user_config_file
     from table_app.ui.units import DEFAULT_SIZE
 
     width, height = args.size or DEFAULT_SIZE

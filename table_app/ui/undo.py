@@ -1,5 +1,5 @@
 """The touchscreen's part of an undo (issue 28): the dialog of an undo a held TURN put up
-(``table_app.consent``: a button's, the panel's, a ``--sim`` key's or a phone's), and the note
+(``table_app.core.consent``: a button's, the panel's, a ``--sim`` key's or a phone's), and the note
 of what an undo took back and who decided it (after any undo: buttons, phones, History).
 
 The dialog says what would be taken back, who makes it stand — the step's own seat holding
@@ -23,9 +23,8 @@ from kivy.graphics import Color, RoundedRectangle
 from kivy.uix.label import Label
 
 from engine.authority import Facts, ruling
-from table_app.clock import seconds_left
-from table_app.consent import Proposal
-from table_app.notices import Notice
+from table_app.core.clock import seconds_left
+from table_app.core.notices import Notice, Proposal
 from table_app.present.undo import step_words, undone_words, waiting_words
 from table_app.present.words import tr
 from table_app.ui.dialogs import Dialog

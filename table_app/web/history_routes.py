@@ -25,13 +25,13 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Final, TypeVar
 
 from engine.public import PublicState
+from table_app.http_kit.replies import json_reply, json_value, refused
+from table_app.http_kit.server import Reply, query_value
 from table_app.present import history_view
 from table_app.present.money import Money, points_text
 from table_app.present.table_page import table_view
 from table_app.present.vocab_history_page import HISTORY_PAGE
 from table_app.present.words import LANGS, tr
-from table_app.web.http import Reply, query_value
-from table_app.web.replies import json_reply, json_value, refused
 
 if TYPE_CHECKING:
     from table_app.archive import Archive, HandSummary, Page, RecordRow, Replay, SessionSummary
@@ -275,7 +275,7 @@ def _listed(a: Archive, pid: int) -> bool | None:
 
 
 def _set_listed(a: Archive, pid: int, listed: bool) -> bool | None:
-    from table_app.roster import RosterError
+    from table_app.core.roster import RosterError
 
     if a.roster is None:
         return None

@@ -6,28 +6,28 @@ state and wakes the pace-maker, however many phones watch. The streams move toge
 pace-maker thread's ticks: a change is sent at once, a burst of changes at most every
 ``STREAM_INTERVAL_S`` (it shows its end), and each seat's view (and the table page's, per
 language) is built once per tick for all its streams (how many may be open, and whose, the
-server's places decide: :mod:`table_app.web.admission`). The views are
+server's places decide: :mod:`table_app.http_kit.admission`). The views are
 :func:`table_app.present.seat.seat_view` — the same as MQTT ``seat/<n>`` — and
 :func:`table_app.present.table_page.table_view`, the touchscreen's table screen.
 """
 
 from __future__ import annotations
 
-import json
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from engine.public import PublicState
-from table_app.clock import seconds_left
+from table_app.core.clock import seconds_left
+from table_app.core.session_clock import SessionClock
+from table_app.http_kit.server import sse_view
 from table_app.present.money import Money
 from table_app.present.seat import SeatView, seat_view
 from table_app.present.table_page import TableView, table_view
 from table_app.present.words import Both
-from table_app.session_clock import SessionClock
 
 if TYPE_CHECKING:
-    from table_app.service import Notice, TableService
+    from table_app.core.service import Notice, TableService
 
 KEEPALIVE_S = 15.0  # a stream with nothing new sends a comment this often
 # the streams' fastest pace in a burst (a press of two events, the quick 下家's, is sent as one)
@@ -181,9 +181,3 @@ class LiveTable:
         with self._cond:
             self.streams -= 1
             self._cond.notify_all()
-
-
-def sse_view(view: SeatView | TableView | Mapping[str, object]) -> bytes:
-    """A view as one Server-Sent Event: ``id`` its ``seq``, ``event: view``, ``data`` its JSON."""
-    data = json.dumps(view, ensure_ascii=False)
-    return f"id: {view['seq']}\nevent: view\ndata: {data}\n\n".encode()

@@ -1,15 +1,15 @@
 """Each seat decides its own, from the phones (issue 27; docs/phones.md "Each seat decides its
 own"): a phone's win confirmation, 诈胡, undo and result-only entry, as ``engine.authority``
 rules them — done at once, put up as a proposal that a second seat agrees to
-(:mod:`table_app.consent`: the table's one set of proposals, the service's), or refused. An
+(:mod:`table_app.core.consent`: the table's one set of proposals, the service's), or refused. An
 undo is the seat's held TURN, as a button's is (issue 28): the service puts it up or makes it
-stand (``table_app.consent.held_turn``), whichever input held it.
+stand (``table_app.core.consent.held_turn``), whichever input held it.
 
 :class:`Decide` is asked by ``PhoneRoutes.step`` and ``press`` (one line each) before their
 own commands: it answers a :class:`Reply` (a refusal, a proposal made or refused) or a
 :class:`Send` (the command the phone's tap becomes: ``PhoneRoutes`` submits it once, with the
 tap's id), or None (not one of its kinds). It reads whose step each event in effect was and
-what the last undo took back from the service (``TableService.steps``: :mod:`table_app.steps`)
+what the last undo took back from the service (``TableService.steps``: :mod:`table_app.core.steps`)
 and adds its part to each phone's view (:meth:`Decide.view`).
 
 A result entered whole carries the hand's bets: the form's bets row starts from the bets the
@@ -32,17 +32,17 @@ from engine.fields import MAX_AMOUNT
 from engine.public import PublicState
 from engine.scored import ScoreHand
 from engine.seats import SEATS
-from table_app.consent import Consent, Proposal
+from table_app.core.consent import Consent
+from table_app.core.notices import Proposal, Step
+from table_app.http_kit.replies import json_reply, refused
+from table_app.http_kit.server import Reply
 from table_app.present.history import scored_words, sentence
 from table_app.present.undo import step_words, undo_words, undone_words
 from table_app.present.words import Both, both, names_list, pair, tr
-from table_app.steps import Step
-from table_app.web.http import Reply
 from table_app.web.phone_entry import EntryOffer, bad_bets, bets_in, entry_command, entry_offer
-from table_app.web.replies import json_reply, refused
 
 if TYPE_CHECKING:
-    from table_app.service import TableService
+    from table_app.core.service import TableService
 
 WORDS: Final = ("dc_by", "dc_agree", "dc_refuse", "dc_confirm", "dc_withdraw", "dc_waiting", "dc_left",
                 "dc_undo_button", "dc_call_false_win", "dc_entry_open", "dc_entry_send", "dc_entry_close",
@@ -165,7 +165,7 @@ class Decide:
 
     def undo(self, seat: int) -> Send:
         """An undo from ``seat``'s phone is its held TURN (the buttons' way, issue 28): the
-        service puts it up, or with one open answers it (``table_app.consent.held_turn``)."""
+        service puts it up, or with one open answers it (``table_app.core.consent.held_turn``)."""
         return Send({"type": "press", "seat": seat, "button": "TURN", "held": True})
 
     def _score_hand(self, seat: int, data: dict[str, object], public: PublicState) -> Reply:

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, TypedDict
 
+from table_app.http_kit.replies import json_object, json_reply, refused
+from table_app.http_kit.server import Reply
 from table_app.present.words import Both, both, tr
-from table_app.web.http import Reply
 from table_app.web.phone_routes import phone_secret
-from table_app.web.replies import json_object, json_reply, refused
 
 if TYPE_CHECKING:
     from table_app.web.phone_routes import PhoneRoutes

@@ -12,7 +12,7 @@ names. Everything else is read-only, as the rest of the server.
 
 The route table (:data:`table_app.web.routes.ROUTES`) calls one method per path, with what
 it needs of the request (the path's token or seat, the cookie header, the body, the client's
-address); each returns a :class:`table_app.web.http.Reply`.
+address); each returns a :class:`table_app.http_kit.server.Reply`.
 """
 
 from __future__ import annotations
@@ -33,21 +33,21 @@ from engine.public import PublicState
 from engine.records import WAIT_KINDS, WaitKind, Wind
 from engine.seats import SEATS
 from engine.table import accepts
-from table_app.bounded import UnsafeTextError, check_strings
+from table_app.core.sources import phone_source, source_seat
+from table_app.http_kit.replies import json_object, json_reply, json_value, refused
+from table_app.http_kit.server import Reply
 from table_app.present.names import NAME_ROOM, name_width
 from table_app.present.refusals import refusal
 from table_app.present.seat import SeatView, seat_label
 from table_app.present.words import WIND_EN, WIND_ZH, Both, both, tr
-from table_app.sources import phone_source, source_seat
-from table_app.web.http import Reply
+from table_app.system.bounded import UnsafeTextError, check_strings
 from table_app.web.phone_decide import Decide, DecideView, Send
 from table_app.web.phone_score import SCORE_STEPS, PhoneScore, ScoreView
 from table_app.web.phones import Phones
-from table_app.web.replies import json_object, json_reply, json_value, refused
 from table_app.web.taps import PHONE_WAIT_S, Taps
 
 if TYPE_CHECKING:
-    from table_app.service import Answer, Notice, TableService
+    from table_app.core.service import Answer, Notice, TableService
 
 log = logging.getLogger(__name__)
 
@@ -381,7 +381,7 @@ class PhoneRoutes:
         return self._answer(answer, tap)
 
     def _answer(self, answer: Answer, tap: str) -> Reply:
-        if answer.ok:  # (a held TURN that put up an undo says so: table_app/consent.py)
+        if answer.ok:  # (a held TURN that put up an undo says so: table_app/core/consent.py)
             proposed = {} if answer.proposal is None else {"proposed": answer.proposal.kind, **both("dc_proposed")}
             return json_reply(200, {"ok": True, "seq": answer.seq, "tap": tap, **proposed})
         players = self.service.public["players"]
@@ -397,7 +397,7 @@ def _seat(text: str) -> int | None:
 def _command_body(body: bytes) -> dict[str, object] | Reply | None:
     """A press's or a step's JSON object (None: the body is not one), or the refusal of a body
     with a control character or a lone surrogate in any string (the rule of every command:
-    :func:`table_app.bounded.check_strings`)."""
+    :func:`table_app.system.bounded.check_strings`)."""
     value = json_value(body)
     try:
         check_strings(value)

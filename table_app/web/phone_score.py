@@ -36,8 +36,10 @@ from engine.public import PublicState, public_state
 from engine.rules import XIAN, Rules, RulesError, RuleValue
 from engine.seats import SEATS
 from engine.table import accepts
-from table_app.journal_state import state_after
-from table_app.notices import Answer
+from table_app.core.notices import Answer
+from table_app.http_kit.replies import refusal, refused
+from table_app.http_kit.server import Reply
+from table_app.journal.state import state_after
 from table_app.present.fees import your_house
 from table_app.present.money import Money
 from table_app.present.names import names_problem
@@ -46,13 +48,11 @@ from table_app.present.seat import settle_up_lines
 from table_app.present.table import FinalView, session_view
 from table_app.present.vocab_score import SCORE
 from table_app.present.words import Both, pair, tr
-from table_app.web.http import Reply
-from table_app.web.replies import refusal, refused
 
 if TYPE_CHECKING:
-    from table_app.journal import Journal
-    from table_app.notices import Notice
-    from table_app.service import TableService
+    from table_app.core.notices import Notice
+    from table_app.core.service import TableService
+    from table_app.journal.journal import Journal
 
 log = logging.getLogger(__name__)
 

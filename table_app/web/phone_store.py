@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from engine.seats import SEATS
-from table_app.journal_file import fsync_path
+from table_app.journal.file import fsync_path
 
 log = logging.getLogger(__name__)
 

@@ -5,7 +5,7 @@ anyone on the table's network, except the join code, which only a browser on thi
 gets (a screen at the table). Phones that join the table (issue 18,
 :mod:`table_app.web.phone_routes`) have the only writes: joining, and a bound phone's
 presses, the table's own steps and leaving. What a path takes — and so what OPTIONS says and
-what gets 405 — comes from this table only (:class:`table_app.web.http.Router`).
+what gets 405 — comes from this table only (:class:`table_app.http_kit.server.Router`).
 """
 
 from __future__ import annotations
@@ -18,16 +18,16 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
 
-from table_app.bounded import json_line
+from table_app.http_kit.replies import json_object, refused
+from table_app.http_kit.server import Reply, Request, Route, Stream, query_value, sse_view
 from table_app.present.buttons import phone_words
 from table_app.present.qr import qr_svg
 from table_app.present.seat import seat_labels
+from table_app.system.bounded import json_line
 from table_app.web import phone_join
 from table_app.web.history_routes import History
-from table_app.web.http import Reply, Request, Route, Stream, query_value
-from table_app.web.live import KEEPALIVE_S, LiveTable, sse_view
+from table_app.web.live import KEEPALIVE_S, LiveTable
 from table_app.web.phone_routes import PhoneRoutes, PhoneView, phone_secret
-from table_app.web.replies import json_object, refused
 
 PHONE_WAKE_S = 1.0  # a phone's stream looks at its binding at least this often
 HTML = "text/html; charset=utf-8"

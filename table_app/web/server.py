@@ -13,7 +13,7 @@ the same as MQTT ``seat/<n>`` — built from the service's notices, so the page 
 :class:`SeatPages` puts three parts together: :class:`table_app.web.live.LiveTable` (the
 latest state, the views built once per change and the pace-maker that moves the streams),
 :class:`table_app.web.phone_routes.PhoneRoutes` (the phones that join), and
-:class:`table_app.web.http.Server` (the intake reading each request whole without a thread,
+:class:`table_app.http_kit.server.Server` (the intake reading each request whole without a thread,
 then a thread per request or stream from the places its kind may take; bounded in time, bytes,
 connections, requests and streams, in all and per address, so that the table never pays for a
 phone). The server knows nothing of phones: it is told which requests are a **bound phone's**
@@ -30,11 +30,11 @@ import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from table_app.http_kit.admission import Limits
+from table_app.http_kit.server import Router, Server, query_value
 from table_app.present.money import Money
 from table_app.present.seat import SeatView
-from table_app.web.admission import Limits
 from table_app.web.history_routes import History
-from table_app.web.http import Router, Server, query_value
 from table_app.web.live import LiveTable
 from table_app.web.phone_routes import PhoneRoutes, phone_secret
 from table_app.web.phones import Phones
@@ -43,7 +43,7 @@ from table_app.web.taps import Taps
 
 if TYPE_CHECKING:
     from table_app.archive import Archive
-    from table_app.service import TableService
+    from table_app.core.service import TableService
 
 LIMITS = Limits()  # the request deadline, the places in all and per address, bound phones' reserve
 MAX_STREAMS = LIMITS.streams  # anyone's event streams (bound phones' have their own reserve besides)

@@ -34,11 +34,11 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from table_app.notices import Answer
-from table_app.sources import source_seat, source_tap
+from table_app.core.notices import Answer
+from table_app.core.sources import source_seat, source_tap
 
 if TYPE_CHECKING:
-    from table_app.journal import Journal
+    from table_app.journal.journal import Journal
 
 KEPT = 64  # taps remembered per seat
 RECENT_RECORDS = 4 * KEPT * 2  # the journal's records read at start for the taps applied (a press makes one or two)

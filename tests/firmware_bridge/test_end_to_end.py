@@ -13,10 +13,10 @@ import pytest
 from engine import parse_event, replay
 from engine.public import public_state
 from firmware_bridge.bridge import LinkState, PanelBridge
+from table_app.core.service import ManualClock, TableService
 from table_app.inputs import LightsAdapter, PressSender
 from table_app.inputs.panel import panel_handler
-from table_app.journal import Journal
-from table_app.service import ManualClock, TableService
+from table_app.journal.journal import Journal
 from tests.firmware_bridge.test_transport import PanelThread, Plug, wait_until
 
 HAND = Path(__file__).with_name("hand.jsonl")

@@ -64,10 +64,10 @@ def test_serve_takes_presses_from_the_panel(tmp_path, fw):
 
 
 def test_attach_reports_the_link_state_and_detaches(tmp_path):
-    from table_app.config import Config
+    from table_app.config.file import Config
+    from table_app.core.service import TableService
     from table_app.inputs import attach_inputs
-    from table_app.journal import Journal
-    from table_app.service import TableService
+    from table_app.journal.journal import Journal
 
     journal = Journal.open(tmp_path / "j.sqlite3")
     service = TableService(journal).start()

@@ -14,13 +14,13 @@ import pytest
 from engine.presses import Press
 from hardware.devices import GpioButtons, SeatLights
 from hardware.pins import DEFAULT, PinMap
-from table_app.config import Config
+from table_app.config.file import Config
+from table_app.core.service import ManualClock, TableService
 from table_app.inputs import LightsAdapter, PressSender, attach_inputs
 from table_app.inputs import panel as inputs_panel
 from table_app.inputs import registry as inputs_registry
 from table_app.inputs import sender as inputs_sender
-from table_app.journal import Journal
-from table_app.service import ManualClock, TableService
+from table_app.journal.journal import Journal
 from tests.firmware_bridge.test_transport import wait_until
 from tests.hardware.tables import START, press_pin
 from tests.reliability.helpers import ROOT

@@ -21,7 +21,7 @@ def main(argv: list[str]) -> int:
     from gpiozero.pins.mock import MockFactory
 
     from table_app.compose import Table
-    from table_app.config import gpio_pin_map
+    from table_app.config.file import gpio_pin_map
 
     db, config, *presses = argv
     factory = MockFactory()

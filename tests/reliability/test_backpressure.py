@@ -8,8 +8,8 @@ import json
 import time
 from pathlib import Path
 
-from table_app.journal import Journal
-from table_app.service import ManualClock, TableService
+from table_app.core.service import ManualClock, TableService
+from table_app.journal.journal import Journal
 from tests.table_app.mqtt_helpers import (  # noqa: F401  (the fixtures are used by name)
     WAIT,
     broker_fixture,

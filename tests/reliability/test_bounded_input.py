@@ -16,12 +16,12 @@ import pytest
 
 from engine import InvalidEventError, parse_event, replay
 from engine.public import public_state
-from table_app import bounded
-from table_app.journal import Journal
+from table_app.core.service import TableService
+from table_app.journal.journal import Journal
 from table_app.mqtt import answers as answers_module
 from table_app.mqtt.bridge import MqttBridge
 from table_app.mqtt.topics import Topics, parse_url
-from table_app.service import TableService
+from table_app.system import bounded
 from tests.reliability.helpers import SESSION, answers, lines, serve
 from tests.table_app.mqtt_helpers import (  # noqa: F401  (fixtures, used by name)
     HAND,

@@ -25,13 +25,13 @@ import pytest
 
 from engine import replay
 from engine.public import public_state
-from table_app import chain
-from table_app.backup import BackupError, backup_journal
 from table_app.bench.service import scripted_session
+from table_app.core.service import TableService
 from table_app.doctor.check import ERROR
 from table_app.doctor.storage import check_journal
-from table_app.journal import Journal, JournalError
-from table_app.service import TableService
+from table_app.journal import chain
+from table_app.journal.backup import BackupError, backup_journal
+from table_app.journal.journal import Journal, JournalError
 from tests.reliability.helpers import ROOT, child_env, records_leaf_pages
 
 EVENTS = scripted_session(8, seed=10)  # 1,281 events: one sealed block of 1,024 records, and a tail

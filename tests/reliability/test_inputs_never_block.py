@@ -29,8 +29,8 @@ from engine import apply, replay
 from engine.presses import Press, press_events
 from engine.public import public_state
 from table_app.bench.slowdisk import build_shim, slow_env
-from table_app.journal import Journal
-from table_app.service import TableService
+from table_app.core.service import TableService
+from table_app.journal.journal import Journal
 from tests.firmware_bridge.conftest import fw  # noqa: F401  (the firmware's fixture)
 from tests.firmware_bridge.test_transport import PanelThread, Plug, wait_until
 from tests.hardware.tables import START

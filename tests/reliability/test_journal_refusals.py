@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from table_app.bench.service import scripted_session
-from table_app.journal import Journal, JournalError
+from table_app.journal.journal import Journal, JournalError
 from tests.reliability.helpers import ROOT, SESSION, answers, child_env, fingerprint, folder_listing, lines, serve
 
 EVENTS = scripted_session(12, seed=16)  # about 2,000 events: the -wal is checkpointed into the file on the way

@@ -263,7 +263,7 @@ def power_cuts(work: Path, shim: Path, cuts: int, commands: int, seed: int) -> d
 
 
 def _active(records: list[tuple[Any, ...]]) -> list[int]:
-    from table_app.journal import timeline
+    from table_app.journal.timeline import timeline
 
     return timeline([(r[0], r[2], r[6]) for r in records]).active
 

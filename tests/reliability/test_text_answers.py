@@ -15,8 +15,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from table_app.journal import Journal
-from table_app.service import TableService
+from table_app.core.service import TableService
+from table_app.journal.journal import Journal
 from table_app.web.server import SeatPages
 from tests.reliability.helpers import ROOT, SESSION, child_env, serve
 from tests.table_app.test_phones import Phone, table, token_of  # noqa: F401  (the fixture)
@@ -62,7 +62,7 @@ def test_every_line_gets_exactly_one_answer_and_no_bad_text_gets_in(tmp_path: Pa
 def test_an_answer_quoting_a_lone_surrogate_is_still_written() -> None:
     """The answer encoder never fails on anything JSON can carry: a refusal quoting a lone
     surrogate is written (as its JSON escape), readable text stays readable."""
-    from table_app.bounded import json_line
+    from table_app.system.bounded import json_line
 
     line = json_line({"ok": False, "error": "got '\ud800' and '\udfff' for 阿强", "x": ["\x1b"]})
     line.encode("utf-8")  # (strict: no surrogate left)

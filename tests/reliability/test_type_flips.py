@@ -20,8 +20,8 @@ from pathlib import Path
 import pytest
 
 from table_app.bench.service import scripted_session
-from table_app.journal import Journal
-from table_app.service import TableService
+from table_app.core.service import TableService
+from table_app.journal.journal import Journal
 from tests.reliability.helpers import fingerprint, lines, records_leaf_pages, serve
 
 # 1,281 events, then a second session: record 500 lies in the first sealed block, in a session

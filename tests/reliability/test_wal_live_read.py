@@ -7,7 +7,7 @@ it is not a snapshot: once SQLite has checkpointed and started the log over, it 
 new transaction over the frames of the older log, in place, and a read that is slower than
 the writer at that spot can hold the frame being written half old and half new, followed by
 frames the writer finished after the read passed it (a commit, and the next transaction
-running on from it). :func:`table_app.wal.verify` rightly calls that damage in a file at
+running on from it). :func:`table_app.journal.wal.verify` rightly calls that damage in a file at
 rest, so the live journal was refused, exit 4, no backup made.
 
 A read is slower than the writer when the ``-wal``'s pages are not in the page cache (memory
@@ -30,8 +30,8 @@ from pathlib import Path
 
 import pytest
 
-from table_app import wal
-from table_app.journal_file import JournalError, check_wal, settled_damage
+from table_app.journal import wal
+from table_app.journal.file import JournalError, check_wal, settled_damage
 from tests.reliability.helpers import ROOT, child_env
 from tests.table_app.test_cli_serve_crash import build_script
 

@@ -9,11 +9,11 @@ import time
 from pathlib import Path
 
 from firmware_bridge.bridge import PanelBridge
-from table_app.journal import Journal
+from table_app.core.service import TableService
+from table_app.journal.journal import Journal
 from table_app.mqtt.bridge import MqttBridge
 from table_app.mqtt.topics import Topics, parse_url
-from table_app.sdnotify import Notifier, Watchdog
-from table_app.service import TableService
+from table_app.system.sdnotify import Notifier, Watchdog
 from tests.table_app.mqtt_helpers import broker_fixture  # noqa: F401  (the fixture is used by name)
 from tests.table_app.test_sdnotify import FakeSystemd, systemd  # noqa: F401
 

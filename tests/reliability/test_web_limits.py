@@ -23,8 +23,8 @@ from pathlib import Path
 
 import pytest
 
-from table_app.service import TableService
-from table_app.web.admission import Limits
+from table_app.core.service import TableService
+from table_app.http_kit.admission import Limits
 from table_app.web.server import MAX_STREAMS, SeatPages
 from tests.reliability.helpers import ROOT, child_env
 from tests.table_app.mqtt_helpers import HAND, WAIT, play, service_fixture, until  # noqa: F401  (a fixture)
@@ -289,7 +289,7 @@ def test_a_failing_request_logs_its_traceback_once_per_kind_then_counts(caplog: 
     import logging
     import threading
 
-    from table_app.web.http import Route, Router, Server
+    from table_app.http_kit.server import Route, Router, Server
 
     def broken(site: object, request: object) -> object:
         raise RuntimeError("a bug in a route")
@@ -309,7 +309,7 @@ def test_a_failing_request_logs_its_traceback_once_per_kind_then_counts(caplog: 
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
-        with caplog.at_level(logging.DEBUG, logger="table_app.web.http"):
+        with caplog.at_level(logging.DEBUG, logger="table_app.http_kit.server"):
             for _ in range(12):
                 conn = http.client.HTTPConnection("127.0.0.1", server.server_address[1], timeout=5)
                 conn.request("GET", "/broken")

@@ -19,7 +19,7 @@ from engine.records import WAIT_KINDS
 from engine.simulate import SimConfig, simulate
 from engine.state import TableState
 from engine.table import replay
-from table_app.journal import Journal
+from table_app.journal.journal import Journal
 
 Event = dict[str, Any]
 NAMES = ["老王", "Li", "张阿姨", "=Zhao", "欧阳诸葛司马东方", "Ann", "阿强", "-Bo"]

@@ -14,10 +14,10 @@ import paho.mqtt.client as mqtt
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
-from table_app.journal import Journal
+from table_app.core.service import TableService
+from table_app.journal.journal import Journal
 from table_app.mqtt.local_broker import LocalBroker
 from table_app.mqtt.topics import parse_url
-from table_app.service import TableService
 
 WAIT = 15.0  # seconds: an upper bound for things that take milliseconds, never a timing assertion
 
@@ -233,8 +233,8 @@ class Cable:
 def chained(records: list[Any], prev: bytes | None = None) -> bool:
     """Whether journal records on the wire follow one another by the table's hash chain, the
     first following ``prev`` (the hash before it; record 1's: ``chain.ZERO``)."""
-    from table_app import chain, journal_wire
-
+    from table_app.journal import chain
+    from table_app.journal import wire as journal_wire
     prev = chain.ZERO if prev is None else prev
     for r in records:
         if not journal_wire.follows(prev, r):

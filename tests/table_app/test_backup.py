@@ -16,10 +16,10 @@ from typing import Any
 
 import pytest
 
-from table_app.backup import BackupError, backup_journal, backups_in, check_copy
 from table_app.bench.service import scripted_session
-from table_app.journal import Journal
-from table_app.service import Notice, TableService
+from table_app.core.service import Notice, TableService
+from table_app.journal.backup import BackupError, backup_journal, backups_in, check_copy
+from table_app.journal.journal import Journal
 
 SESSION = scripted_session(3, seed=7)
 
@@ -205,13 +205,13 @@ def test_two_backups_into_one_folder_at_once_take_turns_for_their_numbers(journa
 def test_cli_backup_with_the_clock_behind_exits_0_and_keeps_the_new_copy(
         cli_main: Callable[..., tuple[int, str, str]], journal_path: Path, tmp_path: Path,
         monkeypatch: pytest.MonkeyPatch) -> None:
-    import table_app.backup
+    import table_app.journal.backup
 
     with Journal.open(journal_path) as j:
         j.append_event(NEW_SESSION, None, new_session=True)
     folder = tmp_path / "b"
     for days in (0, -30, -30, 0, -30):
-        monkeypatch.setattr(table_app.backup, "utc_now", shifted(days))
+        monkeypatch.setattr(table_app.journal.backup, "utc_now", shifted(days))
         with Journal.open(journal_path) as j:
             j.append_event(NEW_SESSION, None, new_session=True)
         code, out, err = cli_main("backup", "--db", str(journal_path), "--keep", "2", str(folder))
@@ -290,7 +290,7 @@ def _no_stray_threads() -> Iterator[None]:
 def test_the_module_examples_run() -> None:
     import doctest
 
-    import table_app.backup
+    import table_app.journal.backup
 
-    result = doctest.testmod(table_app.backup)
+    result = doctest.testmod(table_app.journal.backup)
     assert result.attempted > 0 and result.failed == 0

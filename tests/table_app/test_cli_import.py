@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from table_app.cli import main
-from table_app.journal import Journal
-from table_app.roster import Roster
+from table_app.core.roster import Roster
+from table_app.journal.journal import Journal
 from tests.table_app.exchange_sessions import full_session, tracked_session, write_journal
 
 

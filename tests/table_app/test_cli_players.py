@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from table_app.journal import Journal
+from table_app.journal.journal import Journal
 
 
 def test_players_lists_the_roster_and_renames_keeping_the_id(tmp_path: Path, cli: Any) -> None:

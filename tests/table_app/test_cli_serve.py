@@ -117,8 +117,8 @@ def test_serve_never_imports_kivy(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     assert len(_answers(proc.stdout)) == 5
     probe = subprocess.run(
-        [sys.executable, "-c", "import sys, table_app.cli, table_app.cli.serve, table_app.service,"
-         " table_app.journal, table_app.config; table_app.cli.build_parser();"
+        [sys.executable, "-c", "import sys, table_app.cli, table_app.cli.serve, table_app.core.service,"
+         " table_app.journal.journal, table_app.config.file; table_app.cli.build_parser();"
          " print(any(m.split('.')[0] == 'kivy' for m in sys.modules))"],
         capture_output=True, text=True, cwd=ROOT, timeout=60,
     )

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from table_app.config import (
+from table_app.config.file import (
     KEYS,
     Config,
     ConfigError,
@@ -119,14 +119,14 @@ def test_docs_list_every_key_with_its_default() -> None:
 def test_the_module_examples_run() -> None:
     import doctest
 
-    import table_app.config
+    import table_app.config.file
 
-    assert doctest.testmod(table_app.config).failed == 0
+    assert doctest.testmod(table_app.config.file).failed == 0
 
 
 def test_panel_and_gpio_keys() -> None:
     from hardware.pins import DEFAULT
-    from table_app.config import gpio_pin_map
+    from table_app.config.file import gpio_pin_map
 
     cfg = parse_config('[panel]\ndevice = "/dev/ttyACM0"\n[gpio]\nenabled = true\n'
                        '[gpio.pins]\nleds = [0, 1, false, false]\ndice = 14\n', "t.toml")

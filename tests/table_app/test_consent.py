@@ -1,11 +1,12 @@
-"""Proposals a second seat agrees to (table_app/consent.py): one per kind, replaced by its
+"""Proposals a second seat agrees to (table_app/core/consent.py): one per kind, replaced by its
 own proposer, gone when refused, lapsing after 60 s or when the table changes."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from table_app.consent import HELD_TTL_S, TTL_S, Consent, Proposal
+from table_app.core.consent import HELD_TTL_S, TTL_S, Consent
+from table_app.core.notices import Proposal
 
 WHAT = {"zh": "撤销", "en": "undo"}
 
@@ -38,9 +39,9 @@ def test_one_proposal_of_a_kind_its_own_seat_may_replace_and_anyone_may_drop() -
 def test_a_held_turn_through_the_service(tmp_path: Path) -> None:
     """Issue 28: a held TURN puts an undo up (a ``proposal`` notice, nothing journaled); its own
     seat's second hold undoes its step; it lapses after HELD_TTL_S; nothing in effect: refused."""
-    from table_app.journal import Journal
-    from table_app.notices import Notice
-    from table_app.service import ManualClock, TableService
+    from table_app.core.notices import Notice
+    from table_app.core.service import ManualClock, TableService
+    from table_app.journal.journal import Journal
 
     journal = Journal.open(tmp_path / "j.sqlite3")
     clock = ManualClock()

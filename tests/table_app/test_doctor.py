@@ -22,7 +22,7 @@ from table_app.doctor.machine import check_display, check_font, check_power, che
 from table_app.doctor.panel import check_panel, installed_panel
 from table_app.doctor.report import render, to_json
 from table_app.doctor.storage import DISK_ERROR_BYTES, DISK_WARN_BYTES, check_backups, check_disk, check_journal
-from table_app.journal import Journal
+from table_app.journal.journal import Journal
 
 NEW_SESSION = {"type": "new_session", "players": ["A", "B", "C", "D"], "base": 1}
 

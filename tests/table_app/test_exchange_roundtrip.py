@@ -18,8 +18,8 @@ import pytest
 from engine.public import public_state
 from table_app.cli import main
 from table_app.cli.export import SessionLedger, ledgers
-from table_app.journal import Journal
-from table_app.journal_state import state_after
+from table_app.journal.journal import Journal
+from table_app.journal.state import state_after
 from tests.table_app.exchange_sessions import check_replays, full_session, tracked_session, write_journal
 
 JOURNALS = 10

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from table_app.journal import Journal
-from table_app.service import SERVICE_SOURCE, ManualClock, Notice, TableService
+from table_app.core.service import SERVICE_SOURCE, ManualClock, Notice, TableService
+from table_app.journal.journal import Journal
 
 START = [{"type": "new_session", "players": ["A", "B", "C", "D"], "base": 1},
          {"type": "seating", "method": "C", "east": 0},

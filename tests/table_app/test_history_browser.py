@@ -19,14 +19,14 @@ from typing import Any
 import pytest
 
 from engine.public import PublicState, public_state
-from table_app.journal import Journal
-from table_app.journal_state import state_after
+from table_app.core.service import TableService
+from table_app.journal.journal import Journal
+from table_app.journal.state import state_after
 from table_app.present.seat import seat_lines
 from table_app.present.table_page import table_view
-from table_app.service import TableService
 from table_app.web import history_routes
 from table_app.web.server import SeatPages
-from tests.table_app.chromium import Chromium, Page, join_phone, phone_table, shots_dir
+from tests.support.chromium import Chromium, Page, join_phone, phone_table, shots_dir
 from tests.table_app.test_phones_browser import lines
 
 NAMES = ["王小明", "Ana", "李雷", "Zoë"]

@@ -15,13 +15,13 @@ import pytest
 
 from engine.fees import FeeSetting, bill_so_far
 from table_app.compose import Table
-from table_app.config import ConfigError, parse_config
-from table_app.house_fee import HouseFee, session_started
-from table_app.journal import Journal
+from table_app.config.file import ConfigError, parse_config
+from table_app.core.house_fee import HouseFee, session_started
+from table_app.core.service import TableService
+from table_app.journal.journal import Journal
 from table_app.mqtt.bridge import MqttBridge
 from table_app.mqtt.local_broker import LocalBroker
 from table_app.mqtt.topics import Topics, parse_url
-from table_app.service import TableService
 from tests.table_app.mqtt_helpers import broker_fixture, watchers_fixture  # noqa: F401  (fixtures, by name)
 
 NEW = {"type": "new_session", "players": ["A", "B", "C", "D"], "base": 1}

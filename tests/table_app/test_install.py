@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from table_app.cli import main
-from table_app.config import load_config
+from table_app.config.file import load_config
 from table_app.install.actions import execute
 from table_app.install.contents import config_text, inputs_text, panel_device, unit_text
 from table_app.install.plan import plan_install

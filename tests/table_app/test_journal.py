@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from table_app.journal import Journal, JournalError, timeline
+from table_app.journal.journal import Journal, JournalError
+from table_app.journal.timeline import timeline
 
 SESSION = {"type": "new_session", "players": ["A", "B", "C", "D"], "base": 1}
 
@@ -219,9 +220,9 @@ def test_the_journal_timeline_matches_the_plain_fold(tmp_path: Path) -> None:
 def test_the_module_examples_run() -> None:
     import doctest
 
-    import table_app.journal
+    import table_app.journal.timeline
 
-    result = doctest.testmod(table_app.journal)
+    result = doctest.testmod(table_app.journal.timeline)
     assert result.attempted > 0 and result.failed == 0
 
 

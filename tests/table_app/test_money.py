@@ -9,8 +9,8 @@ import json
 
 import pytest
 
+from table_app.core.service import TableService
 from table_app.present.money import Money
-from table_app.service import TableService
 from table_app.web.server import SeatPages
 from tests.table_app.mqtt_helpers import WAIT, service_fixture  # noqa: F401  (a fixture)
 

@@ -10,11 +10,11 @@ import paho.mqtt.client as mqtt
 
 from engine import replay
 from engine.public import public_state
+from table_app.core.service import TableService
 from table_app.mqtt.bridge import MqttBridge
 from table_app.mqtt.local_broker import LocalBroker
 from table_app.mqtt.topics import Topics, parse_url
 from table_app.present.seat import seat_view
-from table_app.service import TableService
 from tests.table_app.mqtt_helpers import (  # noqa: F401  (the fixtures are used by name)
     HAND,
     WAIT,
@@ -358,8 +358,8 @@ def test_a_press_on_the_command_topic_becomes_its_events(broker, watchers, tmp_p
     """Phones and remote buttons send presses like the wired ones: the service turns them into
     events; a refused press is answered with the engine's code, and nothing changes. The
     seat views carry the claim window's countdown; the event stream what the engine did."""
-    from table_app.journal import Journal
-    from table_app.service import ManualClock
+    from table_app.core.service import ManualClock
+    from table_app.journal.journal import Journal
 
     t = Topics("xian", "t11")
     journal = Journal.open(tmp_path / "press.sqlite3")

@@ -22,11 +22,11 @@ from paho.mqtt.enums import CallbackAPIVersion
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
-from table_app.fault_log import FaultLog
+from table_app.core.service import TableService
 from table_app.mqtt.bridge import MqttBridge
 from table_app.mqtt.local_broker import LocalBroker
 from table_app.mqtt.topics import Topics, parse_url
-from table_app.service import TableService
+from table_app.system.fault_log import FaultLog
 from tests.table_app.mqtt_helpers import (  # noqa: F401  (the fixtures are used by name)
     HAND,
     WAIT,

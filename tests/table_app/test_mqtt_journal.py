@@ -16,14 +16,15 @@ from typing import Any
 
 import pytest
 
-from table_app import journal_file, journal_wire
 from table_app.bench.mqtt import next_command
+from table_app.core.service import TableService
+from table_app.journal import file as journal_file
+from table_app.journal import wire as journal_wire
 from table_app.mqtt.bridge import MqttBridge
 from table_app.mqtt.journal_link import CHUNK_RECORDS
 from table_app.mqtt.local_broker import free_port
 from table_app.mqtt.parlour_bridge import QUEUED_BYTES, QUEUED_MESSAGES
 from table_app.mqtt.topics import Topics, parse_url
-from table_app.service import TableService
 from tests.table_app.mqtt_helpers import (  # noqa: F401  (the fixtures are used by name)
     HAND,
     WAIT,

@@ -18,15 +18,15 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from table_app.core.service import TableService
 from table_app.doctor.check import OK, WARNING, Probe
 from table_app.doctor.parlour import check_parlour
-from table_app.journal import Journal
+from table_app.journal.journal import Journal
 from table_app.mqtt.bridge import MqttBridge
 from table_app.mqtt.broker_setup import DEFAULT_USERS, SHIPPED_CONF, setup, write_password_file
 from table_app.mqtt.local_broker import free_port, render_conf
 from table_app.mqtt.parlour_bridge import ACL_MARK, CONF_NAME, QUEUED_MESSAGES
 from table_app.mqtt.topics import Topics, parse_url
-from table_app.service import TableService
 from tests.table_app.mqtt_helpers import HAND, WAIT, Cable, Watcher, chained, play
 from tests.table_app.test_mqtt_journal import play_tracked
 

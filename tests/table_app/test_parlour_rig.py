@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from table_app.bench.parlour_rig import Rig
-from tests.table_app.chromium import Chromium, Page, shots_dir, until
+from tests.support.chromium import Chromium, Page, shots_dir, until
 
 PLAY_S = float(os.environ.get("XIAN_PARLOUR_PLAY_S", "6"))  # seconds of play between the steps
 

@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from engine.scored import ScoredKong, score_hand
-from table_app.journal import Journal
-from table_app.service import ManualClock, TableService
+from table_app.core.service import ManualClock, TableService
+from table_app.journal.journal import Journal
 from table_app.web.server import SeatPages
 from tests.table_app.test_phones import START, Phone, table, token_of
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from table_app.web.server import SeatPages
-from tests.table_app.chromium import Chromium, Page, join_phone, phone_table, shots_dir
+from tests.support.chromium import Chromium, Page, join_phone, phone_table, shots_dir
 
 START = [
     {"type": "new_session", "players": ["阿明", "阿华", "阿强", "阿芳"], "base": 1},

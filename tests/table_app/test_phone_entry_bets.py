@@ -16,8 +16,8 @@ import pytest
 
 from engine.fields import MAX_AMOUNT
 from engine.scored import score_hand
-from table_app.journal import Journal
-from table_app.service import ManualClock, TableService
+from table_app.core.service import ManualClock, TableService
+from table_app.journal.journal import Journal
 from table_app.web.server import SeatPages
 from tests.table_app.test_phone_decide import seated, step, view
 from tests.table_app.test_phones import START, table

@@ -27,10 +27,10 @@ import pytest
 from PIL import Image
 
 from engine.scoring import settle_up
-from table_app.journal import Journal
-from table_app.service import ManualClock, TableService
+from table_app.core.service import ManualClock, TableService
+from table_app.journal.journal import Journal
 from table_app.web.server import SeatPages
-from tests.table_app.chromium import Chromium, Page, join_phone, until
+from tests.support.chromium import Chromium, Page, join_phone, until
 from tests.table_app.test_phone_decide_browser import tap_text
 from tests.table_app.test_phone_score_browser import fill
 

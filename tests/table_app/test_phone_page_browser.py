@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.table_app.chromium import Chromium, Page, join_phone, shots_dir, until
+from tests.support.chromium import Chromium, Page, join_phone, shots_dir, until
 from tests.table_app.test_phones_browser import Serve, free_port, lines, tap
 
 # the longest names the table takes (8 Chinese characters, 12 letters: present.names.NAME_ROOM)

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from table_app.journal import Journal
-from table_app.roster import Roster
-from table_app.service import ManualClock, TableService
+from table_app.core.roster import Roster
+from table_app.core.service import ManualClock, TableService
+from table_app.journal.journal import Journal
 from table_app.web.server import SeatPages
-from tests.table_app.chromium import Chromium, join_phone
+from tests.support.chromium import Chromium, join_phone
 from tests.table_app.test_phone_score import keeping, step
 from tests.table_app.test_phones import Phone, token_of
 from tests.table_app.test_phones_browser import Serve, free_port

@@ -16,13 +16,13 @@ import pytest
 
 from engine.fields import MAX_AMOUNT
 from engine.rules import XIAN
-from table_app.journal import Journal
+from table_app.core.service import ManualClock, TableService
+from table_app.http_kit.server import MAX_BODY
+from table_app.journal.journal import Journal
 from table_app.present.seat import settle_up_lines
 from table_app.present.table import final_view, settle_lines
-from table_app.service import ManualClock, TableService
-from table_app.web.http import MAX_BODY
 from table_app.web.server import SeatPages
-from tests.table_app.chromium import until
+from tests.support.chromium import until
 from tests.table_app.test_phones import Phone, token_of
 
 NAMES = ["王小明", "Ana", "李雷", "Zoë"]

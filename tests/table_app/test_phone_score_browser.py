@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.table_app.chromium import Chromium, Page, join_phone, shots_dir, until
+from tests.support.chromium import Chromium, Page, join_phone, shots_dir, until
 from tests.table_app.test_phones_browser import Serve, free_port, lines, tap
 
 NAMES = ["王小明", "Ana", "李雷", "Zoë"]

@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 
 from table_app.compose import kept_phones
-from table_app.journal import Journal
-from table_app.service import ManualClock, TableService
-from table_app.sources import phone_source
+from table_app.core.service import ManualClock, TableService
+from table_app.core.sources import phone_source
+from table_app.journal.journal import Journal
 from table_app.web.phone_store import PhoneStore, Saved, store_path
 from table_app.web.phones import Phones
 from table_app.web.taps import Taps, applied_taps

@@ -16,8 +16,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from table_app.journal import Journal
-from table_app.service import ManualClock, TableService
+from table_app.core.service import ManualClock, TableService
+from table_app.journal.journal import Journal
 from table_app.web.phones import JOINS_IN_ALL, JOINS_PER_CLIENT
 from table_app.web.server import SeatPages
 

@@ -19,8 +19,8 @@ from typing import Any
 
 import pytest
 
-from table_app.journal import Journal
-from tests.table_app.chromium import Chromium, Page, shots_dir, until
+from table_app.journal.journal import Journal
+from tests.support.chromium import Chromium, Page, shots_dir, until
 
 NAMES = ["王小明", "Ana", "李雷", "Zoë"]
 

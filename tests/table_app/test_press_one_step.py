@@ -14,9 +14,9 @@ import pytest
 from engine import replay
 from engine.presses import Press, Undo, apply_press
 from engine.public import public_state
-from table_app.journal import Journal
-from table_app.notices import Notice
-from table_app.service import ManualClock, TableService
+from table_app.core.notices import Notice
+from table_app.core.service import ManualClock, TableService
+from table_app.journal.journal import Journal
 
 DEALT = [{"type": "new_session", "players": ["A", "B", "C", "D"], "base": 1},
          {"type": "seating", "method": "C", "east": 0},

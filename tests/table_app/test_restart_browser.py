@@ -26,11 +26,11 @@ from typing import Any
 
 import pytest
 
-from table_app.journal import Journal
-from table_app.service import ManualClock, TableService
-from table_app.web.admission import Limits
+from table_app.core.service import ManualClock, TableService
+from table_app.http_kit.admission import Limits
+from table_app.journal.journal import Journal
 from table_app.web.server import SeatPages
-from tests.table_app.chromium import Chromium, Page, join_phone, shots_dir, until
+from tests.support.chromium import Chromium, Page, join_phone, shots_dir, until
 from tests.table_app.test_phones_browser import free_port
 
 NAMES = ["王小明", "Ana", "李雷", "Zoë"]

@@ -1,4 +1,4 @@
-"""The roster (table_app/roster.py) on real journal files: names become stable ids carried in
+"""The roster (table_app/core/roster.py) on real journal files: names become stable ids carried in
 the events, a known name picks its player, a rename keeps the record, ids are never given
 twice, phones' names join it, a backup carries it, and a damaged roster never costs a hand."""
 
@@ -13,10 +13,10 @@ import pytest
 
 from engine import parse_event, replay
 from engine.public import public_state
-from table_app.backup import backup_journal
-from table_app.journal import Journal
-from table_app.roster import Roster, RosterError
-from table_app.service import TableService
+from table_app.core.roster import Roster, RosterError
+from table_app.core.service import TableService
+from table_app.journal.backup import backup_journal
+from table_app.journal.journal import Journal
 
 PLAYERS = ["欧阳诸葛司马东方", "Maximilianus", "阿强", "Bo"]
 

@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from table_app import sdnotify
-from table_app.journal import Journal
-from table_app.sdnotify import Notifier, Watchdog, socket_address, watchdog_interval
-from table_app.service import TableService
+from table_app.core.service import TableService
+from table_app.journal.journal import Journal
+from table_app.system import sdnotify
+from table_app.system.sdnotify import Notifier, Watchdog, socket_address, watchdog_interval
 
 NEW_SESSION = {"type": "new_session", "players": ["A", "B", "C", "D"], "base": 1}
 

@@ -16,8 +16,9 @@ import pytest
 from engine import apply, new_table, replay
 from engine.public import public_state
 from table_app.bench.service import scripted_session
-from table_app.journal import Journal, timeline
-from table_app.service import SERVICE_SOURCE, Answer, ManualClock, Notice, TableService
+from table_app.core.service import SERVICE_SOURCE, Answer, ManualClock, Notice, TableService
+from table_app.journal.journal import Journal
+from table_app.journal.timeline import timeline
 
 SESSION = scripted_session(2, seed=11)
 START = [{"type": "new_session", "players": ["A", "B", "C", "D"], "base": 1},

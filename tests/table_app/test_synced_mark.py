@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from table_app import synced_mark
 from table_app.bench.service import scripted_session
+from table_app.core.service import TableService
 from table_app.doctor.check import ERROR, OK
 from table_app.doctor.storage import check_journal
-from table_app.journal import Journal
-from table_app.service import TableService
+from table_app.journal import synced_mark
+from table_app.journal.journal import Journal
 from tests.reliability.helpers import SESSION, answers, lines, serve
 
 EVENTS = scripted_session(1, seed=8)

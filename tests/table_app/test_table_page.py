@@ -21,9 +21,9 @@ from typing import Any
 
 import pytest
 
-from table_app.journal import Journal
+from table_app.journal.journal import Journal
 from table_app.present.words import tr
-from tests.table_app.chromium import Chromium, Page, shots_dir, until
+from tests.support.chromium import Chromium, Page, shots_dir, until
 from tests.table_app.test_phones_browser import free_port
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.table_app.chromium import phone_table
+from tests.support.chromium import phone_table
 
 START = [
     {"type": "new_session", "players": ["阿明", "阿华", "阿强", "阿芳"], "base": 1},

@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from table_app.journal import Journal
-from table_app.service import ManualClock, TableService
+from table_app.core.service import ManualClock, TableService
+from table_app.journal.journal import Journal
 from table_app.web.phones import GONE_S, JOINS_PER_CLIENT, Phones
 from table_app.web.server import SeatPages
 from tests.table_app.test_phones import START, Phone, token_of

@@ -1,4 +1,4 @@
-"""table_app/wal.py against -wal files SQLite wrote: damage refused, unfinished writes let be."""
+"""table_app/journal/wal.py against -wal files SQLite wrote: damage refused, unfinished writes let be."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from table_app import wal
+from table_app.journal import wal
 
 PAGE = 512  # small pages: small frames, so every bit of one can be tried in a test's time
 FRAME = wal.FRAME_HEADER + PAGE

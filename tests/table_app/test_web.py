@@ -14,10 +14,10 @@ from typing import Any
 
 import pytest
 
+from table_app.core.service import TableService
 from table_app.present.seat import seat_view
-from table_app.service import TableService
 from table_app.web.server import SeatPages
-from tests.table_app.chromium import Chromium, Page
+from tests.support.chromium import Chromium, Page
 from tests.table_app.mqtt_helpers import HAND, WAIT, play, service_fixture, until  # noqa: F401  (a fixture)
 
 

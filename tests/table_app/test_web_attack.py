@@ -21,9 +21,9 @@ import pytest
 
 from table_app.bench.phones import Watch, join_phones, next_phone_press, post
 from table_app.bench.phones_attack import Attack
-from table_app.journal import Journal
-from table_app.service import TableService
-from table_app.web.admission import Limits
+from table_app.core.service import TableService
+from table_app.http_kit.admission import Limits
+from table_app.journal.journal import Journal
 from table_app.web.phones import JOINS_PER_CLIENT, MAX_CLIENTS_TRACKED, Phones
 from table_app.web.server import SeatPages
 from tests.table_app.mqtt_helpers import WAIT, until

@@ -15,8 +15,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from table_app.service import TableService
-from table_app.web.http import Limits, Reply, Request, Route, Router, Server
+from table_app.core.service import TableService
+from table_app.http_kit.server import Limits, Reply, Request, Route, Router, Server
 from table_app.web.live import LiveTable
 from table_app.web.routes import ROUTES
 from table_app.web.server import SeatPages

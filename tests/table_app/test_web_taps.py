@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from concurrent.futures import Future
 
-from table_app.service import Answer, TableService
+from table_app.core.service import Answer, TableService
 from table_app.web.server import SeatPages
 from table_app.web.taps import Taps
 from tests.table_app.test_phones import Phone, table, token_of  # noqa: F401  (the fixture)

@@ -11,9 +11,9 @@ from __future__ import annotations
 from kivy.properties import NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 
+from table_app.journal.session_history import Entry, History
 from table_app.present.history import describe, source_word
 from table_app.present.words import tr
-from table_app.session_history import Entry, History
 from table_app.ui.dialogs import ConfirmDialog
 from table_app.ui.screens import Base, app
 

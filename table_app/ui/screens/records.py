@@ -6,9 +6,9 @@ the roster's ``listed``, issue 31)."""
 
 from __future__ import annotations
 
+from table_app.core.roster import Roster, RosterError
 from table_app.present.history_view import leaderboard_lines, record_lines
 from table_app.present.words import tr
-from table_app.roster import Roster, RosterError
 from table_app.ui import past
 from table_app.ui.past import PERIODS, PastRow
 from table_app.ui.screens import app

@@ -26,12 +26,12 @@ from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 
 from engine.fields import MAX_AMOUNT
-from table_app.notices import Answer
+from table_app.core.notices import Answer
+from table_app.core.roster import Player, RosterError
 from table_app.present.names import names_problem
 from table_app.present.roster import badge, badge_colour, parse_base, unplayed
 from table_app.present.table import PLACES
 from table_app.present.words import DEFAULT_NAMES, tr
-from table_app.roster import Player, RosterError
 from table_app.ui.dialogs import ConfirmDialog
 from table_app.ui.name_entry import ask_name
 from table_app.ui.screens import Base, app

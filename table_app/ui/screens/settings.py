@@ -1,4 +1,4 @@
-"""Settings, changed on the screen and saved to the config file (``table_app.config.save_keys``):
+"""Settings, changed on the screen and saved to the config file (``table_app.config.file.save_keys``):
 the language, where the screen stands (upright, or facing every seat from the middle), the
 screen's size (every size is in mm from it), the claim window's seconds (0: no limit, said so),
 the money a point is worth (points only by default) and the table's name — each by a name a
@@ -122,7 +122,7 @@ class SettingsScreen(Base):
 
     def save(self) -> None:
         a = app()
-        from table_app.config import ConfigError, check_value, save_keys
+        from table_app.config.file import ConfigError, check_value, save_keys
 
         values: dict[str, Any] = {"ui.lang": a.lang, "ui.layout": a.layout, "ui.diagonal_in": a.diagonal_in,
                                   "table.claim_window_s": float(a.service.claim_window_s),

@@ -13,9 +13,10 @@ import pytest
 from engine import replay
 from engine.public import PublicState, public_state
 from table_app.bench.service import scripted_session
-from table_app.journal import Journal, timeline
-from table_app.roster import Roster
-from table_app.service import TableService
+from table_app.core.roster import Roster
+from table_app.core.service import TableService
+from table_app.journal.journal import Journal
+from table_app.journal.timeline import timeline
 
 Event = dict[str, object]
 

@@ -11,9 +11,9 @@ import pytest
 
 from table_app.archive import Archive
 from table_app.cli.export import ledgers
-from table_app.journal import Journal
-from table_app.roster import Roster
-from table_app.service import TableService
+from table_app.core.roster import Roster
+from table_app.core.service import TableService
+from table_app.journal.journal import Journal
 from tests.table_app.archive.conftest import Table, evening, in_effect, state_after
 
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from engine.errors import CODES
-from table_app.notices import Answer
+from table_app.core.notices import Answer
 from table_app.present import rules
 from table_app.present import words as vocab
 from table_app.present.fonts import find_cjk_font

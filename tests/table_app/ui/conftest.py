@@ -17,9 +17,9 @@ from typing import Any
 
 import pytest
 
-from table_app.journal import Journal
-from table_app.roster import Roster
-from table_app.service import ManualClock, TableService
+from table_app.core.roster import Roster
+from table_app.core.service import ManualClock, TableService
+from table_app.journal.journal import Journal
 
 
 def _free_display() -> int:
@@ -90,7 +90,7 @@ class UI:
 
     def settled(self) -> None:
         """Every command sent so far is applied and its notice shown."""
-        self.wait(lambda: self.app.seq == self.service.seq and self.service._queue.empty(), "the last notice")
+        self.wait(lambda: self.app.seq == self.service.seq and not self.service.queued, "the last notice")
 
     def tap(self, widget: Any) -> None:
         from kivy.tests.common import UnitTestTouch

@@ -27,11 +27,11 @@ import pytest
 from engine.presses import Press
 from hardware.devices import GpioButtons, SeatLights
 from hardware.pins import PinMap
+from table_app.core.roster import Roster
+from table_app.core.service import ManualClock, TableService
 from table_app.inputs import LightsAdapter, PressSender
 from table_app.inputs.panel import panel_handler
-from table_app.journal import Journal
-from table_app.roster import Roster
-from table_app.service import ManualClock, TableService
+from table_app.journal.journal import Journal
 from tests.firmware_bridge.conftest import fw  # noqa: F401  (the firmware's fixture)
 from tests.firmware_bridge.test_end_to_end import presses_handled
 from tests.firmware_bridge.test_transport import PanelThread, Plug, wait_until

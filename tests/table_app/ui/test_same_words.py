@@ -20,7 +20,7 @@ from table_app.mqtt.bridge import MqttBridge
 from table_app.mqtt.local_broker import LocalBroker
 from table_app.mqtt.topics import Topics, parse_url
 from table_app.web.server import SeatPages
-from tests.table_app.chromium import Chromium, Page
+from tests.support.chromium import Chromium, Page
 from tests.table_app.mqtt_helpers import Watcher
 from tests.table_app.ui.conftest import UI
 

@@ -315,7 +315,7 @@ def test_rules_are_chosen_in_words_before_the_session(ui: UI) -> None:
 
 
 def test_settings_are_changed_on_screen_and_saved_to_the_config(ui: UI, tmp_path: Path) -> None:
-    from table_app.config import load_config
+    from table_app.config.file import load_config
 
     ui.app.config_path = tmp_path / "config.toml"
     ui.app.config_path.write_text("# the den's table\n[table]\nid = \"den\"\n")

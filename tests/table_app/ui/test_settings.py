@@ -50,7 +50,7 @@ def test_a_claim_window_of_0_says_no_limit_and_what_that_means(ui: UI, tmp_path:
 
 
 def test_money_per_point_is_set_saved_and_shown_beside_the_points(ui: UI, tmp_path: Path) -> None:
-    from table_app.config import load_config
+    from table_app.config.file import load_config
 
     s = settings(ui, tmp_path, "en")
     assert s.ids.money.text == "points only"

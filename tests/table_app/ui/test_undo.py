@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from table_app.consent import HELD_TTL_S
+from table_app.core.consent import HELD_TTL_S
 from table_app.ui.undo import CHECK_S, UndoAsk, UndoneNote
 from tests.table_app.ui.conftest import UI
 from tests.table_app.ui.test_screens import DEAL, SETUP, given
