@@ -5,8 +5,13 @@ with no import circle; the size limits (no module over 500 lines, no function ov
 The product code is ``engine``, ``table_app``, ``hardware`` and ``firmware_bridge``; the
 MicroPython firmware (any ``firmware/`` folder) is left out, it has its own constraints.
 A function's length runs from its ``def`` line to its last line, nested functions included.
-Imports are read from the source (module level and inside functions, not the ones under
-``if TYPE_CHECKING:``, which never run).
+Imports are read from the source, every one of them: at module level, inside functions, and
+under ``if TYPE_CHECKING:`` (a circle closed only for the type checker is still a circle in the
+design); importing ``a.b.c`` counts ``a.b``'s ``__init__`` too, since it runs.
+
+What each package may import is read from the table in docs/architecture.md ("What each may
+import"), and checked exactly: every package has a row, every row a package, and no module
+imports a package its row does not name.
 """
 
 from __future__ import annotations
@@ -94,43 +99,32 @@ def module_name(p: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def _type_checking(node: ast.If) -> bool:
-    t = node.test
-    return (isinstance(t, ast.Name) and t.id == "TYPE_CHECKING") or (
-        isinstance(t, ast.Attribute) and t.attr == "TYPE_CHECKING")
-
-
 def imports(p: Path) -> set[str]:
-    """Every module ``p`` imports when it runs (relative imports resolved)."""
+    """Every module ``p`` imports (relative imports resolved), wherever the import stands, with
+    the packages above each (their ``__init__`` runs first)."""
     me = module_name(p)
     package = me if p.name == "__init__.py" else me.rpartition(".")[0]
     found: set[str] = set()
-
-    def visit(node: ast.AST) -> None:
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, ast.If) and _type_checking(child):
-                for stmt in child.orelse:
-                    visit(stmt)
-                continue
-            if isinstance(child, ast.Import):
-                found.update(a.name for a in child.names)
-            elif isinstance(child, ast.ImportFrom):
-                base = child.module or ""
-                if child.level:
-                    up = package.split(".")[: len(package.split(".")) - child.level + 1]
-                    base = ".".join(up + ([base] if base else []))
-                found.add(base)
-                found.update(f"{base}.{a.name}" for a in child.names)
-            visit(child)
-
-    visit(ast.parse(p.read_text(encoding="utf-8"), str(p)))
-    return found
+    for node in ast.walk(ast.parse(p.read_text(encoding="utf-8"), str(p))):
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                up = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join(up + ([base] if base else []))
+            found.add(base)
+            found.update(f"{base}.{a.name}" for a in node.names)
+    return found | {".".join(m.split(".")[:i]) for m in found for i in range(1, m.count(".") + 1)}
 
 
 def import_graph() -> dict[str, set[str]]:
     """Each product module → the product modules it imports."""
     modules = {module_name(p): p for p in product_modules()}
-    return {m: {d for d in imports(p) if d in modules and d != m} for m, p in modules.items()}
+    # (a module's own packages are left out: their ``__init__`` running first is Python's order,
+    # not a dependency, and an ``__init__`` that re-exports its modules is no circle)
+    return {m: {d for d in imports(p) if d in modules and d != m and not m.startswith(d + ".")}
+            for m, p in modules.items()}
 
 
 def circles(graph: dict[str, set[str]]) -> list[list[str]]:
@@ -180,6 +174,77 @@ def test_no_import_circles() -> None:
 
 def test_the_circle_check_finds_a_circle() -> None:
     assert circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+def test_every_import_counts_also_under_type_checking_and_inside_functions(tmp_path: Path) -> None:
+    (tmp_path / "pkg").mkdir()
+    module = tmp_path / "pkg" / "mod.py"
+    module.write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from engine.tiles import Tile\n"
+                      "def f():\n    from table_app.core import service\n", encoding="utf-8")
+    global REPO
+    repo, REPO = REPO, tmp_path
+    try:
+        found = imports(module)
+    finally:
+        REPO = repo
+    assert {"engine.tiles", "engine", "table_app.core.service", "table_app.core", "table_app"} <= found
+
+
+# --- the table of docs/architecture.md ------------------------------------------------------
+
+ARCHITECTURE = REPO / "docs" / "architecture.md"
+_ROW = re.compile(r"^\| `([^`]+)` \| (.*?) \| .* \|$")
+
+
+def unit(module: str) -> str:
+    """The package a module belongs to, as docs/architecture.md names it: ``engine/``,
+    ``table_app/core/``, ``table_app/compose.py``, ``parlour/`` (``table_app``'s own empty
+    ``__init__`` is ``table_app/``)."""
+    parts = module.split(".")
+    if parts[0] != "table_app" or len(parts) == 1:
+        return parts[0] + "/"
+    is_package = (REPO / "table_app" / parts[1]).is_dir()
+    return f"table_app/{parts[1]}/" if is_package else f"table_app/{parts[1]}.py"
+
+
+def allowed_imports() -> dict[str, set[str] | None]:
+    """docs/architecture.md's "What each may import": each package → the packages it may import
+    (None: everything)."""
+    text = ARCHITECTURE.read_text(encoding="utf-8")
+    section = text[text.index("## What each may import"):]
+    section = section[: section.index("\n## ", 4)]
+    rows: dict[str, set[str] | None] = {}
+    for line in section.splitlines():
+        if m := _ROW.match(line):
+            names = set(re.findall(r"`([^`]+)`", m.group(2)))
+            rows[m.group(1)] = None if m.group(2).startswith("everything") else names
+    return rows
+
+
+def test_the_map_names_every_package_and_only_packages() -> None:
+    rows = allowed_imports()
+    units = {unit(m) for m in import_graph()} - {"table_app/"}
+    assert set(rows) == units, (f"in the map, not the code: {set(rows) - units}; "
+                                f"in the code, not the map: {units - set(rows)}")
+
+
+def test_each_package_imports_only_what_the_map_allows() -> None:
+    rows = allowed_imports()
+    wrong = []
+    for m, deps in sorted(import_graph().items()):
+        mine = unit(m)
+        allowed = rows.get(mine, set())
+        for d in sorted(deps):
+            theirs = unit(d)
+            if theirs not in (mine, "table_app/") and allowed is not None and theirs not in allowed:
+                wrong.append(f"{m} imports {d} ({theirs} is not in {mine}'s row)")
+    assert not wrong, "imports the map (docs/architecture.md) does not allow:\n" + "\n".join(wrong)
+
+
+def test_the_map_check_finds_an_import_it_does_not_allow() -> None:
+    rows = allowed_imports()
+    assert rows["engine/"] == set() and rows["table_app/cli/"] is None
+    assert "table_app/ui/" not in (rows["table_app/web/"] or set())  # so web → ui would be reported
 
 
 def test_only_the_ui_and_its_launchers_import_the_ui() -> None:

@@ -1,4 +1,6 @@
-"""Throw-away servers for the parlour's tests and the benchmark, never for a parlour.
+"""The parlour benchmark's throw-away servers (``xian-table bench --only parlour``, the rig):
+never for a real parlour. The parlour's tests start the same ones. The benchmark needs Debian's
+``mosquitto`` and ``postgresql`` packages (``make test``'s set-up installs both).
 
 :class:`LocalParlourBroker`: a mosquitto with the parlour's settings (:func:`broker.conf_text`,
 persistence on, in the given folder) on a free loopback port, its service user made.
