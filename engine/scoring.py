@@ -171,6 +171,33 @@ def _check_bets(bets: Sequence[int]) -> list[int]:
     return list(bets)
 
 
+def _check_win(winner: int, how: str, discarder: int | None, *, wait_bonus: bool, after_kong: bool,
+               heavenly: bool) -> None:
+    """How a hand was won, checked as a whole: a known way, a discarder exactly where one is
+    needed (another seat than the winner), 杠后开花 and 天胡 only on a self-drawn win, never both."""
+    if how not in WIN_HOWS:
+        raise ScoringError(f"unknown way to win {how!r} (ways: {', '.join(WIN_HOWS)})")
+    if type(wait_bonus) is not bool:
+        raise ScoringError(f"wait_bonus must be true or false; got {wait_bonus!r}")
+    if how == "self_drawn":
+        if discarder is not None:
+            raise ScoringError(f"a self-drawn win has no discarder (got seat {discarder!r})")
+    else:
+        what = "the discarder" if how == "discard" else "the robbed kong's declarer"
+        if discarder is None:
+            raise ScoringError(f"a {how} win needs {what}")
+        _check_seat(discarder, what)
+        if discarder == winner:
+            on = "its own discard" if how == "discard" else "its own kong"
+            raise ScoringError(f"seat {winner} cannot win on {on}")
+        if after_kong:
+            raise ScoringError(f"杠后开花 (after_kong) is a self-drawn win on a kong replacement tile, not a {how} win")
+        if heavenly:
+            raise ScoringError(f"天胡 (heavenly) is the dealer's self-drawn win on the dealt tiles, not a {how} win")
+    if after_kong and heavenly:
+        raise ScoringError("杠后开花 and 天胡 cannot both apply: 天胡 is won on the dealt tiles, before any kong")
+
+
 def win_transfers(
     winner: int,
     how: str,
@@ -212,28 +239,8 @@ def win_transfers(
     _check_seat(winner, "the winner")
     b = _check_base(base)
     n = _check_bets(bets)
-    if how not in WIN_HOWS:
-        raise ScoringError(f"unknown way to win {how!r} (ways: {', '.join(WIN_HOWS)})")
-    if type(wait_bonus) is not bool:
-        raise ScoringError(f"wait_bonus must be true or false; got {wait_bonus!r}")
+    _check_win(winner, how, discarder, wait_bonus=wait_bonus, after_kong=after_kong, heavenly=heavenly)
     self_drawn = how == "self_drawn"
-    if self_drawn:
-        if discarder is not None:
-            raise ScoringError(f"a self-drawn win has no discarder (got seat {discarder!r})")
-    else:
-        what = "the discarder" if how == "discard" else "the robbed kong's declarer"
-        if discarder is None:
-            raise ScoringError(f"a {how} win needs {what}")
-        _check_seat(discarder, what)
-        if discarder == winner:
-            on = "its own discard" if how == "discard" else "its own kong"
-            raise ScoringError(f"seat {winner} cannot win on {on}")
-        if after_kong:
-            raise ScoringError(f"杠后开花 (after_kong) is a self-drawn win on a kong replacement tile, not a {how} win")
-        if heavenly:
-            raise ScoringError(f"天胡 (heavenly) is the dealer's self-drawn win on the dealt tiles, not a {how} win")
-    if after_kong and heavenly:
-        raise ScoringError("杠后开花 and 天胡 cannot both apply: 天胡 is won on the dealt tiles, before any kong")
 
     multiplier = AFTER_KONG_MULTIPLIER if after_kong else HEAVENLY_MULTIPLIER if heavenly else 1
     if self_drawn:

@@ -3,7 +3,6 @@ LEDs follow the table; the buttons' poll thread never waits for a commit."""
 
 from __future__ import annotations
 
-import doctest
 import subprocess
 import sys
 import threading
@@ -17,9 +16,6 @@ from hardware.pins import DEFAULT, PinMap
 from table_app.config.file import Config
 from table_app.core.service import ManualClock, TableService
 from table_app.inputs import LightsAdapter, PressSender, attach_inputs
-from table_app.inputs import panel as inputs_panel
-from table_app.inputs import registry as inputs_registry
-from table_app.inputs import sender as inputs_sender
 from table_app.journal.journal import Journal
 from tests.firmware_bridge.test_transport import wait_until
 from tests.hardware.tables import START, press_pin
@@ -227,9 +223,3 @@ def test_hardware_imports_nothing_of_table_app():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60,
                          check=True).stdout
     assert out.strip() == "[]"
-
-
-@pytest.mark.parametrize("module", [inputs_sender, inputs_registry, inputs_panel])
-def test_docstring_examples(module):
-    result = doctest.testmod(module)
-    assert result.attempted > 0 and result.failed == 0

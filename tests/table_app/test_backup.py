@@ -285,12 +285,3 @@ def _no_stray_threads() -> Iterator[None]:
     yield
     leftover = [t for t in threading.enumerate() if t not in before and t.is_alive() and t.name == "table-service"]
     assert not leftover
-
-
-def test_the_module_examples_run() -> None:
-    import doctest
-
-    import table_app.journal.backup
-
-    result = doctest.testmod(table_app.journal.backup)
-    assert result.attempted > 0 and result.failed == 0

@@ -116,14 +116,6 @@ def test_docs_list_every_key_with_its_default() -> None:
         assert f"`{default}`" in rows[0], f"docs/config.md row for {k.dotted} lacks its default {default}"
 
 
-def test_the_module_examples_run() -> None:
-    import doctest
-
-    import table_app.config.file
-
-    assert doctest.testmod(table_app.config.file).failed == 0
-
-
 def test_panel_and_gpio_keys() -> None:
     from hardware.pins import DEFAULT
     from table_app.config.file import gpio_pin_map

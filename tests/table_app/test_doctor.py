@@ -370,16 +370,6 @@ def test_cli_doctor_json(cli: Any, tmp_path: Path) -> None:
     assert os.path.exists(journal)
 
 
-def test_the_module_examples_run() -> None:
-    import doctest
-
-    from table_app.doctor import broker, machine
-
-    for module in (machine, broker):
-        result = doctest.testmod(module)
-        assert result.attempted > 0 and result.failed == 0
-
-
 def test_a_user_who_may_not_read_the_table_is_told_to_use_sudo() -> None:
     """The state folder is the table user's own (0750): other users get a clear line, not a crash."""
     import tempfile

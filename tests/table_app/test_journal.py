@@ -217,15 +217,6 @@ def test_the_journal_timeline_matches_the_plain_fold(tmp_path: Path) -> None:
     assert kinds == {"event", "undo", "redo"}
 
 
-def test_the_module_examples_run() -> None:
-    import doctest
-
-    import table_app.journal.timeline
-
-    result = doctest.testmod(table_app.journal.timeline)
-    assert result.attempted > 0 and result.failed == 0
-
-
 def test_a_read_snapshot_sees_a_record_the_service_commits_meanwhile_in_all_its_reads_or_none(tmp_path: Path) -> None:
     """``history`` and ``export`` read the timeline, then its events, while the service writes:
     an undo committed between the two made ``history`` refuse "record N is not an event" (exit 4)

@@ -226,10 +226,3 @@ def test_xian_table_serve_tells_systemd_it_is_ready_and_alive(tmp_path: Path, sy
         proc.send_signal(signal.SIGTERM)
         _, err = proc.communicate(timeout=30)
     assert proc.returncode == 0, err
-
-
-def test_the_module_examples_run() -> None:
-    import doctest
-
-    result = doctest.testmod(sdnotify)
-    assert result.attempted > 0 and result.failed == 0
