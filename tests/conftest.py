@@ -13,21 +13,10 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
-HEAVY: Final = {"tests.support.chromium": "chromium"}
-"""Modules whose tests hold a heavy shared resource, by the group they run in (below)."""
-
-
-def _group(item: pytest.Item) -> str | None:
-    """The tests that open a Kivy window (one Xvfb and window per process), drive headless
-    Chromium, or start the parlour's 8-table rig: each kind in its own group."""
-    path = Path(str(item.path)).relative_to(ROOT).as_posix()
-    if path.startswith("tests/table_app/ui/"):
-        return "kivy"
-    if path.endswith("test_parlour_rig.py"):
-        return "rig"
-    module = getattr(item, "module", None)
-    used = {getattr(v, "__module__", getattr(v, "__name__", None)) for v in vars(module).values()} if module else set()
-    return next((group for name, group in HEAVY.items() if name in used), None)
+GROUPS: Final = (("kivy", "kivy"), ("rig", "rig"), ("browser", "chromium"))
+"""The markers that hold a heavy shared resource, first match first, and the xdist group each
+runs in: a Kivy window (one Xvfb and window per process), headless Chromium, the parlour's
+8-table rig. A module says which it needs with ``pytestmark``."""
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -35,7 +24,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     group's tests run one at a time on one worker, so at most one Kivy window, one Chromium
     and one rig are busy at once, beside the light tests on the other worker."""
     for item in items:
-        if group := _group(item):
+        group = next((g for marker, g in GROUPS if item.get_closest_marker(marker)), None)
+        if group is not None:
             item.add_marker(pytest.mark.xdist_group(group))
 
 

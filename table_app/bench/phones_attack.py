@@ -5,7 +5,7 @@ connections (connect, send nothing), slow bodies (``Content-Length: 1000``, a by
 
 ``Attack(port, ...)`` starts it and waits until every connection was opened once;
 ``.stop()`` ends it and returns what it met (:class:`Met`). Used by ``xian-table bench --only
-phones`` and by tests/table_app/test_web_attack.py; ``python -m table_app.bench.phones_attack
+phones`` and by tests/table_app/web/test_web_attack.py; ``python -m table_app.bench.phones_attack
 CONFIG`` is the process itself (CONFIG as JSON; it prints ``ready``, then what it met when its
 stdin closes).
 """

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from parlour.floor_routes import FloorServer
 from table_app.journal.journal import Journal
-from tests.table_app.mqtt_helpers import HAND
+from tests.support.mqtt import HAND
 
 
 def make_journal(path: Path, hands: int = 1) -> Path:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from table_app.core.service import ManualClock, TableService
 from table_app.journal.journal import Journal
-from tests.table_app.mqtt_helpers import (  # noqa: F401  (the fixtures are used by name)
+from tests.support.mqtt import (  # noqa: F401  (the fixtures are used by name)
     WAIT,
     broker_fixture,
     watchers_fixture,

@@ -23,7 +23,7 @@ from table_app.mqtt.bridge import MqttBridge
 from table_app.mqtt.topics import Topics, parse_url
 from table_app.system import bounded
 from tests.reliability.helpers import SESSION, answers, lines, serve
-from tests.table_app.mqtt_helpers import (  # noqa: F401  (fixtures, used by name)
+from tests.support.mqtt import (  # noqa: F401  (fixtures, used by name)
     HAND,
     WAIT,
     broker_fixture,

@@ -2,7 +2,7 @@
 
 Real mosquitto processes on free loopback ports run the config the product writes; real
 ``mosquitto_passwd`` and ``openssl`` make the users and certificates; the install and
-``xian-table mqtt-users`` run into a temporary root, as ``tests/table_app/test_install.py`` does.
+``xian-table mqtt-users`` run into a temporary root, as ``tests/table_app/install/test_install.py`` does.
 """
 
 from __future__ import annotations

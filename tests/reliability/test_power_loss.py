@@ -1,6 +1,6 @@
 """Issue 16, item 4: a power cut — everything not yet fsynced is gone — loses no acknowledged event.
 
-SIGKILL (``tests/table_app/test_cli_serve_crash.py``) leaves every ``write()`` in the page
+SIGKILL (``tests/table_app/cli/test_serve_crash.py``) leaves every ``write()`` in the page
 cache, where the kernel still flushes it. A power cut does not. So here a real
 ``xian-table serve --stdin`` child runs with a small C shim preloaded
 (``table_app/bench/fsync_shim.c``, built with gcc at test time) that stops it at every ``fsync``/``fdatasync``
@@ -43,7 +43,7 @@ from engine import replay
 from engine.public import public_state
 from table_app.bench import slowdisk
 from tests.reliability.helpers import ROOT, child_env
-from tests.table_app.test_cli_serve_crash import build_script
+from tests.table_app.cli.test_serve_crash import build_script
 
 SECTOR = 512
 DB = "table.sqlite3"

@@ -19,7 +19,7 @@ from table_app.core.service import TableService
 from table_app.journal.journal import Journal
 from table_app.web.server import SeatPages
 from tests.reliability.helpers import ROOT, SESSION, child_env, serve
-from tests.table_app.test_phones import Phone, table, token_of  # noqa: F401  (the fixture)
+from tests.table_app.web.test_phones import Phone, table, token_of  # noqa: F401  (the fixture)
 
 # (a line as sent, what its answer must say): "ok" True / False, and a word of its error
 LINES: list[tuple[str, bool, str]] = [

@@ -33,7 +33,7 @@ import pytest
 from table_app.journal import wal
 from table_app.journal.file import JournalError, check_wal, settled_damage
 from tests.reliability.helpers import ROOT, child_env
-from tests.table_app.test_cli_serve_crash import build_script
+from tests.table_app.cli.test_serve_crash import build_script
 
 HEADER = 32
 FRAME = 24 + 4096

@@ -14,8 +14,8 @@ from table_app.journal.journal import Journal
 from table_app.mqtt.bridge import MqttBridge
 from table_app.mqtt.topics import Topics, parse_url
 from table_app.system.sdnotify import Notifier, Watchdog
-from tests.table_app.mqtt_helpers import broker_fixture  # noqa: F401  (the fixture is used by name)
-from tests.table_app.test_sdnotify import FakeSystemd, systemd  # noqa: F401
+from tests.support.mqtt import broker_fixture  # noqa: F401  (the fixture is used by name)
+from tests.table_app.system.test_sdnotify import FakeSystemd, systemd  # noqa: F401
 
 
 def test_parts_join_and_leave_what_the_pings_wait_for() -> None:

@@ -27,7 +27,7 @@ from table_app.core.service import TableService
 from table_app.http_kit.admission import Limits
 from table_app.web.server import MAX_STREAMS, SeatPages
 from tests.reliability.helpers import ROOT, child_env
-from tests.table_app.mqtt_helpers import HAND, WAIT, play, service_fixture, until  # noqa: F401  (a fixture)
+from tests.support.mqtt import HAND, WAIT, play, service_fixture, until  # noqa: F401  (a fixture)
 
 HALF = b"GET /seat/1 HTTP/1.1\r\nHost: table\r\nUser-Agent: "  # never finished
 

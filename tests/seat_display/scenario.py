@@ -11,7 +11,7 @@ from engine import replay
 from engine.public import public_state
 from table_app.mqtt.names import _font_path, name_payload
 from table_app.present.seat import seat_view
-from tests.table_app.mqtt_helpers import HAND
+from tests.support.mqtt import HAND
 
 SEAT = 2
 CLAIM_AFTER_MS = 1200

@@ -13,7 +13,7 @@ import pytest
 
 from table_app.mqtt.bridge import MqttBridge
 from table_app.mqtt.topics import Topics, parse_url
-from tests.table_app.mqtt_helpers import (  # noqa: F401  (the fixtures are used by name)
+from tests.support.mqtt import (  # noqa: F401  (the fixtures are used by name)
     HAND,
     WAIT,
     broker_fixture,

@@ -9,7 +9,7 @@ import threading
 from table_app.mqtt.bridge import MqttBridge
 from table_app.mqtt.topics import Topics, parse_url
 from tests.seat_display.test_firmware_seat import Display, showing, table_fixture, until  # noqa: F401
-from tests.table_app.mqtt_helpers import (  # noqa: F401  (the fixtures are used by name)
+from tests.support.mqtt import (  # noqa: F401  (the fixtures are used by name)
     HAND,
     WAIT,
     Watcher,

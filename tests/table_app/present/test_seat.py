@@ -11,7 +11,7 @@ from engine.public import public_state
 from table_app.bench.mqtt import next_command
 from table_app.present.seat import led_modes, seat_lines, seat_prompt, seat_view
 from table_app.present.table import ranks, status_line
-from tests.table_app.mqtt_helpers import HAND
+from tests.support.mqtt import HAND
 
 
 def views(public):

@@ -18,6 +18,8 @@ import pytest
 from table_app.ui.palette import BUTTON
 from tests.table_app.ui.conftest import _free_display
 
+pytestmark = pytest.mark.kivy
+
 
 def _run(args: list[str], env: dict[str, str], cwd: Path, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
     """``stdin`` None: /dev/null, as under systemd (not piped input)."""
@@ -48,7 +50,7 @@ def test_screenshot_of_the_running_app(xvfb: str, tmp_path: Path) -> None:
 
 
 def test_no_display_and_a_busy_port_says_which_port_to_take(tmp_path: Path) -> None:
-    """With no display ``run`` serves the table in the browser (tests/table_app/test_table_page.py
+    """With no display ``run`` serves the table in the browser (tests/table_app/web/test_table_page.py
     plays a hand that way); a port that is taken is refused with the way out."""
     import socket
 

@@ -11,6 +11,8 @@ from typing import Any
 
 import pytest
 
+pytestmark = pytest.mark.kivy
+
 UI = Path(__file__).resolve().parents[3] / "table_app" / "ui"
 WITH_EXAMPLES = sorted(".".join(p.relative_to(UI.parents[1]).with_suffix("").parts)
                        for p in UI.rglob("*.py") if ">>> " in p.read_text(encoding="utf-8"))

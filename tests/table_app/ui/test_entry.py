@@ -12,6 +12,8 @@ from engine.errors import InvalidEventError
 from engine.scored import ScoredKong, extras, score_hand
 from table_app.ui.screens.entry import blank, entry_event, offered, ready
 
+pytestmark = pytest.mark.kivy
+
 
 def form(**fields: Any) -> dict[str, Any]:
     e = blank()

@@ -14,7 +14,11 @@ import os
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.table_app.ui.conftest import UI
+
+pytestmark = pytest.mark.kivy
 
 
 class Evening:

@@ -11,6 +11,8 @@ import pytest
 
 from tests.table_app.ui.conftest import UI
 
+pytestmark = pytest.mark.kivy
+
 NAMES = ["Ann", "Bo", "Cy", "Di"]
 PLAYING = [{"type": "new_session", "players": NAMES, "base": 1}, {"type": "seating", "method": "C", "east": 0}]
 

@@ -39,6 +39,8 @@ from tests.hardware.conftest import clock, mock_factory  # noqa: F401  (gpiozero
 from tests.hardware.tables import press_pin
 from tests.table_app.ui.conftest import UI
 
+pytestmark = pytest.mark.kivy
+
 SETUP = [
     {"type": "new_session", "players": ["东", "南", "西", "北"], "base": 1},
     {"type": "seating", "method": "C", "east": 0},

@@ -5,7 +5,11 @@ window closes its draw and discard are made (docs/rules.md §17)."""
 
 from __future__ import annotations
 
+import pytest
+
 from tests.table_app.ui.conftest import UI
+
+pytestmark = pytest.mark.kivy
 
 SETUP = [{"type": "new_session", "players": ["Ann", "Bo", "Cy", "Di"], "base": 1},
          {"type": "seating", "method": "C", "east": 0},

@@ -18,6 +18,8 @@ from table_app.present.buttons import forward
 from table_app.present.words import DEFAULT_NAMES
 from tests.table_app.ui.conftest import UI
 
+pytestmark = pytest.mark.kivy
+
 SCORE_MM = 9.0  # the running scores' digits, read from a chair (issue 28)
 NAME_MM = 5.0
 

@@ -22,6 +22,8 @@ from table_app.bench.evening import ABOVE_BARE_MAX_MB, evening
 from table_app.bench.ui import bare
 from tests.table_app.ui.conftest import UI
 
+pytestmark = pytest.mark.kivy
+
 LATER_SESSIONS_MB = 10.0  # sessions 3 and 4 together (within ±2 MB; once 7.5 under load; a screen kept each time: more)
 FIRST_SESSION_MB = 70.0  # the first session, every screen built (before the fix: 94 MB; after: about 50)
 

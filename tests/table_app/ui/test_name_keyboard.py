@@ -11,6 +11,8 @@ import pytest
 from table_app.ui.name_keyboard import NameKeyboard
 from tests.table_app.ui.conftest import UI
 
+pytestmark = pytest.mark.kivy
+
 
 def keyboard(ui: UI, lang: str, initial: str = "") -> tuple[Any, list[str]]:
     got: list[str] = []

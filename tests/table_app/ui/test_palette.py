@@ -14,6 +14,8 @@ from table_app.ui.palette import (
     contrast,
 )
 
+pytestmark = pytest.mark.kivy
+
 
 @pytest.mark.parametrize("panel", sorted(PANEL))
 def test_badges_stand_out_on_every_panel_colour(panel: str) -> None:

@@ -26,6 +26,8 @@ from table_app.present.wall import wall_view
 from tests.table_app.ui.conftest import UI
 from tests.table_app.ui.test_layout import problems
 
+pytestmark = pytest.mark.kivy
+
 NAMES = ["欧阳诸葛司马东方", "Maximilianus", "阿强", "欧阳司马诸葛上官"]
 PLAYED = [  # a hand played: bets, the dice, a discard taken back, a kong, a pong, a win on a discard
     {"type": "seating", "method": "C", "east": 0},

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from table_app.present.table import running_totals
 from tests.table_app.ui.conftest import UI
+
+pytestmark = pytest.mark.kivy
 
 
 def _toggle(screen: Any, value: tuple[Any, ...]) -> Any:

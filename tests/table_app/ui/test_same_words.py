@@ -15,14 +15,18 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from engine import replay
 from table_app.mqtt.bridge import MqttBridge
 from table_app.mqtt.local_broker import LocalBroker
 from table_app.mqtt.topics import Topics, parse_url
 from table_app.web.server import SeatPages
 from tests.support.chromium import Chromium, Page
-from tests.table_app.mqtt_helpers import Watcher
+from tests.support.mqtt import Watcher
 from tests.table_app.ui.conftest import UI
+
+pytestmark = [pytest.mark.kivy, pytest.mark.browser]
 
 LONG = "欧阳诸葛司马东方"
 EVENING: list[dict[str, Any]] = [

@@ -8,7 +8,11 @@ import threading
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.table_app.ui.conftest import UI
+
+pytestmark = pytest.mark.kivy
 
 SETUP = [
     {"type": "new_session", "players": ["Ann", "Bo", "Cy", "Di"], "base": 1},

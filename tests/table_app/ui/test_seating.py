@@ -10,6 +10,8 @@ import pytest
 
 from tests.table_app.ui.conftest import UI
 
+pytestmark = pytest.mark.kivy
+
 LONG = ["欧阳诸葛司马东方", "Maximilianus", "Cy", "Di"]
 
 

@@ -12,6 +12,8 @@ import pytest
 
 from tests.table_app.ui.conftest import UI
 
+pytestmark = pytest.mark.kivy
+
 EVENINGS = (["王小明", "Ana", "李雷", "Zoë"], ["欧阳诸葛司马东方", "Maximilianus", "张阿姨", "Bo"])
 
 

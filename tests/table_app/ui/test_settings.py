@@ -12,6 +12,8 @@ import pytest
 
 from tests.table_app.ui.conftest import UI
 
+pytestmark = pytest.mark.kivy
+
 KEY = re.compile(r"\b[a-z]+\.[a-z_]+\b")  # a config key, mqtt.url or table.claim_window_s
 
 

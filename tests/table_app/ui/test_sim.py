@@ -4,8 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from table_app.present.fonts import find_cjk_font
 from table_app.ui.sim import KEYS
+
+pytestmark = pytest.mark.kivy
 
 START = [
     {"type": "new_session", "players": ["A", "B", "C", "D"], "base": 1},

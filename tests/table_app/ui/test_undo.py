@@ -8,10 +8,14 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from table_app.core.consent import HELD_TTL_S
 from table_app.ui.undo import CHECK_S, UndoAsk, UndoneNote
 from tests.table_app.ui.conftest import UI
 from tests.table_app.ui.test_screens import DEAL, SETUP, given
+
+pytestmark = pytest.mark.kivy
 
 TURN_KEY = {0: "1", 1: "q", 2: "a", 3: "z"}  # (table_app/ui/sim.py: each seat's row starts with its TURN)
 
