@@ -44,7 +44,10 @@ resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, count + 64)), ha
 sel = selectors.DefaultSelector()
 socks = []
 for n in range(count):
-    s = socket.create_connection(("127.0.0.1", port), timeout=30)
+    # each phone's stream from an address of its own (the server lets one address hold 4
+    # streams); the half-sent requests all from one, as one attacker's
+    source = (f"127.1.{n // 250}.{n % 250 + 1}", 0) if kind == "streams" else None
+    s = socket.create_connection(("127.0.0.1", port), timeout=30, source_address=source)
     if kind == "streams":
         s.sendall(f"GET /seat/{n % 4}/events HTTP/1.1\r\nHost: bench\r\n\r\n".encode())
         assert s.recv(65536).startswith(b"HTTP/1.1 200"), "a stream was refused"
