@@ -32,6 +32,7 @@ from table_app.present.vocab_floor import FLOOR
 from table_app.present.vocab_forms import FORMS
 from table_app.present.vocab_history import HISTORY
 from table_app.present.vocab_history_page import HISTORY_PAGE
+from table_app.present.vocab_home import HOME
 from table_app.present.vocab_keyboard import KEYBOARD
 from table_app.present.vocab_link import LINK
 from table_app.present.vocab_page import PAGE
@@ -70,7 +71,8 @@ def _gather(*vocabularies: dict[str, tuple[str, str]]) -> dict[str, tuple[str, s
 
 
 _T: Final = _gather(TABLE, FORMS, SENTENCES, REFUSALS, PAGE, SCORE, DECIDE, LINK, KEYBOARD, SEATING, UNDO, ENTRY,
-                    ROSTER, CLAIM, HISTORY, HISTORY_PAGE, PAST, FLOOR, TAKINGS, FEES, CLI)
+                    ROSTER, CLAIM, HISTORY, HISTORY_PAGE, PAST, FLOOR, TAKINGS, FEES, CLI,
+                    HOME)
 
 
 def tr(key: str, lang: str, **fields: object) -> str:
@@ -113,6 +115,15 @@ def en_zh(key: str, **fields: object) -> str:
     '3 left 剩3张'
     """
     return f"{tr(key, 'en', **fields)} {tr(key, 'zh', **fields)}"
+
+
+def entity_name(key: str, **fields: object) -> str:
+    """A Home Assistant device's or entity's name: English, then Chinese.
+
+    >>> entity_name("ha_occupied"), entity_name("ha_table", table="t1")
+    ('Occupied · 有人在打', 'Mahjong table t1 · 麻将桌')
+    """
+    return f"{tr(key, 'en', **fields)} · {tr(key, 'zh', **fields)}"
 
 
 def both(key: str, **fields: object) -> Both:
