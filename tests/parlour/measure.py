@@ -1,4 +1,4 @@
-"""The parlour service measured (not a test): ``.venv/bin/python -m tests.table_app.parlour.measure``.
+"""The parlour service measured (not a test): ``.venv/bin/python -m tests.parlour.measure``.
 
 A real journal of 6,404 records (400 scripted hands), ``xian-table parlour serve`` as a real
 process on a real parlour mosquitto, on SQLite and on a throw-away PostgreSQL: 6,000 records
@@ -19,8 +19,8 @@ from pathlib import Path
 
 from parlour.db import Database
 from table_app.bench.parlour_local import LocalParlourBroker, LocalPostgres
-from tests.table_app.parlour.helpers import make_journal, records
-from tests.table_app.parlour.test_serve import FakeTable, Serve, add_table
+from tests.parlour.helpers import make_journal, records
+from tests.parlour.test_serve import FakeTable, Serve, add_table
 
 
 def cpu_s(pid: int) -> float:

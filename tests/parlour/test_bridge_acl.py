@@ -17,9 +17,9 @@ from parlour.db import Database
 from parlour.records import parse
 from table_app.bench.parlour_local import LocalParlourBroker
 from table_app.mqtt.local_broker import free_port
+from tests.parlour.helpers import make_journal, records
+from tests.parlour.test_serve import Serve, add_table, stored, wait_for
 from tests.table_app.mqtt_helpers import Watcher
-from tests.table_app.parlour.helpers import make_journal, records
-from tests.table_app.parlour.test_serve import Serve, add_table, stored, wait_for
 
 
 def table_broker(tmp: Path, parlour_port: int, password: str) -> tuple[subprocess.Popen[bytes], int]:

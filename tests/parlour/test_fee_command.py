@@ -18,9 +18,9 @@ from table_app.core.service import TableService
 from table_app.journal.journal import Journal
 from table_app.mqtt.bridge import MqttBridge
 from table_app.mqtt.topics import Topics, parse_url
+from tests.parlour.test_bridge_acl import table_broker
+from tests.parlour.test_serve import add_table
 from tests.table_app.mqtt_helpers import Watcher
-from tests.table_app.parlour.test_bridge_acl import table_broker
-from tests.table_app.parlour.test_serve import add_table
 
 NEW = {"type": "new_session", "players": ["A", "B", "C", "D"], "base": 1}
 

@@ -21,9 +21,9 @@ from parlour.live import Live
 from parlour.owner_site import owner_key
 from table_app.cli import main
 from table_app.present.table_page import table_view
+from tests.parlour.helpers import get
+from tests.parlour.test_live import Table
 from tests.table_app.mqtt_helpers import HAND
-from tests.table_app.parlour.helpers import get
-from tests.table_app.parlour.test_live import Table
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ import pytest
 from parlour.db import Database
 from parlour.gaps import MAX_SPAN, Replayer
 from parlour.ingest import Ingest
-from tests.table_app.parlour.helpers import make_journal, records
+from tests.parlour.helpers import make_journal, records
 
 
 class Clock:

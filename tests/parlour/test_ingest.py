@@ -12,7 +12,7 @@ import pytest
 from parlour.db import Database
 from parlour.ingest import Ingest
 from parlour.records import parse
-from tests.table_app.parlour.helpers import make_journal, records
+from tests.parlour.helpers import make_journal, records
 
 
 @pytest.fixture(scope="module")

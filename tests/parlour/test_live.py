@@ -16,8 +16,8 @@ from parlour.ingest import Ingest
 from parlour.live import Live, seconds_between
 from table_app.core.service import TableService
 from table_app.journal.journal import Journal
+from tests.parlour.helpers import records
 from tests.table_app.mqtt_helpers import HAND, play
-from tests.table_app.parlour.helpers import records
 
 
 class Table:

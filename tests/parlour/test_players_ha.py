@@ -26,9 +26,9 @@ from table_app.journal.journal import Journal
 from table_app.mqtt.bridge import MqttBridge
 from table_app.mqtt.broker_setup import set_password
 from table_app.mqtt.topics import Topics, parse_url
+from tests.parlour.test_serve import ROOT, Serve, add_table, wait_for
+from tests.parlour.test_sessions import session
 from tests.table_app.mqtt_helpers import Watcher
-from tests.table_app.parlour.test_serve import ROOT, Serve, add_table, wait_for
-from tests.table_app.parlour.test_sessions import session
 
 
 @contextlib.contextmanager

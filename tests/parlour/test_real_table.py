@@ -23,7 +23,7 @@ from table_app.journal import wire as journal_wire
 from table_app.journal.journal import Journal
 from table_app.mqtt.bridge import MqttBridge
 from table_app.mqtt.topics import Topics, parse_url
-from tests.table_app.parlour.test_serve import Serve, add_table, stored, wait_for
+from tests.parlour.test_serve import Serve, add_table, stored, wait_for
 
 
 def journal_records(service: TableService) -> tuple[str, list[object]]:

@@ -25,7 +25,7 @@ from parlour import broker
 from parlour.db import Database
 from parlour.records import parse
 from table_app.bench.parlour_local import LocalParlourBroker
-from tests.table_app.parlour.helpers import make_journal, records
+from tests.parlour.helpers import make_journal, records
 
 WAIT = 30.0  # seconds: a bound for what takes a fraction of one
 ROOT = Path(__file__).resolve().parents[3]

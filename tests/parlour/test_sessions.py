@@ -15,8 +15,8 @@ from parlour.db import Database
 from parlour.ingest import Ingest
 from parlour.sessions import Sessions
 from table_app.journal.journal import Journal
+from tests.parlour.helpers import records
 from tests.table_app.mqtt_helpers import HAND
-from tests.table_app.parlour.helpers import records
 
 PLAY = HAND[2:]  # a hand after the seating: bets … confirm_win (seat 2 wins on seat 3's discard)
 

@@ -25,9 +25,9 @@ from parlour.reports import takings_report
 from parlour.sessions import Sessions
 from parlour.takings import ALL, COLUMNS, write_csv
 from table_app.journal.journal import Journal
-from tests.table_app.parlour.helpers import get, records
-from tests.table_app.parlour.test_serve import ROOT
-from tests.table_app.parlour.test_sessions import Script, session
+from tests.parlour.helpers import get, records
+from tests.parlour.test_serve import ROOT
+from tests.parlour.test_sessions import Script, session
 
 HAND_FEE = {"mode": "hand", "rate": 5, "tea": 2}
 HOUR_FEE = {"mode": "hour", "rate": 30, "min": 20, "payer": "big_winner"}
