@@ -27,6 +27,7 @@ from parlour.sessions import SessionRow, fee_so_far
 from table_app.mqtt.discovery import _sensor
 from table_app.mqtt.messages import Outgoing, dumps
 from table_app.mqtt.topics import HA_PREFIX, Topics, node_id
+from table_app.present.words import entity_name
 
 QUIET = timedelta(hours=4)  # a session not ended whose last record is older: not occupied
 
@@ -41,7 +42,7 @@ def _config(prefix: str, table: str, object_id: str, name: str, template: str, *
                                       **extra)
     body.update(unique_id=f"{node}_{object_id}", object_id=f"{node}_{object_id}")
     device = dict(cast(Mapping[str, object], body["device"]))
-    body["device"] = {**device, "identifiers": [node], "name": f"Parlour table {table} · 棋牌室 {table} 桌",
+    body["device"] = {**device, "identifiers": [node], "name": entity_name("ha_parlour_table", table=table),
                       "model": "xian-table parlour"}
     return body
 
@@ -54,9 +55,9 @@ def _topics(prefix: str, table: str, ha_prefix: str) -> list[tuple[str, str]]:
 
 def discovery_messages(prefix: str, table: str, ha_prefix: str = HA_PREFIX) -> list[Outgoing]:
     """The retained discovery configs of one table's two entities."""
-    occupied = _config(prefix, table, "occupied", "Occupied · 有人在打", "{{ value_json.occupied }}",
+    occupied = _config(prefix, table, "occupied", entity_name("ha_occupied"), "{{ value_json.occupied }}",
                        device_class="occupancy", payload_on="ON", payload_off="OFF", icon="mdi:table-chair")
-    fee = _config(prefix, table, "fee", "Fee so far · 台费", "{{ value_json.fee }}", state_class="measurement",
+    fee = _config(prefix, table, "fee", entity_name("ha_fee"), "{{ value_json.fee }}", state_class="measurement",
                   unit_of_measurement="points", icon="mdi:cash-register")
     (_, occ_topic), (_, fee_topic) = _topics(prefix, table, ha_prefix)
     return [Outgoing(occ_topic, dumps(occupied), retain=True), Outgoing(fee_topic, dumps(fee), retain=True)]

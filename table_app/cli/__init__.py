@@ -13,6 +13,8 @@ import keyword
 import sys
 from collections.abc import Sequence
 
+from table_app.present.words import tr
+
 # Add new verbs here, one line each, in the order --help shows them.
 VERBS: tuple[str, ...] = (
     "run",
@@ -55,7 +57,7 @@ def build_parser(verb: str | None = None) -> argparse.ArgumentParser:
     ``xian-table run`` starts the table sooner)."""
     parser = argparse.ArgumentParser(
         prog="xian-table",
-        description="西安麻将 table assistant — Xi'an mahjong rules engine, scores and table tools.",
+        description=f"{tr('app_title', 'zh')} table assistant — Xi'an mahjong rules engine, scores and table tools.",
     )
     sub = parser.add_subparsers(dest="verb", metavar="VERB")
     for name in VERBS if verb not in VERBS else (verb,):

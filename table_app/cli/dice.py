@@ -8,16 +8,10 @@ import sys
 from typing import Any
 
 from engine.wall import PER_WALL, break_point
+from table_app.present.words import tr
 
 HELP = "where to break the wall: the dealer's roll picks the wall, the owner's roll the stack"
 
-RELATIVE_ZH = ("庄家自己", "下家", "对家", "上家")
-RELATIVE_EN = (
-    "the dealer's own wall",
-    "the wall of the dealer's 下家 (the next player, on the right)",
-    "the wall of the dealer's 对家 (opposite)",
-    "the wall of the dealer's 上家 (the previous player, on the left)",
-)
 
 
 def _pair(text: str) -> tuple[int, int]:
@@ -41,33 +35,19 @@ def register(p: argparse.ArgumentParser) -> None:
 
 
 def describe(dealer: int, dealer_roll: tuple[int, int], owner_roll: tuple[int, int], direction: str) -> dict[str, Any]:
-    """The break point as JSON with a sentence in Chinese and one in English."""
+    """The break point as JSON with a sentence in Chinese and one in English (``table_app.present``)."""
     bp = break_point(dealer, dealer_roll, owner_roll, direction)
     t1, t2, k = sum(dealer_roll), sum(owner_roll), bp.count
     rel = (bp.owner - dealer) % 4
     head_wall, head_stack = bp.stack_at(0)
     tail_wall, tail_stack = bp.stack_at(67)
-    if bp.overflow:
-        zh_over = f"本墙只有 {PER_WALL} 墩，数过去进入下一道墙（座位 {bp.wall}）的第 {bp.stack} 墩。"
-        en_over = (
-            f" Seat {bp.owner}'s wall has only {PER_WALL} stacks, so the count runs on into the next wall"
-            f" (seat {bp.wall}'s) to its stack {bp.stack}."
-        )
-    else:
-        zh_over = en_over = ""
-    zh = (
-        f"庄家（座位 {dealer}）掷出 {t1} 点，从庄家数起第 {t1} 家是{RELATIVE_ZH[rel]}（座位 {bp.owner}），"
-        "在他的牌墙起牌。"
-        f"座位 {bp.owner} 再掷出 {t2} 点，共 {t1}+{t2}={k} 墩。{zh_over}"
-        f"座位 {tail_wall} 牌墙的第 {tail_stack} 墩是牌尾（补牌从这里往回取），"
-        f"从其后的座位 {head_wall} 牌墙第 {head_stack} 墩开始抓牌。"
-    )
-    en = (
-        f"The dealer (seat {dealer}) rolls {t1}: counting {t1} from the dealer reaches {RELATIVE_EN[rel]},"
-        f" seat {bp.owner}'s. Seat {bp.owner} rolls {t2}: count {t1}+{t2}={k} stacks along it.{en_over}"
-        f" Stack {tail_stack} of seat {tail_wall}'s wall is the tail (replacement tiles come from there backward);"
-        f" the deal starts after it, at stack {head_stack} of seat {head_wall}'s wall."
-    )
+    fields = {"dealer": dealer, "t1": t1, "t2": t2, "k": k, "owner": bp.owner, "tail_wall": tail_wall,
+              "tail_stack": tail_stack, "head_wall": head_wall, "head_stack": head_stack}
+
+    def sentence(lang: str) -> str:
+        over = tr("cli_dice_over", lang, per_wall=PER_WALL, owner=bp.owner, wall=bp.wall, stack=bp.stack)
+        return tr("cli_dice_break", lang, rel=tr(f"cli_rel_{rel}", lang), over=over if bp.overflow else "", **fields)
+
     return {
         "dealer": dealer,
         "dealer_roll": list(dealer_roll),
@@ -80,8 +60,8 @@ def describe(dealer: int, dealer_roll: tuple[int, int], owner_roll: tuple[int, i
         "overflow": bp.overflow,
         "tail": {"wall": tail_wall, "stack": tail_stack},
         "head": {"wall": head_wall, "stack": head_stack},
-        "zh": zh,
-        "en": en,
+        "zh": sentence("zh"),
+        "en": sentence("en"),
     }
 
 

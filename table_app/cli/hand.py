@@ -11,7 +11,7 @@ from typing import Any, TextIO
 from engine.hand import HandError, analyse_win, hand_counts, held_counts, parse_meld, splits, winning_tiles
 from engine.rules import Rules, RulesError
 from engine.tiles import TileError, format_tiles, names, parse_tile, parse_tiles, tile_name, tile_text
-from table_app.present.words import pair
+from table_app.present.words import en_zh, pair, tr, zh_en
 
 HELP = "analyse a hand: for 14 tiles whether it wins and how, for 13 tiles the winning tiles"
 
@@ -23,7 +23,8 @@ def register(p: argparse.ArgumentParser) -> None:
     p.add_argument("--melds", "-m", nargs="+", default=[], metavar="M", help="exposed melds, e.g. 123m 5555z")
     p.add_argument("--seven-pairs", action="store_true", help="count seven pairs as a winning hand")
     p.add_argument("--only-wait", action="store_true", help="wait bonus only when the hand waited on one tile")
-    p.add_argument("--edge-bonus", action="store_true", help="count an edge wait (边张) like a closed wait")
+    p.add_argument("--edge-bonus", action="store_true",
+                   help=f"count an edge wait ({tr('wait_edge', 'zh')}) like a closed wait")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--batch", metavar="FILE", help="one hand per line from FILE (- for stdin), one JSON line each")
 
@@ -84,43 +85,42 @@ def _wait_entry(
 
 
 def render(result: dict[str, Any], out: TextIO) -> None:
-    """The human form: mpsz with Chinese names, then the verdict."""
+    """The human form: mpsz with Chinese names, then the verdict (the words: ``table_app.present``)."""
     melds = "  ".join(result["melds"])
-    print(f"手牌 hand:  {result['hand']}   {names(parse_tiles(result['hand']))}", file=out)
+    print(f"{zh_en('cli_tiles')}:  {result['hand']}   {names(parse_tiles(result['hand']))}", file=out)
     if melds:
-        print(f"副露 melds: {melds}", file=out)
+        print(f"{zh_en('cli_melds')}: {melds}", file=out)
     if "waits" in result:
         if not result["waits"]:
-            print("没听牌 — not ready: no tile completes this hand", file=out)
+            print(" — ".join(pair("cli_not_ready")), file=out)
             return
-        print(f"听牌 ready — waiting on {len(result['waits'])} tile(s):", file=out)
+        print(f"{zh_en('cli_ready', n=len(result['waits']))}:", file=out)
         for w in result["waits"]:
-            zh, en = pair(f"wait_{w['wait']}")
-            bonus = "  +bonus 加分" if w["bonus"] else ""
+            bonus = f"  +{en_zh('cli_bonus')}" if w["bonus"] else ""
             name = tile_name(parse_tile(w["tile"]))
-            print(f"  {w['tile']:>3} {name}  {zh} {en}{bonus}  ({w['left']} left 剩{w['left']}张)", file=out)
+            print(f"  {w['tile']:>3} {name}  {zh_en('wait_' + w['wait'])}{bonus}  ({en_zh('cli_left', n=w['left'])})",
+                  file=out)
         return
     if not result["winning"]:
-        print("不是和牌 — not a winning hand", file=out)
+        print(" — ".join(pair("cli_not_winning")), file=out)
         return
-    print("和牌 winning hand ✓", file=out)
+    print(f"{zh_en('cli_winning')} ✓", file=out)
+    splits_word = en_zh("cli_splits")
     if "wait" in result:
-        zh, en = pair(f"wait_{result['wait']}")
-        bonus = "yes 有" if result["bonus"] else "no 无"
-        print(f"winning tile 和张: {result['win_tile']} {tile_name(parse_tile(result['win_tile']))}", file=out)
-        print(f"wait 听法: {zh} {en}   wait bonus 加分: {bonus}", file=out)
-        print("splits 拆法:", file=out)
+        bonus = en_zh("cli_yes") if result["bonus"] else en_zh("cli_no")
+        print(f"{en_zh('cli_win_tile')}: {result['win_tile']} {tile_name(parse_tile(result['win_tile']))}", file=out)
+        print(f"{en_zh('cli_wait')}: {zh_en('wait_' + result['wait'])}   {en_zh('cli_wait_bonus')}: {bonus}", file=out)
+        print(f"{splits_word}:", file=out)
         for s in result["splits"]:
-            kinds = ", ".join(pair("wait_" + k)[0] + f" {k}" for k in s["kinds"])
+            kinds = ", ".join(tr("wait_" + k, "zh") + f" {k}" for k in s["kinds"])
             print(f"  {s['split']}    ({kinds})", file=out)
         return
-    print("splits 拆法:", file=out)
+    print(f"{splits_word}:", file=out)
     for s in result["splits"]:
         print(f"  {s}", file=out)
     print("wait kind by winning tile (give --win-tile to pick one):", file=out)
     for t, info in result["by_win_tile"].items():
-        zh, en = pair(f"wait_{info['wait']}")
-        print(f"  {t:>3} {tile_name(parse_tile(t))}  {zh} {en}", file=out)
+        print(f"  {t:>3} {tile_name(parse_tile(t))}  {zh_en('wait_' + info['wait'])}", file=out)
 
 
 def _batch_lines(lines: Iterable[str], rules: Rules, out: TextIO) -> int:

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from table_app.cli import parlour_reports
+from table_app.present.words import tr
 
 if TYPE_CHECKING:
     from parlour.db import Database
@@ -64,16 +65,18 @@ def _broker_options(p: argparse.ArgumentParser) -> None:
 def _fee_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     from engine.fees import FEE_MODES, FEE_PAYERS
 
-    f = sub.add_parser("fee", help="send tables their fee (台费): their default, and the session in play's")
+    f = sub.add_parser("fee",
+                       help=f"send tables their fee ({tr('tk_fee', 'zh')}): their default, and the session in play's")
     f.add_argument("table", help="a table's id, or all (every table added and not retired)")
-    f.add_argument("--mode", choices=FEE_MODES, help="per started hour, settled hand (局), round begun (圈) or session")
+    f.add_argument("--mode", choices=FEE_MODES, help=f"per started hour, settled hand ({tr('cli_hand_word', 'zh')}), "
+                   f"round begun ({tr('cli_round_word', 'zh')}) or session")
     f.add_argument("--rate", type=int, metavar="N", help="points per hour, hand, round or session")
     f.add_argument("--min", type=int, default=0, dest="fee_min", metavar="N",
                    help="the table fee is at least this (default 0)")
     f.add_argument("--cap", type=int, metavar="N", help="and at most this (default: no cap)")
     f.add_argument("--payer", choices=FEE_PAYERS, default="aa", help="who pays it (default aa)")
     f.add_argument("--tea", type=int, default=0, metavar="N",
-                   help="tea (茶水费): each seat pays this once per session (default 0)")
+                   help=f"tea ({tr('cli_tea', 'zh')}): each seat pays this once per session (default 0)")
     f.add_argument("--none", action="store_true", help="no fee from now on (instead of --mode and --rate)")
     f.add_argument("--wait", type=float, default=10.0, metavar="S", help="seconds to wait for the tables' answers")
     _db_option(f)

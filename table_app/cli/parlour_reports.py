@@ -12,6 +12,8 @@ from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
+from table_app.present.words import tr
+
 if TYPE_CHECKING:
     from parlour.db import Database
 
@@ -26,7 +28,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser],
     t.add_argument("--csv", metavar="FILE|-", help="write CSV (UTF-8 with a BOM, for Excel) to FILE or - (stdout)")
     t.add_argument("--no-bom", action="store_true", help="CSV without the byte-order mark")
     b = sub.add_parser("leaderboard",
-                       help="the players across tables: net points, hands won, 自摸 (hidden ones left out)")
+                       help=f"the players across tables: net points, hands won, {tr('kind_self_drawn', 'zh')} "
+                       "(hidden ones left out)")
     b.add_argument("--period", choices=PERIODS, help="the current day, week or month (default: all time)")
     for p in (t, b):
         p.add_argument("--from", dest="first", metavar="DATE", help="from this local day (YYYY-MM-DD)")
@@ -88,7 +91,8 @@ def _leaderboard(db: Database, args: argparse.Namespace, first: date | None, las
     span = "all time" if rng.first is None and rng.last is None else \
         f"{rng.first or '…'} – {rng.last or '…'}"
     print(f"leaderboard, {span}")
-    print(f"{'#':>3} {'player':<14} {'net':>7} {'won':>5} {'自摸':>3} {'hands':>6} {'sessions':>8}  tables")
+    self_drawn = tr("kind_self_drawn", "zh")
+    print(f"{'#':>3} {'player':<14} {'net':>7} {'won':>5} {self_drawn:>3} {'hands':>6} {'sessions':>8}  tables")
     for i, r in enumerate(rows, 1):
         print(f"{i:>3} {r.name:<14} {r.net:>7} {r.wins:>5} {r.self_draws:>5} {r.hands:>6} {r.sessions:>8}  "
               f"{', '.join(r.tables)}")

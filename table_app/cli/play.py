@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from typing import Any, TextIO
 
 from engine.public import PublicState, public_state
-from table_app.present.words import WIND_ZH, pair
+from table_app.present.words import WIND_ZH, en_zh, tr, zh_en
 
 HELP = "apply a JSONL file of table events (- for stdin) and print the table's public state"
 
@@ -72,7 +72,7 @@ def play(lines: Iterable[str], out: TextIO, err: TextIO, as_json: bool, events: 
         except RuleError as e:
             report = {"error": str(e), "index": index, "line": lineno, "event": obj, "state": public_state(state)}
             print(json.dumps(report, ensure_ascii=False), file=out)
-            print(f"xian-table play: event {index} (line {lineno}) rejected 被拒绝: {e}", file=err)
+            print(f"xian-table play: event {index} (line {lineno}) {en_zh('cli_rejected')}: {e}", file=err)
             _write(events, taken)  # what was taken up to the refusal
             return 3
     _write(events, taken)
@@ -92,60 +92,49 @@ def _write(events: TextIO | None, taken: list[dict[str, Any]]) -> None:
 
 
 def render(st: PublicState, out: TextIO) -> None:
-    """The public state for people, in Chinese and English."""
-    zh, en = pair(f"phase_{st['phase']}")
-    print(f"阶段 phase: {zh} {en}", file=out)
+    """The public state for people, in Chinese and English (the words: ``table_app.present``)."""
+    print(f"{zh_en('cli_phase')}: {zh_en('phase_' + st['phase'])}", file=out)
     if st["phase"] == "idle":
         return
-    print(
-        f"第 {st['round']} 圈 round {st['round']}, 第 {st['hand']} 局 hand {st['hand']}, "
-        f"连庄 dealer streak {st['dealer_streak']}",
-        file=out,
-    )
+    print(f"{zh_en('cli_round', n=st['round'])}, {zh_en('cli_hand', n=st['hand'])}, "
+          f"{zh_en('cli_streak')} {st['dealer_streak']}", file=out)
+    seat_word = zh_en("cli_seat")
     for seat in range(4):
         wind = st["winds"][seat]
-        mark = " 庄 dealer" if seat == st["dealer"] else ""
-        turn = "  ← 出牌 to play" if seat == st["turn"] else ""
+        mark = f" {zh_en('cli_dealer')}" if seat == st["dealer"] else ""
+        turn = f"  ← {zh_en('cli_to_play')}" if seat == st["turn"] else ""
         w = f"{WIND_ZH[wind]}{wind}" if wind else "--"
-        bet = f"  注 bet {st['bets'][seat]}" if st["bets"][seat] else ""
-        print(
-            f"  座位 seat {seat} {w} {st['players'][seat]:<10} 分 score {st['scores'][seat]:>5}{bet}{mark}{turn}",
-            file=out,
-        )
+        bet = f"  {zh_en('bet')} {st['bets'][seat]}" if st["bets"][seat] else ""
+        print(f"  {seat_word} {seat} {w} {st['players'][seat]:<10} {zh_en('score')} {st['scores'][seat]:>5}"
+              f"{bet}{mark}{turn}", file=out)
     if st["break"]:
         b = st["break"]
-        print(
-            f"起牌点 break: 座位 seat {b['owner']} 掷数 count {b['count']}, 牌尾 tail = 座位 seat {b['wall']} "
-            f"第 {b['stack']} 墩 stack {b['stack']}",
-            file=out,
-        )
+        print(f"{zh_en('cli_break')}: {seat_word} {b['owner']} {zh_en('cli_count')} {b['count']}, "
+              f"{zh_en('cli_tail')} = {seat_word} {b['wall']} {zh_en('cli_stack_n', n=b['stack'])}", file=out)
         wall = st["wall"]
-        print(
-            f"牌墙 wall: 剩 {wall['remaining']} remaining, 牌头 head {wall['head_taken']}, "
-            f"牌尾 tail {wall['tail_taken']}, 杠 kongs {wall['kongs']}, "
-            f"留 {wall['reserve_stacks']} 墩 stacks reserved, 可摸 drawable {wall['drawable']}",
-            file=out,
-        )
+        print(f"{zh_en('cli_wall')}: {zh_en('cli_remaining', n=wall['remaining'])}, "
+              f"{zh_en('cli_head')} {wall['head_taken']}, {zh_en('cli_tail')} {wall['tail_taken']}, "
+              f"{zh_en('cli_kongs')} {wall['kongs']}, {zh_en('cli_reserved', n=wall['reserve_stacks'])}, "
+              f"{zh_en('cli_drawable')} {wall['drawable']}", file=out)
     c = st["claims"]
     if c is not None:
         tile = f" {c['tile']}" if c["tile"] else ""
-        print(f"等待 waiting on seats {c['waiting']} for claims on seat {c['from']}'s{tile}", file=out)
+        print(zh_en("cli_waiting", seats=c["waiting"], frm=c["from"], tile=tile), file=out)
     p = st["pending_win"]
     if p is not None:
-        kz, ke = pair(f"kind_{p['kind']}")
-        frm = f" from seat {p['from']}" if p["from"] is not None else ""
-        print(f"待确认 to confirm: 座位 seat {p['seat']} 和牌 declares a win — {kz} {ke}{frm}", file=out)
+        frm = f" {tr('cli_from_seat', 'en', seat=p['from'])}" if p["from"] is not None else ""
+        print(f"{zh_en('cli_to_confirm')}: {seat_word} {p['seat']} {zh_en('cli_declares')} — "
+              f"{zh_en('kind_' + p['kind'])}{frm}", file=out)
     if st["next_dealer"] is not None:
-        print(f"下局庄家 next dealer: 座位 seat {st['next_dealer']}", file=out)
+        print(f"{zh_en('cli_next_dealer')}: {seat_word} {st['next_dealer']}", file=out)
     last = st["last_settlement"]
     if last:
         if last["result"] == "draw":
-            print("上局 last hand: 荒牌 drawn (exhaustive draw)", file=out)
+            print(f"{zh_en('cli_last_hand')}: {zh_en('cli_drawn')}", file=out)
         else:
-            kz, ke = pair(f"kind_{last['kind']}")
-            wz, we = pair(f"wait_{last['wait']}")
-            print(f"上局 last hand: 座位 seat {last['winner']} 和 wins — {kz} {ke}, {wz} {we}", file=out)
-        print(f"  得失 deltas: {last['deltas']}", file=out)
+            print(f"{zh_en('cli_last_hand')}: {seat_word} {last['winner']} {zh_en('cli_wins')} — "
+                  f"{zh_en('kind_' + str(last['kind']))}, {zh_en('wait_' + str(last['wait']))}", file=out)
+        print(f"  {zh_en('cli_deltas')}: {last['deltas']}", file=out)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -30,10 +30,11 @@ from typing import TextIO
 from engine.rules import Rules
 from engine.tiles import TileError
 from table_app.cli.hand import analyse, render
+from table_app.present.words import en_zh, tr
 
 HELP = "run the table: the touchscreen app (--sim: simulated buttons; --terminal: the terminal table)"
 
-BANNER = """西安麻将 xian-table — terminal table 终端
+BANNER = f"""{tr('app_title', 'zh')} xian-table — {en_zh('cli_terminal')}
 Type a hand in mpsz text, e.g.  123m456p789s11122z   or   1112345678999m
 Options after the hand: win=2p (the winning tile), melds=123m,5555z (exposed melds).
 Commands: help, quit.
@@ -193,7 +194,7 @@ def run_terminal(args: argparse.Namespace) -> int:
     while True:
         if interactive:
             try:
-                line = input("hand 手牌> ")
+                line = input(f"{en_zh('cli_tiles')}> ")
             except EOFError:
                 print()
                 return 0

@@ -1,13 +1,7 @@
 """``xian-table score``: pay one hand without a journal — wins, kongs and bets (docs/rules.md §13–§16).
 
-Examples::
-
-    xian-table score --winner 2 --self-drawn --wait closed          # 自摸夹张: +9 / -3 each
-    xian-table score --winner 1 --discard 3 --wait single           # 胡 seat 3's discard: +2 / -2
-    xian-table score --winner 1 --after-kong --kong 1:concealed     # 杠后开花 after a concealed kong
-    xian-table score --winner 0 --heavenly                          # 天胡 by the dealer: +18
-    xian-table score --winner 3 --self-drawn --bets 0 1 0 2
-    xian-table score --draw --kong 2:exposed:0 --rule kong_paid_on_draw=false
+The examples are the verb's help (``EXAMPLES``: their notes name the rules' Chinese terms from
+the one word table), e.g. ``xian-table score --winner 2 --self-drawn --wait closed``.
 """
 
 from __future__ import annotations
@@ -24,19 +18,36 @@ from engine.hand import analyse_win, parse_meld
 from engine.records import WAIT_KINDS, WaitKind
 from engine.rules import Rules, RulesError
 from engine.scored import Extra, ScoredKong, check_scored, pay_scored, score_hand
-from engine.scoring import AFTER_KONG_MULTIPLIER, HEAVENLY_MULTIPLIER, KONG_KINDS, REASONS, WIN_HOWS, WinHow, deltas
+from engine.scoring import AFTER_KONG_MULTIPLIER, HEAVENLY_MULTIPLIER, KONG_KINDS, REASONS, WinHow, deltas
 from engine.tiles import TileError
-from table_app.present.words import pair
+from table_app.present.words import en_zh, pair, tr, zh_en
 
 HELP = "pay one hand: winner, how, wait, kongs, bets and base → the transfers and each seat's gain (no journal)"
 
 # the words of the one word table (table_app.present), in both languages
-WAIT_NAMES: Final = {w: pair(f"wait_{w}") for w in WAIT_KINDS}
-HOW_NAMES: Final = {h: pair(f"kind_{h}") for h in WIN_HOWS}
 KONG_NAMES: Final = {k: pair(f"kong_{k}") for k in KONG_KINDS}
-REASON_NAMES: Final = {r: pair(f"reason_{r}") for r in REASONS}
 KONG_ALIASES: Final = {alias: k for k, (zh, _en) in KONG_NAMES.items() for alias in (k, k[0], zh, zh[0])}
 """A kong's kind as typed: concealed, c, 暗杠 or 暗 (and the same for exposed and added)."""
+
+
+def _zh(key: str) -> str:
+    """A rule's Chinese term, as the help names it beside the English."""
+    return tr(key, "zh")
+
+
+def examples() -> str:
+    """The help's examples, each with what it pays (the Chinese terms: ``table_app.present``)."""
+
+    rows = (
+        ("--winner 2 --self-drawn --wait closed", f"{_zh('kind_self_drawn')}{_zh('wait_closed')}: +9 / -3 each"),
+        ("--winner 1 --discard 3 --wait single", f"{_zh('reason_win')} seat 3's discard: +2 / -2"),
+        ("--winner 1 --after-kong --kong 1:concealed", f"{_zh('kind_kong_bloom')} after a concealed kong"),
+        ("--winner 0 --heavenly", f"{_zh('kind_heavenly')} by the dealer: +18"),
+        ("--winner 3 --self-drawn --bets 0 1 0 2", ""),
+        ("--draw --kong 2:exposed:0 --rule kong_paid_on_draw=false", ""),
+    )
+    lines = (f"{'xian-table score ' + cmd:<64}# {note}" if note else f"xian-table score {cmd}" for cmd, note in rows)
+    return "\n\n" + "".join(f"    {line}\n" for line in lines)
 
 
 class ScoreInputError(ValueError):
@@ -45,22 +56,27 @@ class ScoreInputError(ValueError):
 
 def register(p: argparse.ArgumentParser) -> None:
     p.formatter_class = argparse.RawDescriptionHelpFormatter
-    p.epilog = __doc__.split("Examples::", 1)[1] if __doc__ else None
+    p.epilog = examples()
     p.add_argument("--winner", "-w", type=int, metavar="SEAT", help="the winning seat 0..3")
     how = p.add_mutually_exclusive_group()
-    how.add_argument("--self-drawn", "-s", action="store_true", help="自摸: the winner drew the winning tile")
-    how.add_argument("--discard", "-d", type=int, metavar="SEAT", help="胡 on the discard of SEAT")
+    how.add_argument("--self-drawn", "-s", action="store_true",
+                     help=f"{_zh('kind_self_drawn')}: the winner drew the winning tile")
+    how.add_argument("--discard", "-d", type=int, metavar="SEAT", help=f"{_zh('reason_win')} on the discard of SEAT")
     how.add_argument(
         "--robbed", type=int, metavar="SEAT",
-        help="抢杠: the winner robbed the added kong of SEAT (paid like a discard; that kong is not paid: omit it)",
+        help=f"{_zh('kind_robbed_kong')}: the winner robbed the added kong of SEAT (paid like a discard; "
+        "that kong is not paid: omit it)",
     )  # fmt: skip
-    how.add_argument("--draw", action="store_true", help="荒牌: the hand was drawn (no winner; only kongs are paid)")
+    how.add_argument("--draw", action="store_true",
+                     help=f"{_zh('drawn_hand')}: the hand was drawn (no winner; only kongs are paid)")
     special = p.add_mutually_exclusive_group()
-    special.add_argument("--after-kong", action="store_true",
-                         help=f"杠后开花: self-drawn on a kong replacement tile (x{AFTER_KONG_MULTIPLIER})")
+    special.add_argument(
+        "--after-kong", action="store_true",
+        help=f"{_zh('kind_kong_bloom')}: self-drawn on a kong replacement tile (x{AFTER_KONG_MULTIPLIER})")
     special.add_argument("--heavenly", action="store_true",
-                         help=f"天胡: the dealer's dealt 14 tiles win (x{HEAVENLY_MULTIPLIER})")
-    p.add_argument("--dealer", type=int, default=0, metavar="SEAT", help="the dealer 庄家 (default 0; 天胡 is theirs)")
+                         help=f"{_zh('kind_heavenly')}: the dealer's dealt 14 tiles win (x{HEAVENLY_MULTIPLIER})")
+    p.add_argument("--dealer", type=int, default=0, metavar="SEAT",
+                   help=f"the dealer {_zh('cli_dealer_seat')} (default 0; {_zh('kind_heavenly')} is theirs)")
     p.add_argument("--wait", choices=WAIT_KINDS, help="the wait kind (default plain); the bonus follows the rules")
     p.add_argument("--hand", metavar="TILES", help="instead of --wait: the concealed hand with the winning tile")
     p.add_argument("--win-tile", metavar="T", help="with --hand: the winning tile")
@@ -72,7 +88,7 @@ def register(p: argparse.ArgumentParser) -> None:
         "repeat for more",
     )  # fmt: skip
     p.add_argument("--bets", nargs=4, type=int, metavar="N", help="each seat's bets n_0..n_3 (>= 0)")
-    p.add_argument("--base", "-b", type=int, default=1, help="the base 基数 b (default 1)")
+    p.add_argument("--base", "-b", type=int, default=1, help=f"the base {_zh('base')} b (default 1)")
     p.add_argument(
         "--rule", "-r", action="append", default=[], metavar="NAME=VALUE",
         help="a rule option override, e.g. discard_win_payers=all, bet_unit=2 (repeatable)",
@@ -192,45 +208,46 @@ def _signed(n: int) -> str:
 
 
 def render(r: dict[str, Any], out: TextIO) -> None:
-    """The human form: a short header, the transfers, then each seat's gain."""
+    """The human form: a short header, the transfers, then each seat's gain (the words:
+    ``table_app.present``)."""
 
     def seat(s: int) -> str:
-        return f"座{s} seat {s}" + (" 庄" if s == r["dealer"] else "")
+        return zh_en("cli_seat_n", n=s) + (f" {_zh('cli_dealer')}" if s == r["dealer"] else "")
 
-    print(f"一手结算 settlement of one hand — 基数 base {r['base']}, 庄家 dealer seat {r['dealer']}", file=out)
+    print(f"{zh_en('cli_one_hand')} — {zh_en('base')} {r['base']}, {zh_en('cli_dealer_seat', n=r['dealer'])}",
+          file=out)
     if r["result"] == "draw":
-        paid = "杠分照付 kongs stay paid" if r.get("kongs_paid") else "无杠分 no kong payments"
-        print(f"荒牌 drawn hand: 无胡分无注 no win or bet payments; {paid}", file=out)
+        paid = zh_en("cli_kongs_paid") if r.get("kongs_paid") else zh_en("cli_no_kong_pay")
+        print(f"{zh_en('drawn_hand')}: {zh_en('cli_no_win_pay')}; {paid}", file=out)
     else:
-        zh, en = HOW_NAMES[r["how"]]
-        line = f"赢家 winner: {seat(r['winner'])}, {zh} {en}"
+        line = f"{zh_en('cli_winner')}: {seat(r['winner'])}, {zh_en('kind_' + r['how'])}"
         if r["discarder"] is not None:
-            line += f" (from seat {r['discarder']} 由座{r['discarder']}付)"
-        wzh, wen = WAIT_NAMES[r["wait"]]
-        line += f"; {' '.join(pair('wait'))}: {wzh} {wen}" + (" +加分 bonus" if r["wait_bonus"] else "")
+            line += f" ({en_zh('cli_from_seat', seat=r['discarder'])})"
+        line += f"; {zh_en('wait')}: {zh_en('wait_' + r['wait'])}"
+        line += f" +{zh_en('cli_bonus')}" if r["wait_bonus"] else ""
         if r["after_kong"]:
-            line += f"; {' '.join(pair('kind_kong_bloom'))} x{AFTER_KONG_MULTIPLIER}"
+            line += f"; {zh_en('kind_kong_bloom')} x{AFTER_KONG_MULTIPLIER}"
         if r["heavenly"]:
-            line += f"; {' '.join(pair('kind_heavenly'))} x{HEAVENLY_MULTIPLIER}"
+            line += f"; {zh_en('kind_heavenly')} x{HEAVENLY_MULTIPLIER}"
         print(line, file=out)
     if any(r["bets"]):
-        print(f"下注 bets: {' '.join(str(n) for n in r['bets'])}", file=out)
+        print(f"{zh_en('cli_bets')}: {' '.join(str(n) for n in r['bets'])}", file=out)
     for k in r["kongs"]:
-        kzh, ken = KONG_NAMES[k["kind"]]
-        src = f" (claimed from seat {k['from']} 座{k['from']}点杠)" if k["from"] is not None else ""
-        print(f"杠 kong: {seat(k['seat'])} {kzh} {ken}{src}", file=out)
+        src = f" ({en_zh('cli_claimed_from', seat=k['from'])})" if k["from"] is not None else ""
+        print(f"{zh_en('reason_kong')}: {seat(k['seat'])} {zh_en('kong_' + k['kind'])}{src}", file=out)
     if r["rules"]:
-        print("规则 rules: " + ", ".join(f"{k}={json.dumps(v)}" for k, v in r["rules"].items()), file=out)
+        print(f"{zh_en('cli_rules')}: " + ", ".join(f"{k}={json.dumps(v)}" for k, v in r["rules"].items()), file=out)
     print("", file=out)
     if r["transfers"]:
-        print(f"  {_pad('付 from', 16)}  {_pad('收 to', 16)}{_pad('分 amount', 10)} 因 reason", file=out)
+        print(f"  {_pad(zh_en('cli_from'), 16)}  {_pad(zh_en('cli_to'), 16)}{_pad(zh_en('cli_amount'), 10)} "
+              f"{zh_en('cli_reason')}", file=out)
         for t in r["transfers"]:
-            zh, en = REASON_NAMES[t["reason"]]
-            print(f"  {_pad(seat(t['from']), 16)}→ {_pad(seat(t['to']), 16)}{t['amount']:>8}   {zh} {en}", file=out)
+            print(f"  {_pad(seat(t['from']), 16)}→ {_pad(seat(t['to']), 16)}{t['amount']:>8}   "
+                  f"{zh_en('reason_' + t['reason'])}", file=out)
     else:
-        print("  没有付款 no payments", file=out)
+        print(f"  {zh_en('cli_no_payments')}", file=out)
     print("", file=out)
-    print("得失 per-seat result:", file=out)
+    print(f"{zh_en('cli_per_seat')}:", file=out)
     for s, d in enumerate(r["deltas"]):
         print(f"  {_pad(seat(s), 16)}{_signed(d):>6}", file=out)
 

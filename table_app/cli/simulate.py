@@ -17,6 +17,8 @@ import sys
 import time
 from typing import IO
 
+from table_app.present.words import en_zh, tr
+
 HELP = "let bots play N hands in full-tile mode, check the invariants after every hand, summarise"
 
 DEFAULT_SESSION_HANDS = 0
@@ -33,7 +35,7 @@ def register(p: argparse.ArgumentParser) -> None:
         "--rules", nargs="+", action="extend", default=[], metavar="NAME=VALUE",
         help="rule option overrides, e.g. seven_pairs=true kong_reserve=[13,7,8,13] (values are JSON or words)",
     )  # fmt: skip
-    p.add_argument("--base", type=int, default=1, help="the base 基数 b (default 1)")
+    p.add_argument("--base", type=int, default=1, help=f"the base {tr('base', 'zh')} b (default 1)")
     p.add_argument("--bets", action="store_true", help="each seat bets 0, 1 or 2 before every hand (seeded)")
     p.add_argument(
         "--session-hands", type=int, default=DEFAULT_SESSION_HANDS, metavar="N",
@@ -121,7 +123,7 @@ def run(args: argparse.Namespace) -> int:
     except InvariantViolation as e:
         if progress is not None:
             sys.stderr.write("\n")
-        print(f"xian-table simulate: invariant violated 不变量被破坏: {e}", file=sys.stderr)
+        print(f"xian-table simulate: {en_zh('cli_invariant')}: {e}", file=sys.stderr)
         print(f"  reproduce: xian-table simulate --hands {e.hand} --seed {e.seed} --bots {','.join(bots)}"
               + (f" --rules {' '.join(args.rules)}" if args.rules else "")
               + (" --bets" if args.bets else "")

@@ -202,7 +202,8 @@ def _money(v: object) -> str:
 
 
 def _unit(v: object) -> str:
-    if not isinstance(v, str) or not 1 <= len(v.strip()) <= 8 or not v.strip().isprintable():
+    """A currency's word, 1–8 characters; empty: the word table's (the default)."""
+    if not isinstance(v, str) or not len(v.strip()) <= 8 or not v.strip().isprintable():
         raise ValueError("a currency word of 1–8 characters, like 元 or yuan")
     return v.strip()
 
@@ -244,8 +245,8 @@ KEYS: tuple[Key, ...] = (
     Key("money", "per_point", "money_per_point", "",
         "the money a point is worth (0.5: 每分 0.5 元), shown beside points in every settle-up; empty: points only",
         _money),
-    Key("money", "unit_zh", "money_unit_zh", "元", "the currency word in Chinese", _unit),
-    Key("money", "unit_en", "money_unit_en", "yuan", "the currency word in English", _unit),
+    Key("money", "unit_zh", "money_unit_zh", "", "the currency word in Chinese (empty: the word table's)", _unit),
+    Key("money", "unit_en", "money_unit_en", "", "the currency word in English (empty: the word table's)", _unit),
     Key("log", "level", "log_level", "info", "how much the service logs: debug, info, warning or error", _level),
     Key("ui", "lang", "ui_lang", "zh", "the touchscreen's language: zh or en (--lang; the app's 中文/English switch)",
         _lang),
@@ -286,8 +287,8 @@ class Config(FeeKeys):
     broker_tls_listen: tuple[str, ...] = Array()
     broker_tls_names: tuple[str, ...] = Array()
     money_per_point: str = ""
-    money_unit_zh: str = "元"
-    money_unit_en: str = "yuan"
+    money_unit_zh: str = ""  # the currency's words ("": the word table's, present.money.CURRENCY: the core
+    money_unit_en: str = ""  # words nothing)
     log_level: str = "info"
     ui_lang: str = "zh"
     ui_layout: str = "upright"

@@ -15,6 +15,7 @@ from typing import Any
 from engine.seats import SEATS
 from table_app.mqtt.messages import Outgoing, dumps
 from table_app.mqtt.topics import HA_PREFIX, OFFLINE, ONLINE, Topics, node_id
+from table_app.present.words import entity_name, tr
 
 MODEL = "xian-table"
 
@@ -34,7 +35,7 @@ def _sensor(topics: Topics, object_id: str, name: str, state_topic: str, templat
         "qos": 1,
         "device": {
             "identifiers": [node],
-            "name": f"Mahjong table {topics.table} · 麻将桌",
+            "name": entity_name("ha_table", table=topics.table),
             "manufacturer": "xian-table",
             "model": MODEL,
         },
@@ -48,14 +49,14 @@ def discovery_messages(topics: Topics, ha_prefix: str = HA_PREFIX) -> list[Outgo
     configs: list[tuple[str, dict[str, Any]]] = []
     for s in range(SEATS):
         configs.append((f"score_{s}", _sensor(
-            topics, f"score_{s}", f"Seat {s} score", topics.seat(s), "{{ value_json.score }}",
+            topics, f"score_{s}", tr("ha_seat_score", "en", seat=s), topics.seat(s), "{{ value_json.score }}",
             state_class="measurement", icon="mdi:counter",
             json_attributes_topic=topics.seat(s),
             json_attributes_template=("{{ {'name': value_json.name, 'wind': value_json.wind, "
                                       "'rank': value_json.rank, 'dealer': value_json.dealer} | tojson }}"))))
-    configs.append(("phase", _sensor(topics, "phase", "Phase", topics.state, "{{ value_json.phase }}",
+    configs.append(("phase", _sensor(topics, "phase", tr("ha_phase", "en"), topics.state, "{{ value_json.phase }}",
                                      icon="mdi:cards-playing")))
-    configs.append(("drawable", _sensor(topics, "drawable", "Wall drawable tiles", topics.state,
+    configs.append(("drawable", _sensor(topics, "drawable", tr("ha_drawable", "en"), topics.state,
                                         "{{ value_json.wall.drawable }}", state_class="measurement",
                                         unit_of_measurement="tiles", icon="mdi:wall")))
     return [Outgoing(f"{ha_prefix}/sensor/{node}/{object_id}/config", dumps(body), retain=True)

@@ -30,7 +30,7 @@ from engine.records import ACTIONS, Action
 from engine.table import accepts
 from table_app.present.vocab_link import LINK
 from table_app.present.vocab_page import PAGE
-from table_app.present.words import pair, tr
+from table_app.present.words import tr
 
 PLAY_SLOTS: Final[tuple[tuple[str, tuple[str, ...]], ...]] = (
     ("discard", ("discard",)),
@@ -166,10 +166,6 @@ PHONE_WORDS: Final = ("ph_dealer", "ph_rank", "ph_seat", "ph_no_wind", "ph_last"
                       "ph_connecting", "ph_offline", "ph_leave", "ph_refused", "ph_saving", "ph_tap_again",
                       "ph_east_taps", "ph_i_drew_east", "ph_how_waited", "ph_false_win", "ph_winner_confirms",
                       "go_new_session", "go_confirm_win", "go_next_hand", "end_session", "kong_concealed", "kong_added",
-                      "fe_house", *PAGE, *LINK)
+                      "fe_house", *(word for _button, word in PHONE_BUTTONS), *PAGE, *LINK)
 """The words a phone's page shows beside its view's own lines (served with the view)."""
 
-
-def phone_words() -> dict[str, dict[str, str]]:
-    """:data:`PHONE_WORDS` in both languages (``{n}``-style fields left for the page to fill)."""
-    return {key: {"zh": pair(key)[0], "en": pair(key)[1]} for key in PHONE_WORDS}

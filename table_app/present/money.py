@@ -20,8 +20,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
+from typing import Final
 
-from table_app.present.words import tr
+from table_app.present.words import pair, tr
+
+CURRENCY: Final = pair("money_unit")
+"""The currency's word in zh and en where the config names none (元, yuan): the one place it is written."""
 
 
 @dataclass(frozen=True)
@@ -29,19 +33,20 @@ class Money:
     """A point's worth in hundredths of the currency, and the currency's word in each language."""
 
     cents: int
-    unit_zh: str = "元"
-    unit_en: str = "yuan"
+    unit_zh: str = CURRENCY[0]
+    unit_en: str = CURRENCY[1]
 
     @classmethod
-    def of(cls, per_point: str, unit_zh: str = "元", unit_en: str = "yuan") -> Money | None:
-        """The value of ``per_point`` (config text like "0.5"); None for points only ("" or 0)."""
+    def of(cls, per_point: str, unit_zh: str = "", unit_en: str = "") -> Money | None:
+        """The value of ``per_point`` (config text like "0.5"); None for points only ("" or 0).
+        A unit left empty (the config's default) is the word table's, :data:`CURRENCY`."""
         try:
             cents = Decimal(per_point or "0") * 100
         except InvalidOperation:
             raise ValueError(f"money per point must be a number like 0.5, got {per_point!r}") from None
         if cents < 0 or cents != cents.to_integral_value():
             raise ValueError(f"money per point is ≥ 0 with at most 2 decimals, got {per_point!r}")
-        return cls(int(cents), unit_zh, unit_en) if cents else None
+        return cls(int(cents), unit_zh or CURRENCY[0], unit_en or CURRENCY[1]) if cents else None
 
     def unit(self, lang: str) -> str:
         return self.unit_zh if lang == "zh" else self.unit_en

@@ -21,6 +21,16 @@ LINK: Final[dict[str, tuple[str, str]]] = {
     "lk_ask_refused": ("这个座位上的手机没有同意", "the phone at this seat said no"),
     "lk_ask_gone": ("这个请求已过期：请再选一次座位", "this request is over: pick the seat again"),
     "lk_no_question": ("没有手机在问这个座位", "no phone is asking for this seat"),
+    # the join page (join.html: every line in both languages)
+    "jn_join": ("入座", "Join"),
+    "jn_title": ("选座位、写名字", "Pick your seat, type your name"),
+    "jn_name": ("名字", "Name"),
+    "jn_name_limit": ("最多8个汉字或12个字母", "up to 8 Chinese characters or 12 letters"),
+    "jn_blank_keeps": ("不填就用现在的", "blank keeps the one shown"),
+    "jn_has_phone": ("已有手机", "has a phone"),
+    "jn_free": ("空", "free"),
+    "jn_no_answer": ("连不上牌桌", "The table does not answer"),
     # the table page
     "lk_new_code": ("换二维码", "New code"),
+    "lk_table": ("麻将桌", "Mahjong table"),
 }

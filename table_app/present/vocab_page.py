@@ -17,6 +17,13 @@ PAGE: Final[dict[str, tuple[str, str]]] = {
     "pg_place": ("屏幕{place}的座位", "the seat at the screen's {place}"),
     "pg_wind": ("{wind}风", "{wind}"),
     "pg_no_name": ("还没有名字", "no name yet"),
+    # the pages' own titles and the seats' list (index.html: a seat's page to open)
+    "pg_my_seat": ("我的座位", "My seat"),
+    "pg_seat": ("座位", "Seat"),
+    "pg_choose_seat": ("选择你的座位", "Choose your seat"),
+    "pg_table_word": ("桌", "Table"),
+    "pg_whole_table": ("整桌", "the whole table"),
+    "pg_old_code": ("二维码已过期", "Old code"),
     # the session's hands, one line each (every screen that lists hands: present.table.hand_line)
     "pg_hand_won": ("第{hand}局 胡 {delta}", "hand {hand}: won {delta}"),
     "pg_hand_drawn": ("第{hand}局 荒牌 {delta}", "hand {hand}: drawn {delta}"),

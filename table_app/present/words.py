@@ -25,12 +25,14 @@ from typing import Final, Literal, TypedDict, get_args
 from engine.records import Wind
 from engine.tiles import HONOURS, TileError, parse_tiles, tile_name
 from table_app.present.vocab_claim import CLAIM
+from table_app.present.vocab_cli import CLI
 from table_app.present.vocab_decide import DECIDE
 from table_app.present.vocab_fees import FEES
 from table_app.present.vocab_floor import FLOOR
 from table_app.present.vocab_forms import FORMS
 from table_app.present.vocab_history import HISTORY
 from table_app.present.vocab_history_page import HISTORY_PAGE
+from table_app.present.vocab_home import HOME
 from table_app.present.vocab_keyboard import KEYBOARD
 from table_app.present.vocab_link import LINK
 from table_app.present.vocab_page import PAGE
@@ -69,7 +71,8 @@ def _gather(*vocabularies: dict[str, tuple[str, str]]) -> dict[str, tuple[str, s
 
 
 _T: Final = _gather(TABLE, FORMS, SENTENCES, REFUSALS, PAGE, SCORE, DECIDE, LINK, KEYBOARD, SEATING, UNDO, ENTRY,
-                    ROSTER, CLAIM, HISTORY, HISTORY_PAGE, PAST, FLOOR, TAKINGS, FEES)
+                    ROSTER, CLAIM, HISTORY, HISTORY_PAGE, PAST, FLOOR, TAKINGS, FEES, CLI,
+                    HOME)
 
 
 def tr(key: str, lang: str, **fields: object) -> str:
@@ -94,6 +97,33 @@ def known(key: str) -> bool:
 def pair(key: str) -> tuple[str, str]:
     """The word ``key`` as (zh, en), unformatted: for a command line that prints both."""
     return _T[key]
+
+
+def zh_en(key: str, **fields: object) -> str:
+    """The word ``key`` in Chinese, then English, as the command line prints both on one line.
+
+    >>> zh_en("cli_seat"), zh_en("cli_round", n=2)
+    ('座位 seat', '第 2 圈 round 2')
+    """
+    return f"{tr(key, 'zh', **fields)} {tr(key, 'en', **fields)}"
+
+
+def en_zh(key: str, **fields: object) -> str:
+    """The word ``key`` in English, then Chinese (the command line's lines that begin in English).
+
+    >>> en_zh("cli_left", n=3)
+    '3 left 剩3张'
+    """
+    return f"{tr(key, 'en', **fields)} {tr(key, 'zh', **fields)}"
+
+
+def entity_name(key: str, **fields: object) -> str:
+    """A Home Assistant device's or entity's name: English, then Chinese.
+
+    >>> entity_name("ha_occupied"), entity_name("ha_table", table="t1")
+    ('Occupied · 有人在打', 'Mahjong table t1 · 麻将桌')
+    """
+    return f"{tr(key, 'en', **fields)} · {tr(key, 'zh', **fields)}"
 
 
 def both(key: str, **fields: object) -> Both:

@@ -78,7 +78,7 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
     rule_overrides = DictProperty({})  # the rules chosen for the next session
     join_url = StringProperty("")  # the phones' join link (the QR code) while the web pages are on
     money_per_point = StringProperty("")  # the money a point is worth ("0.5"; "": points only), config money.per_point
-    money_units = ("元", "yuan")  # its currency's word in zh and en (config money.unit_zh, money.unit_en)
+    money_units = ("", "")  # the currency's word in zh, en (config money.unit_zh, .unit_en; "": present.money's)
     diagonal_in = NumericProperty(units.DEFAULT_DIAGONAL_IN)
     # sizes in px, from the window's size and the screen's diagonal (units.py)
     mm = NumericProperty(5.25)

@@ -59,7 +59,7 @@ const LINK = (() => {
 
   // -- a tap: sent once, asked again while saving, shown as not sent when the table is away --------
   let unsent = null;  // {path, body, seq, done}: the tap offered again
-  const NOT_SENT = () => [{status: 0}, {ok: false, code: "phone.not_sent", zh: "没送到", en: "not sent"}];
+  const NOT_SENT = () => [{status: 0}, {ok: false, code: "phone.not_sent", ...words.lk_not_sent}];
   async function attempt(path, body) {  // [r, a], or null: the table did not answer
     let failures = 0;
     for (let wait = 250; ; wait = Math.min(wait * 2, 4000)) {

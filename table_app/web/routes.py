@@ -20,9 +20,10 @@ from importlib import resources
 
 from table_app.http_kit.replies import json_object, refused
 from table_app.http_kit.server import Reply, Request, Route, Stream, query_value, sse_view
-from table_app.present.buttons import phone_words
+from table_app.present.page_words import page_words
 from table_app.present.qr import qr_svg
 from table_app.present.seat import seat_labels
+from table_app.present.words import pair
 from table_app.system.bounded import json_line
 from table_app.web import phone_join
 from table_app.web.history_routes import History
@@ -33,8 +34,7 @@ PHONE_WAKE_S = 1.0  # a phone's stream looks at its binding at least this often
 HTML = "text/html; charset=utf-8"
 JSON = "application/json"
 
-WORDS = phone_words()  # (the phone page's own words: the same for every view, made once)
-PAGE_WORDS = json.dumps(WORDS, ensure_ascii=False).replace("</", "<\\/")  # (inside a <script>)
+WORDS = page_words("phone.html")  # (the phone page's own words: the same for every view, made once)
 
 
 @dataclass(frozen=True)
@@ -53,18 +53,34 @@ class Site:
 
 
 def page_text(name: str, table: str, base: str = "") -> str:
-    """A page file's text, the table's name filled in, and the page's own words (the word
-    table's, as JSON for its script) where it asks for ``{{WORDS}}``; ``{{BASE}}``: the prefix of
-    the table's paths (the parlour serves a table's page under ``/parlour/t/<T>``)."""
+    """A page file's text, the table's name filled in, and the page's own words from the word
+    table: as JSON for its script where it asks for ``{{WORDS}}``
+    (:func:`table_app.present.page_words.page_words`), and one word in its HTML where it says
+    ``{{W:key}}`` ("中文 · English"), ``{{ZH:key}}`` or ``{{EN:key}}``; ``{{BASE}}``: the
+    prefix of the table's paths (the parlour serves a table's page under ``/parlour/t/<T>``)."""
     folder = resources.files("table_app.web")
     text = folder.joinpath(name).read_text(encoding="utf-8")
     # a page's script parts, each its own file (``{{INCLUDE:phone_score.js}}``), put in whole
     text = _INCLUDE.sub(lambda m: folder.joinpath(m.group(1)).read_text(encoding="utf-8"), text)
-    return (text.replace("{{TABLE}}", html.escape(table)).replace("{{WORDS}}", PAGE_WORDS)
+    text = _WORD.sub(_word, text)
+    return (text.replace("{{TABLE}}", html.escape(table)).replace("{{WORDS}}", _page_words(name))
             .replace("{{BASE}}", base))
 
 
+@functools.cache
+def _page_words(name: str) -> str:
+    """The page's words as JSON inside its <script> (made once a page)."""
+    return json.dumps(page_words(name), ensure_ascii=False).replace("</", "<\\/")
+
+
 _INCLUDE = re.compile(r"\{\{INCLUDE:([a-z_]+\.js)\}\}")
+_WORD = re.compile(r"\{\{(W|ZH|EN):(\w+)\}\}")
+
+
+def _word(m: re.Match[str]) -> str:
+    """A word of the page's HTML in the language it asks for ("W": both, as the pages write them)."""
+    zh, en = pair(m.group(2))
+    return html.escape({"ZH": zh, "EN": en}.get(m.group(1)) or (zh if zh == en else f"{zh} · {en}"))
 
 
 def _json(data: object, status: int = 200) -> Reply:

@@ -107,11 +107,16 @@ def test_the_stream_sends_only_what_changed_and_the_plan(floor: tuple[Database, 
 
     assert main(["parlour", "tables", "place", "t3", "1", "1", "--db", str(db.where)]) == 0
     assert "column 1, row 1" in capsys.readouterr().out
-    deadline = time.monotonic() + 5
-    while web.feed.diff(sent) is None and time.monotonic() < deadline:
+    def placed() -> dict[str, tuple[int, int]]:
+        return {t: (json.loads(raw)["col"], json.loads(raw)["row"]) for t, raw in sent.items()}
+
+    # the feed reads the plan again every REFRESH_S (5 s): wait for it, with a hang guard (a
+    # loaded machine may read it late, and another tile's change may come first)
+    deadline = time.monotonic() + 30
+    while placed().get("t3") != (1, 1) and time.monotonic() < deadline:
+        web.feed.diff(sent)
         time.sleep(0.05)
-    places = {t: (json.loads(raw)["col"], json.loads(raw)["row"]) for t, raw in sent.items()}
-    assert places == {"t3": (1, 1), "t1": (2, 1), "t2": (3, 1)}  # the rest fill the grid in table order
+    assert placed() == {"t3": (1, 1), "t1": (2, 1), "t2": (3, 1)}  # the rest fill the grid in table order
     assert main(["parlour", "tables", "place", "t9", "1", "1", "--db", str(db.where)]) == 1
     assert layout(["a", "b"], {"b": (3, 2)}) == ({"b": (3, 2), "a": (1, 1)}, 3, 2)
     places = layout(["a", "b", "c"], {"b": (1, 1), "c": (1, 1)})[0]  # (one spot, two tables: both shown)

@@ -71,6 +71,23 @@ def test_a_point_value_has_at_most_two_decimals_and_money_is_worded_once() -> No
     assert points_text(4, m, "zh", signed=True) == "+4\xa0分（+1\xa0元）"
 
 
+def test_the_currency_word_is_the_word_table_s_unless_the_config_names_one() -> None:
+    """元 is written once (present.money.CURRENCY, the word table's money_unit): the config's
+    default (empty) and the touchscreen's take it; a word the config names wins."""
+    from table_app.config.file import Config, parse_config
+    from table_app.present.money import CURRENCY, money_text
+    from table_app.present.words import pair
+
+    assert CURRENCY == pair("money_unit") == ("元", "yuan")
+    cfg = Config()
+    assert (cfg.money_unit_zh, cfg.money_unit_en) == ("", "")
+    m = Money.of("0.5", cfg.money_unit_zh, cfg.money_unit_en)
+    assert m is not None and money_text(3, m, "zh") == "1.50\xa0元" and money_text(3, m, "en") == "1.50\xa0yuan"
+    named = parse_config('[money]\nper_point = "2"\nunit_zh = "港币"\nunit_en = "HKD"\n', "t.toml")
+    m = Money.of(named.money_per_point, named.money_unit_zh, named.money_unit_en)
+    assert m is not None and money_text(1, m, "zh") == "2\xa0港币" and money_text(1, m, "en") == "2\xa0HKD"
+
+
 
 
 @pytest.mark.parametrize("per_point", ["0.5", ""])
