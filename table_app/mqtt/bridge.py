@@ -39,8 +39,6 @@ from paho.mqtt.properties import Properties
 from paho.mqtt.reasoncodes import ReasonCode
 from paho.mqtt.subscribeoptions import SubscribeOptions
 
-from engine.public import PublicState
-from table_app.core.clock import seconds_left
 from table_app.mqtt.answers import ANSWER_LIMIT, AnswerQueue, CommandDesk
 from table_app.mqtt.discovery import discovery_messages
 from table_app.mqtt.journal_link import JournalLink
@@ -51,6 +49,7 @@ from table_app.mqtt.roster_link import RosterLink
 from table_app.mqtt.topics import HA_ONLINE, HA_PREFIX, HA_STATUS, QOS, BrokerURL, Topics
 from table_app.present.money import Money
 from table_app.system.fault_log import FAULTS, FaultLog
+from table_app.views.table_views import TableViews
 
 if TYPE_CHECKING:
     from table_app.core.notices import Notice
@@ -66,7 +65,9 @@ CONNACK_TIMEOUT = 10.0  # seconds to wait for the broker to answer CONNECT
 class MqttBridge:
     """Publishes a :class:`TableService` to a broker and takes commands from it.
 
-    ``service`` needs ``subscribe``, ``submit``, ``seq`` and ``public``. ``ha_prefix`` None
+    ``service`` needs ``subscribe``, ``submit``, ``seq`` and ``public``. ``views``: the table's
+    one view per change, shared with the other front ends (None: one of its own, with ``money``,
+    a point's value beside the points). ``ha_prefix`` None
     turns Home Assistant discovery off; ``commands`` False leaves ``cmd`` unsubscribed.
     ``queue_size``: events queued (then the oldest is dropped); ``answer_limit``: answers owed at
     once (then a command is answered busy); ``faults``: where handler failures are logged (the
@@ -79,13 +80,14 @@ class MqttBridge:
                  max_inflight: int = 100, keepalive: int = 30, min_backoff: float = 0.2,
                  max_backoff: float = 5.0, heartbeat: Callable[[], None] | None = None,
                  answer_limit: int = ANSWER_LIMIT, faults: FaultLog | None = None,
-                 money: Money | None = None, journal: bool = True) -> None:
+                 money: Money | None = None, journal: bool = True, views: TableViews | None = None) -> None:
         if queue_size < 1 or max_inflight < 1:
             raise ValueError("queue_size and max_inflight must be at least 1")
         self.service = service
         self.url = url
         self.topics = topics
-        self.money = money  # (a point's value for the seat views' settle-ups; None: points only)
+        self._own_views = views is None  # (stopped with the bridge)
+        self.views = views if views is not None else TableViews(service, money)
         self.ha_prefix = ha_prefix
         self.commands = commands
         self.client_id = client_id or f"xian-table-{topics.table}-{uuid.uuid4().hex[:8]}"
@@ -94,9 +96,7 @@ class MqttBridge:
         self.max_inflight = max_inflight
         self.heartbeat = heartbeat  # systemd's watchdog: beaten every BEAT_S at least (sdnotify.part_heartbeat)
         self._cond = threading.Condition()
-        self._latest: tuple[int | None, PublicState] | None = None
-        self._deadline_claims: float | None = None  # when the open claim window closes (the service clock's time)
-        self._table_dirty = False
+        self._table_dirty = True  # (from the start: the table as it is)
         self._discovery_dirty = False
         self._republish = False
         self._queue: deque[Notice | Outgoing] = deque(maxlen=queue_size)  # the event stream
@@ -128,11 +128,7 @@ class MqttBridge:
     def start(self) -> MqttBridge:
         if self._thread is not None:
             return self
-        self._unsubscribe = self.service.subscribe(self)
-        with self._cond:
-            if self._latest is None:  # no notice yet: start from the service's current state
-                self._latest = (self.service.seq, self.service.public)
-                self._table_dirty = True
+        self._unsubscribe = self.views.subscribe(self)
         self._thread = threading.Thread(target=self._run, name="mqtt-bridge", daemon=True)
         self._thread.start()
         return self
@@ -142,6 +138,8 @@ class MqttBridge:
         if self._unsubscribe is not None:
             self._unsubscribe()
             self._unsubscribe = None
+        if self._own_views:
+            self.views.stop()
         if self._thread is None:
             return
         with self._cond:
@@ -202,8 +200,6 @@ class MqttBridge:
         if not notice.changed:  # a refused press, the seating dice: nothing to publish
             return
         with self._cond:
-            self._latest = (notice.seq, notice.state)
-            self._deadline_claims = notice.claim_deadline
             self._table_dirty = True
             if self._journal is not None:
                 self._journal.committed(notice.seq)
@@ -370,12 +366,11 @@ class MqttBridge:
         if self._discovery_dirty:
             out.extend(discovery_messages(self.topics, self.ha_prefix or HA_PREFIX))
             self._discovery_dirty = False
-        if self._table_dirty and self._latest is not None:
-            seq, public = self._latest
-            left = seconds_left(self._deadline_claims, self.service.clock)
-            out.extend(table_messages(self.topics, public, seq, left, self.money))
+        if self._table_dirty:  # state and the seat views: the one view of the latest change
+            context = self.views.context()
+            out.extend(table_messages(self.topics, context))
             try:
-                out.extend(self._names.changed(self.topics, public))
+                out.extend(self._names.changed(self.topics, context.public))
             except Exception:  # the names' bitmaps are extra: never let them stop the table's own topics
                 log.exception("mqtt: rendering the players' names failed")
             self._table_dirty = False
