@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from table_app.core.service import TableService
     from table_app.journal.journal import Journal
     from table_app.present.money import Money
+    from table_app.views.table_views import TableViews
     from table_app.web.phones import Phones
     from table_app.web.server import SeatPages
     from table_app.web.taps import Taps
@@ -66,6 +67,7 @@ class Table:
     cfg: Config
     journal: Journal
     service: TableService
+    views: TableViews  # the one view of the table per change: MQTT, the pages and the touchscreen read it
     links: dict[str, tuple[str, str]] = field(default_factory=dict)
     pages: SeatPages | None = None  # the phones' web pages, when they are on
     _listeners: list[LinkListener] = field(default_factory=list)
@@ -101,7 +103,11 @@ class Table:
             raise StartError(f"xian-table {verb}: cannot restore the table from {str(path)!r}: {e}",
                              EXIT_JOURNAL) from None
         service.fees = HouseFee(journal.path, cfg.fee_setting())  # (issue 31: the table's fee default)
-        table = cls(cfg, journal, service)
+        from table_app.present.money import Money
+        from table_app.views.table_views import TableViews
+
+        views = TableViews(service, Money.of(cfg.money_per_point, cfg.money_unit_zh, cfg.money_unit_en))
+        table = cls(cfg, journal, service, views)
         table.link("journal", "open", str(journal.path))
         return table
 
@@ -112,11 +118,9 @@ class Table:
         return Archive(self.journal, self.service.roster)
 
     def money(self) -> Money | None:
-        """What a point is worth in the settle-ups the pages show (config ``money.*``; None: points only)."""
-        from table_app.present.money import Money
-
-        cfg = self.cfg
-        return Money.of(cfg.money_per_point, cfg.money_unit_zh, cfg.money_unit_en)
+        """What a point is worth in the settle-ups every front end shows (config ``money.*``, as the
+        views have it; None: points only)."""
+        return self.views.money
 
     # -- link state ----------------------------------------------------------------------
 
@@ -170,7 +174,7 @@ class Table:
             url = parse_url(url_text)
             bridge = MqttBridge(self.service, url, Topics(cfg.mqtt_prefix, tid),
                                 ha_prefix=cfg.mqtt_discovery_prefix or None,
-                                heartbeat=sdnotify.part_heartbeat("mqtt"), money=self.money())
+                                heartbeat=sdnotify.part_heartbeat("mqtt"), views=self.views)
             bridge.add_listener(lambda state, detail: self.link("mqtt", state, detail))
             bridge.start()
             self._stops.append(lambda: sdnotify.part_stopped("mqtt"))
@@ -184,7 +188,7 @@ class Table:
             host, port = parse_listen(listen)
             phones, taps = kept_phones(self.journal, new_code=new_code)
             pages = SeatPages(self.service, host, port, table=tid, heartbeat=sdnotify.part_heartbeat("web"),
-                              phones=phones, taps=taps, money=self.money(), archive=self.archive)
+                              phones=phones, taps=taps, archive=self.archive, views=self.views)
             pages.phones.on_new_token = lambda: self.link("phones", "join", pages.join_url)
             pages.start()
             self.pages = pages
@@ -213,6 +217,7 @@ class Table:
                 fn()
             except Exception:
                 log.exception("stopping %r failed", fn)
+        self.views.stop()
         self.service.stop()
         if self.service.roster is not None:
             self.service.roster.close()

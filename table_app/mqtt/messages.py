@@ -25,8 +25,7 @@ from engine.public import PublicState
 from engine.seats import SEATS
 from table_app.core.notices import Answer
 from table_app.mqtt.topics import OFFLINE, ONLINE, QOS, Topics
-from table_app.present.money import Money
-from table_app.present.seat import seat_view
+from table_app.present.view_context import ViewContext
 from table_app.system import bounded
 
 MAX_COMMAND_BYTES = bounded.MAX_COMMAND_BYTES
@@ -74,19 +73,17 @@ def state_message(topics: Topics, public: PublicState, seq: int | None) -> Outgo
     return Outgoing(topics.state, dumps(public), retain=True, seq=seq)
 
 
-def seat_message(topics: Topics, public: PublicState, seat: int, seq: int | None,
-                 claim_left: float | None = None, money: Money | None = None) -> Outgoing:
-    """The seat's view (:func:`table_app.present.seat.seat_view`) with ``seq``, the journal record
-    (and the money beside the points of its settle-up when a point has a value)."""
-    return Outgoing(topics.seat(seat), dumps(seat_view(public, seat, claim_left, seq, money)), retain=True, seq=seq)
+def seat_message(topics: Topics, context: ViewContext, seat: int) -> Outgoing:
+    """The seat's view (:meth:`ViewContext.seat <table_app.present.view_context.ViewContext.seat>`)
+    with ``seq``, the journal record: the same view the phones and ``/seat/<n>.json`` show."""
+    return Outgoing(topics.seat(seat), dumps(context.seat(seat)), retain=True, seq=context.seq)
 
 
-def table_messages(topics: Topics, public: PublicState, seq: int | None,
-                   claim_left: float | None = None, money: Money | None = None) -> list[Outgoing]:
-    """The retained messages for one state: ``state`` and the four seat views (with the
-    seconds left in the claim window, if one is open)."""
-    return [state_message(topics, public, seq),
-            *(seat_message(topics, public, s, seq, claim_left, money) for s in range(SEATS))]
+def table_messages(topics: Topics, context: ViewContext) -> list[Outgoing]:
+    """The retained messages for one change: ``state`` and the four seat views, all from its one
+    view (:class:`~table_app.present.view_context.ViewContext`)."""
+    return [state_message(topics, context.public, context.seq),
+            *(seat_message(topics, context, s) for s in range(SEATS))]
 
 
 def event_message(topics: Topics, *, seq: int, kind: str, event: Mapping[str, object] | None, at: float,

@@ -37,7 +37,6 @@ from engine.events import Claim, Kong, Pass, Seating
 from engine.moves import Effect
 from engine.public import PublicState
 from engine.scored import ScoreHand
-from table_app.core.clock import seconds_left
 from table_app.core.notices import Answer, Notice
 from table_app.core.service import TableService
 from table_app.journal.journal import Journal
@@ -50,6 +49,7 @@ from table_app.present.words import tr
 from table_app.ui import memory, screens, units
 from table_app.ui.sim import KEYS
 from table_app.ui.undo import UndoPart
+from table_app.views.table_views import TableViews
 
 HERE = Path(__file__).parent
 TOUCH = "touch"
@@ -95,9 +95,12 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
                  first_screen: str | None = None, links: dict[str, str] | None = None,
                  screenshot: str | None = None, exit_after: float | None = None, started: float | None = None,
                  layout: str = "upright", diagonal_in: float = units.DEFAULT_DIAGONAL_IN,
-                 config_path: Path | str | None = None, **kw: object) -> None:
+                 config_path: Path | str | None = None, views: TableViews | None = None, **kw: object) -> None:
         super().__init__(**kw)
         self.service = service
+        # the table's one view per change, shared with MQTT and the pages (None: one of its own)
+        self._own_views = views is None
+        self.views = views if views is not None else TableViews(service)
         self.journal = journal
         self.sim = sim
         self.lang = lang
@@ -115,7 +118,6 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
         self.frames_shown = 0
         self.pub: PublicState = service.public
         self.seq = service.seq
-        self.claims_deadline: float | None = None  # when the claim window closes (the service clock's time)
         self.claims_window: float = float(service.claim_window_s)
         self.history: SessionHistory | None = None  # the session's events from the journal (History)
         self.pending_bets = [0, 0, 0, 0]
@@ -148,11 +150,10 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
         Window.bind(size=self.sizes)
         sm = ScreenManager(transition=NoTransition())
         self.sm = sm
-        self._unsubscribe = self.service.subscribe(self.notice)
+        self._unsubscribe = self.views.subscribe(self.notice)
         Window.bind(on_key_down=self.on_key)
         self._ticker = Clock.schedule_interval(self.tick, 0.1)
         self._beat = _ui_heartbeat()
-        self.claims_deadline = self.service.claim_deadline  # restored with the claims open: a fresh window
         Window.bind(on_flip=self._flipped)
         if self.screenshot_path:
             Path(self.screenshot_path).unlink(missing_ok=True)  # what is there afterwards is this run's
@@ -193,6 +194,8 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
         if self._unsubscribe is not None:
             self._unsubscribe()
             self._unsubscribe = None
+        if self._own_views:
+            self.views.stop()
         Window.unbind(on_key_down=self.on_key)
         for ev in (getattr(self, "_ticker", None), getattr(self, "_beat", None)):
             if ev is not None:
@@ -220,8 +223,13 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
             return History([], [])
 
     def money(self) -> Money | None:
-        """What a point is worth, for every settle-up (None: points only)."""
-        return Money.of(self.money_per_point, *self.money_units)
+        """What a point is worth, for every settle-up (None: points only): the views', which
+        MQTT and the pages show too."""
+        return self.views.money
+
+    def on_money_per_point(self, _app: object, value: str) -> None:
+        """Settings (or the config at launch) gave a point a new value: every front end's next view has it."""
+        self.views.set_money(Money.of(value, *self.money_units))
 
     # -- the service's notices (service thread → Kivy thread) -----------------------------
 
@@ -262,8 +270,7 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
             self.score_only = True
         if isinstance(ev, Seating):
             self.last_seating = ev
-        self.claims_deadline = n.claim_deadline
-        left = seconds_left(n.claim_deadline, self.service.clock)
+        left = self.views.claim_left()
         if left is not None and n.has("claims_open"):
             self.claims_window = max(left, 0.1)
         if n.has("to_move") and any(e.data == "roll" for e in n.effects) and self.pub["phase"] == "betting":
@@ -440,12 +447,12 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
         self.refresh()
 
     def tick(self, _dt: float) -> None:
-        if self.claims_deadline is not None and self.sm is not None and self.sm.current == "table":
+        if self.sm is not None and self.sm.current == "table" and self.views.claim_left() is not None:
             self.sm.current_screen.update_status()
 
     def claim_left(self) -> float | None:
-        """Seconds until the service closes the claim window (its deadline, its clock)."""
-        return seconds_left(self.claims_deadline, self.service.clock)
+        """Seconds until the service closes the claim window now (the views' one deadline)."""
+        return self.views.claim_left()
 
     # -- simulated hardware: keys stand for the panel's buttons ------------------------------
 

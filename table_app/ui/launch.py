@@ -126,8 +126,9 @@ def main(args: argparse.Namespace, started: float | None = None) -> int:
     app = TableApp(service, journal=journal, sim=args.sim, lang=args.lang or cfg.ui_lang, links=links,
                    screenshot=args.screenshot, exit_after=args.exit_after, started=started,
                    first_screen=args.screen, layout="facing" if args.facing else cfg.ui_layout,
-                   diagonal_in=cfg.ui_diagonal_in, config_path=cfg.source or user_config_file())
-    app.money_per_point, app.money_units = cfg.money_per_point, (cfg.money_unit_zh, cfg.money_unit_en)
+                   diagonal_in=cfg.ui_diagonal_in, config_path=cfg.source or user_config_file(), views=table.views)
+    app.money_units = (cfg.money_unit_zh, cfg.money_unit_en)  # (the units first: the value's change words it)
+    app.money_per_point = cfg.money_per_point
     table.add_link_listener(_LinkView(app))
     table.start()
     try:

@@ -6,9 +6,9 @@ state and wakes the pace-maker, however many phones watch. The streams move toge
 pace-maker thread's ticks: a change is sent at once, a burst of changes at most every
 ``STREAM_INTERVAL_S`` (it shows its end), and each seat's view (and the table page's, per
 language) is built once per tick for all its streams (how many may be open, and whose, the
-server's places decide: :mod:`table_app.http_kit.admission`). The views are
-:func:`table_app.present.seat.seat_view` — the same as MQTT ``seat/<n>`` — and
-:func:`table_app.present.table_page.table_view`, the touchscreen's table screen.
+server's places decide: :mod:`table_app.http_kit.admission`). The views come from the table's
+one view per change (:class:`table_app.views.table_views.TableViews`, shared with MQTT and the
+touchscreen): its seat views are MQTT ``seat/<n>``'s, its table view the touchscreen's table screen.
 """
 
 from __future__ import annotations
@@ -18,13 +18,12 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from engine.public import PublicState
-from table_app.core.clock import seconds_left
-from table_app.core.session_clock import SessionClock
 from table_app.http_kit.server import sse_view
 from table_app.present.money import Money
-from table_app.present.seat import SeatView, seat_view
-from table_app.present.table_page import TableView, table_view
+from table_app.present.seat import SeatView
+from table_app.present.table_page import TableView
 from table_app.present.words import Both
+from table_app.views.table_views import TableViews
 
 if TYPE_CHECKING:
     from table_app.core.service import Notice, TableService
@@ -35,14 +34,15 @@ STREAM_INTERVAL_S = 0.05
 
 
 class LiveTable:
-    """``LiveTable(service).start()``; the views; the streams' count and ticks; ``.stop()``."""
+    """``LiveTable(service).start()``; the views; the streams' count and ticks; ``.stop()``.
+    ``views``: the table's one view per change, shared with the other front ends (None: one of
+    its own, with ``money``)."""
 
-    def __init__(self, service: TableService) -> None:
+    def __init__(self, service: TableService, views: TableViews | None = None, money: Money | None = None) -> None:
         self.service = service
+        self._own_views = views is None  # (stopped with the pages)
+        self.views = views if views is not None else TableViews(service, money)
         self._cond = threading.Condition()
-        self._public: PublicState = service.public
-        self._seq: int = service.seq
-        self._deadline: float | None = None  # when the open claim window closes (the service clock's time)
         self._settled = True
         self._version = 0
         self._closing = False
@@ -55,13 +55,15 @@ class LiveTable:
         self._unsubscribe: Callable[[], None] | None = None
         self.undone: Callable[[], Both | None] = lambda: None  # what the last undo took back (phone_decide)
         self.streams = 0  # open event streams (for logs and tests)
-        self.money: Money | None = None  # a point's value, beside the points in the settle-ups (config money.*)
-        self.session_clock = SessionClock(service)  # when the session began (the fee so far by the hour)
+
+    @property
+    def money(self) -> Money | None:
+        """A point's value, beside the points in the settle-ups (config money.*): the views'."""
+        return self.views.money
 
     def start(self) -> None:
-        self._unsubscribe = self.service.subscribe(self)
+        self._unsubscribe = self.views.subscribe(self)
         with self._cond:  # a change between construction and subscription is not lost
-            self._public, self._seq = self.service.public, self.service.seq
             self._version += 1
         self._pacer = threading.Thread(target=self._pace, name="seat-pages-pacer", daemon=True)
         self._pacer.start()
@@ -73,6 +75,8 @@ class LiveTable:
 
     def stop(self) -> None:
         self.unsubscribe()
+        if self._own_views:
+            self.views.stop()
         with self._cond:
             self._closing = True
             self._cond.notify_all()
@@ -84,48 +88,34 @@ class LiveTable:
             self._pacer = None
 
     def __call__(self, notice: Notice) -> None:
-        """The service observer: keep the latest state, wake the streams."""
+        """The observer (through the views, which know the change already): wake the streams."""
         if not notice.changed:
             return
-        self.session_clock.heard(notice)
         with self._cond:
-            self._public, self._seq = notice.state, notice.seq
             self._settled = notice.final  # a press's first event of two: its second comes at once
-            self._deadline = notice.claim_deadline
             self._version += 1
             self._cond.notify_all()
 
     # -- the views ------------------------------------------------------------------------------
 
     def snapshot(self) -> tuple[int, int, PublicState]:
+        """(the streams' version, the seq, the public state) of the latest change."""
         with self._cond:
-            return self._version, self._seq, self._public
+            version = self._version
+        context = self.views.context()
+        return version, context.seq or 0, context.public
 
     def view(self, seat: int) -> SeatView:
-        _, seq, public = self.snapshot()
-        return seat_view(public, seat, self.claim_left(), seq, self.money, self._seconds(public))
+        """Seat ``seat``'s view: the same as MQTT ``seat/<n>`` (one view per change)."""
+        return self.views.context().seat(seat)
 
     def seat_names(self) -> list[str]:
         """Each seat's name as its view shows it (the index page's links)."""
-        _, _, public = self.snapshot()
-        return list(public["players"])
-
-    def claim_left(self) -> float | None:
-        """The claim window's seconds left now (None: no window open)."""
-        with self._cond:
-            deadline = self._deadline
-        return seconds_left(deadline, self.service.clock)
+        return list(self.views.context().public["players"])
 
     def table_view(self, lang: str) -> TableView:
         """The table page's view in ``lang`` (``zh`` or ``en``): the touchscreen's table screen."""
-        _, seq, public = self.snapshot()
-        return table_view(public, lang, self.claim_left(), self.service.claim_window_s, seq, self.undone(),
-                          self.money, self._seconds(public))
-
-    def _seconds(self, public: PublicState) -> int | None:
-        """Seconds since the session began, where the fee so far needs them (a fee by the hour)."""
-        fee = public.get("fee")
-        return self.session_clock.seconds() if fee is not None and fee.get("mode") == "hour" else None
+        return self.views.context().table(lang, self.undone())
 
     def frame(self, seat: int | str) -> tuple[int, bytes]:
         """``(version, the SSE frame of the seat's current view)`` — or of the table page's in a
@@ -135,7 +125,7 @@ class LiveTable:
             cached = self._views.get(seat)
             if cached is not None and cached[0] == version:
                 return cached
-        view = self.view(seat) if isinstance(seat, int) else self.table_view(seat)  # (the seconds left now)
+        view = self.view(seat) if isinstance(seat, int) else self.table_view(seat)
         made = (version, sse_view(view))
         with self._views_lock:
             self._views[seat] = made

@@ -34,6 +34,7 @@ from table_app.http_kit.admission import Limits
 from table_app.http_kit.server import Router, Server, query_value
 from table_app.present.money import Money
 from table_app.present.seat import SeatView
+from table_app.views.table_views import TableViews
 from table_app.web.history_routes import History
 from table_app.web.live import LiveTable
 from table_app.web.phone_routes import PhoneRoutes, phone_secret
@@ -63,20 +64,22 @@ def parse_listen(text: str) -> tuple[str, int]:
 
 
 class SeatPages:
-    """``SeatPages(service, "", 8080).start()``; ``.url``; ``.stop()``."""
+    """``SeatPages(service, "", 8080).start()``; ``.url``; ``.stop()``. ``views``: the table's one
+    view per change, shared with MQTT and the touchscreen (None: one of its own, with ``money``)."""
 
     def __init__(self, service: TableService, host: str = "", port: int = 0, *, table: str = "table",
                  limits: Limits = LIMITS, heartbeat: Callable[[], None] | None = None, phones: Phones | None = None,
                  taps: Taps | None = None, money: Money | None = None,
-                 archive: Callable[[], Archive] | None = None) -> None:
+                 archive: Callable[[], Archive] | None = None, views: TableViews | None = None) -> None:
         self.service = service
         self.table = table
         self._archive = archive  # opens the history's archive (None: one on a reader of the service's journal)
         self.limits = limits
-        self.live = LiveTable(service)  # (how many streams, and whose: the server's places)
+        self.live = LiveTable(service, views, money)  # (how many streams, and whose: the server's places)
         self.phones = PhoneRoutes(service, self.page, phones or Phones(), taps=taps or Taps())  # (kept: phone_store)
         self.live.undone = self.phones.decide.undone  # (the table page says what an undo took back)
-        self.live.money = self.phones.score.money = money  # (the settle-ups' money: config money.*)
+        money = self.live.money  # (the settle-ups' money: config money.*, as the views have it)
+        self.phones.score.money = money
         self.history = History(self._open_archive, lambda: self.live.snapshot()[1], lambda: self.live.snapshot()[2])
         self.history.money = money
         site = Site(self.live, self.phones, table, lambda: self.join_url, self.history)

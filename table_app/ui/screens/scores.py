@@ -3,8 +3,6 @@ the fee so far (台费) in the title when the session has one."""
 
 from __future__ import annotations
 
-from table_app.core.session_clock import SessionClock
-from table_app.present.fees import so_far_line
 from table_app.present.table import ranking, running_totals
 from table_app.present.words import tr, tr_n
 from table_app.ui import drawings  # noqa: F401  (drawings: the kv rules use its widgets)
@@ -28,21 +26,7 @@ class ScoresScreen(Base):
             grid.add_widget(ScoreLabel(text=f"{scores[seat]:+d}" if scores[seat] else "0",
                                        color=SEAT_COLOURS[seat]))
         hands = len(a.pub["results"])
-        fee = so_far_line(a.pub, session_seconds(), a.lang, a.money())  # the fee so far (台费), "" without one
+        fee = a.views.context().fee_line(a.lang)  # the fee so far (台费), "" without one: as MQTT and the pages say it
         self.ids.top.title = " · ".join(x for x in (tr("scoreboard", a.lang), tr_n("hands_played", a.lang, hands), fee)
                                         if x)
 
-
-def session_seconds() -> int | None:
-    """Seconds since the session in play began (the journal's time of its start), for a fee by
-    the hour; the app's :class:`SessionClock` follows the service from the first ask."""
-    a = app()
-    fee = a.pub.get("fee")
-    if fee is None or fee.get("mode") != "hour":
-        return None
-    clock = getattr(a, "session_clock", None)
-    if clock is None:
-        clock = a.session_clock = SessionClock(a.service)
-        a.service.subscribe(clock.heard)
-    seconds: int | None = clock.seconds()
-    return seconds

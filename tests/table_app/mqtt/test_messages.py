@@ -15,6 +15,7 @@ from table_app.mqtt import broker_setup
 from table_app.mqtt.discovery import discovery_messages
 from table_app.mqtt.messages import event_message, parse_command, result_message, table_messages
 from table_app.mqtt.topics import PASSWORD_ENV, Topics, parse_url
+from table_app.present.view_context import ViewContext
 from tests.support.mqtt import HAND
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -43,7 +44,7 @@ def test_broker_urls() -> None:
 def test_retained_messages_for_a_state() -> None:
     t = Topics("xian", "t")
     public = public_state(replay(HAND[:5]))
-    msgs = table_messages(t, public, 5)
+    msgs = table_messages(t, ViewContext(public, 5))
     assert [m.topic for m in msgs] == [t.state, *(t.seat(s) for s in range(4))]
     assert all(m.retain and m.qos == 1 and m.seq == 5 for m in msgs)
     assert json.loads(msgs[0].payload) == public

@@ -95,8 +95,9 @@ def test_the_mqtt_seat_views_settle_up_in_money_too(ended: TableService, per_poi
     """The seat displays read MQTT ``seat/<n>``: the same settle-up as the phones' (the bridge's money)."""
     from table_app.mqtt.messages import table_messages
     from table_app.mqtt.topics import Topics
+    from table_app.present.view_context import ViewContext
 
-    out = table_messages(Topics("xian", "t-money"), ended.public, ended.seq, None, Money.of(per_point))
+    out = table_messages(Topics("xian", "t-money"), ViewContext(ended.public, ended.seq, money=Money.of(per_point)))
     seat0 = json.loads(out[1].payload.decode())
     assert out[1].topic == "xian/t-money/seat/0"
     want = "你付 Cy 2 分（1 元）" if per_point else "你付 Cy 2"
