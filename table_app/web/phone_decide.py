@@ -28,7 +28,6 @@ from typing import TYPE_CHECKING, Final, TypedDict
 
 from engine.authority import Decision, Facts, ruling, stands
 from engine.events import Bets, parse_event
-from engine.fields import MAX_AMOUNT
 from engine.public import PublicState
 from engine.scored import ScoreHand
 from engine.seats import SEATS
@@ -36,10 +35,13 @@ from table_app.core.consent import Consent
 from table_app.core.notices import Proposal, Step
 from table_app.http_kit.replies import json_reply, refused
 from table_app.http_kit.server import Reply
+from table_app.present.forms import result
+from table_app.present.forms.refused import Refused
+from table_app.present.forms.result import ResultOffer
 from table_app.present.history import scored_words, sentence
 from table_app.present.undo import step_words, undo_words, undone_words
 from table_app.present.words import Both, both, names_list, pair, tr
-from table_app.web.phone_entry import EntryOffer, bad_bets, bets_in, entry_command, entry_offer
+from table_app.web.phone_entry import bets_in
 
 if TYPE_CHECKING:
     from table_app.core.service import TableService
@@ -77,7 +79,7 @@ class DecideView(TypedDict):
     undone: Both | None  # what the last undo took back (until the next step)
     last_step: Both | None  # what an undo would take back now (None: nothing, or not known)
     false_win: bool  # another seat's win is declared: this seat may call 诈胡
-    entry: EntryOffer | None  # result-only entry offered now
+    entry: ResultOffer | None  # result-only entry offered now
     bets_in: BetsIn | None  # the bets are in, the hand not begun: the form offers to take them back
     names: list[str]  # the players by seat (the entry's choices)
     words: dict[str, dict[str, str]]
@@ -171,13 +173,9 @@ class Decide:
     def _score_hand(self, seat: int, data: dict[str, object], public: PublicState) -> Reply:
         if bets_in(public) is not None:
             return refused(409, "dc_bets_in", "decide.bets_in")
-        if entry_offer(public) is None:
-            return refused(409, "dc_not_now", "decide.not_now")
-        if bad_bets(data):
-            return refused(400, "dc_bad_bets", "decide.bad_bets", max=f"{MAX_AMOUNT:,}")
-        command = entry_command(data, public)
-        if isinstance(command, str):
-            return refused(400, "dc_bad_entry", "decide.bad_entry", why=command)
+        command = result.command(result.from_json(data), public)  # (the touchscreen's form, from a phone)
+        if isinstance(command, Refused):
+            return refused(400 if command.bad else 409, command.key, command.code, **command.fields)
         ev = parse_event(command)
         assert isinstance(ev, ScoreHand)
         names = public["players"]
@@ -228,7 +226,7 @@ class Decide:
         return {"proposals": proposals, "undone": self.undone(),
                 "last_step": None if last is None else step_words(last.event, last.players, last.east),
                 "false_win": facts.winner is not None and facts.winner != seat,
-                "entry": entry_offer(public, self.prefill(public)), "bets_in": _bets_in(public),
+                "entry": result.offer(public, self.prefill(public)), "bets_in": _bets_in(public),
                 "names": list(public["players"]), "words": self.words}
 
 

@@ -395,7 +395,10 @@ def test_score_only_offers_the_special_wins_the_engine_allows(ui: UI) -> None:
     a discard (issue 28, item 10: they were offered to anyone, refused after 记分); the event
     sent is the engine's (``engine.scored.score_hand``)."""
     from engine.scored import EXTRAS, ScoredKong, score_hand
-    from table_app.ui.screens.entry import entry_event
+    from table_app.present.forms.result import check
+
+    def entry_event(e: Any) -> Any:
+        return check(e, ui.service.public)  # (the form's event, as 记分 sends it)
 
     given(ui, SETUP)  # Ann (seat 0) deals
     ui.app.score_only = True

@@ -1,0 +1,12 @@
+"""The forms, written once for every front end (issue 40, item 2): each form module says what it
+offers now (from the engine's public state and what its phase ``accepts``), checks what was
+entered, builds the command and names its refusals (word keys of ``present/words``). The
+touchscreen's screens and the phones' pages render these models; neither keeps a copy.
+
+- :mod:`~table_app.present.forms.result`: the score-only result (只记分, ``score_hand``);
+- :mod:`~table_app.present.forms.decide`: a declared win (its wait, 诈胡) and an undo put up;
+- :mod:`~table_app.present.forms.fee`: the table fee (``fee``).
+
+No Kivy, no network: a refusal is a :class:`~table_app.present.forms.refused.Refused` (its word
+key, its code, whether the input was malformed), which each front end says its own way.
+"""
