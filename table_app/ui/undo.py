@@ -5,6 +5,7 @@ of what an undo took back and who decided it (after any undo: buttons, phones, H
 The dialog says what would be taken back, who makes it stand — the step's own seat holding
 TURN again (or 确认 here, which is that seat's held TURN: only for its own step), or a second
 seat holding TURN or agreeing on its phone — and when it lapses; 取消 drops it for everyone.
+Its words and what 确认 sends are :mod:`table_app.present.forms.decide`'s, the phones' too.
 It goes when the table changes (an undo, a step), when it lapses, or when a phone refuses it.
 The note is not modal: it lies where it hides no button — on the table screen over the middle's
 words (whose turn, the claim window, the hand), elsewhere over the top bar's title — for
@@ -14,6 +15,7 @@ screen.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from kivy.app import App
@@ -22,10 +24,9 @@ from kivy.core.window import Window
 from kivy.graphics import Color, RoundedRectangle
 from kivy.uix.label import Label
 
-from engine.authority import Facts, ruling
 from table_app.core.clock import seconds_left
 from table_app.core.notices import Notice, Proposal
-from table_app.present.undo import step_words, undone_words, waiting_words
+from table_app.present.forms import decide
 from table_app.present.words import tr
 from table_app.ui.dialogs import Dialog
 from table_app.ui.palette import PANEL, TEXT
@@ -46,21 +47,18 @@ class UndoAsk(Dialog):
         super().__init__("", size_hint=(0.9, 0.66), auto_dismiss=False)
         app = _app()
         self.proposal = p = proposal
-        names, lang = app.pub["players"], app.lang
-        step = p.step
-        owner = None if step is None else step.seat
-        said = None if step is None else step_words(step.event, step.players, step.east)
-        what = tr("un_last_step", lang) if said is None else said["zh"] if lang == "zh" else said["en"]
-        self.text = tr("un_asks", lang, name=names[p.seat], what=what)
-        self.how = Small(text=waiting_words(owner, p.seat, names, lang), halign="center", valign="middle")
+        lang = app.lang
+        ask = decide.undo_ask(p.seat, p.step, app.pub["players"])  # (what it takes back, who makes it stand)
+        self.text = ask["asks"]["zh" if lang == "zh" else "en"]
+        self.how = Small(text=ask["waiting"]["zh" if lang == "zh" else "en"], halign="center", valign="middle")
         self.left = Small(text="", halign="center", valign="middle", size_hint_y=None, height=app.line_s)
         for label in (self.how, self.left):
             label.bind(size=lambda w, s: setattr(w, "text_size", s))
             self.box.add_widget(label)
         cancel = BigButton(text=tr("cancel", lang), action="undo_cancel", style="plain")
         cancel.bind(on_release=lambda *_: self.cancel())
-        own = ruling("undo", p.seat, Facts(last_seat=owner)) == "decide"  # (engine.authority: its own step)
-        self.confirm = BigButton(text=tr("dc_confirm", lang), action="undo_confirm", style="go", disabled=not own)
+        self.confirm = BigButton(text=tr("dc_confirm", lang), action="undo_confirm", style="go",
+                                 disabled=not ask["own"])  # (only its own step: engine.authority)
         self.confirm.bind(on_release=lambda *_: self.yes())
         self.row(cancel, self.confirm)
         self.ids["cancel"], self.ids["confirm"] = cancel, self.confirm
@@ -84,7 +82,7 @@ class UndoAsk(Dialog):
         """The proposer's own confirmation: its held TURN again, as its button would send it."""
         p = self.proposal
         self.dismiss()
-        _app().send({"type": "press", "seat": p.seat, "button": "TURN", "held": True})
+        _app().send(decide.undo(p.seat))
 
     def cancel(self) -> None:
         p = self.proposal
@@ -171,9 +169,8 @@ class UndoPart:
         if n.kind != "undo":
             return
         u = self.app.service.steps.undone()
-        if u is not None:
-            said = [step_words(s.event, s.players, s.east) for s in u.steps]
-            note = undone_words(said, u.count, n.by, n.source, n.state["players"])
+        note = decide.undone(None if u is None else replace(u, by=n.by, source=n.source), n.state["players"])
+        if note is not None:
             self._words[n.seq] = note["zh"] if self.app.lang == "zh" else note["en"]
 
     def ask(self, n: Notice) -> None:

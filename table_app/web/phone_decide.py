@@ -1,7 +1,9 @@
 """Each seat decides its own, from the phones (issue 27; docs/phones.md "Each seat decides its
 own"): a phone's win confirmation, 诈胡, undo and result-only entry, as ``engine.authority``
-rules them — done at once, put up as a proposal that a second seat agrees to
-(:mod:`table_app.core.consent`: the table's one set of proposals, the service's), or refused. An
+rules them and the forms say (:mod:`table_app.present.forms.decide` and ``result``, the
+touchscreen's too: what each answer becomes, its refusals, the proposals' words) — done at
+once, put up as a proposal that a second seat agrees to (:mod:`table_app.core.consent`: the
+table's one set of proposals, the service's), or refused. An
 undo is the seat's held TURN, as a button's is (issue 28): the service puts it up or makes it
 stand (``table_app.core.consent.held_turn``), whichever input held it.
 
@@ -26,7 +28,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Final, TypedDict
 
-from engine.authority import Decision, Facts, ruling, stands
+from engine.authority import Decision, Facts
 from engine.events import Bets, parse_event
 from engine.public import PublicState
 from engine.scored import ScoreHand
@@ -35,11 +37,11 @@ from table_app.core.consent import Consent
 from table_app.core.notices import Proposal, Step
 from table_app.http_kit.replies import json_reply, refused
 from table_app.http_kit.server import Reply
-from table_app.present.forms import result
+from table_app.present.forms import decide, result
+from table_app.present.forms.decide import ProposalView, Propose
 from table_app.present.forms.refused import Refused
 from table_app.present.forms.result import ResultOffer
 from table_app.present.history import scored_words, sentence
-from table_app.present.undo import step_words, undo_words, undone_words
 from table_app.present.words import Both, both, names_list, pair, tr
 from table_app.web.phone_entry import bets_in
 
@@ -60,16 +62,6 @@ class Send:
 
     command: dict[str, object]
     by: int | None = None
-
-
-class ProposalView(TypedDict):
-    kind: Decision
-    by: int
-    what: Both
-    by_words: Both
-    mine: bool  # this seat proposed it
-    decides: bool  # this seat's confirmation or agreement makes it stand
-    left: int  # seconds before it lapses
 
 
 class DecideView(TypedDict):
@@ -108,11 +100,7 @@ class Decide:
 
     def undone(self) -> Both | None:
         """What the last undo took back and who decided it, until the next step (every screen shows it)."""
-        u = self.service.steps.undone()
-        if u is None:
-            return None
-        said = [step_words(s.event, s.players, s.east) for s in u.steps]
-        return undone_words(said, u.count, u.by, u.source, self.service.public["players"])
+        return decide.undone(self.service.steps.undone(), self.service.public["players"])
 
     def last(self) -> Step | None:
         """The last event in effect as the table knows it (None: none, or not known — the table
@@ -149,33 +137,23 @@ class Decide:
         return None
 
     def _confirm_win(self, seat: int, data: dict[str, object], public: PublicState) -> Reply | Send:
-        facts = self.facts(public)
-        if facts.winner is None:
-            return refused(409, "dc_no_win", "decide.no_win")
-        if ruling("confirm_win", seat, facts) != "decide":
-            return refused(403, "dc_winner_only", "decide.winner_only", name=public["players"][facts.winner])
-        return Send({"type": "confirm_win", **({"wait": data["wait"]} if "wait" in data else {})})
+        return _sent(decide.confirm_win(seat, self.facts(public), public["players"], data.get("wait")))
 
     def _reject_win(self, seat: int, public: PublicState) -> Reply | Send:
-        facts = self.facts(public)
-        if facts.winner is None:
-            return refused(409, "dc_no_win", "decide.no_win")
-        if ruling("reject_win", seat, facts) == "decide":
-            return Send({"type": "reject_win"})
-        return self._propose("reject_win", seat, {"type": "reject_win"},
-                             both("dc_reject_win", name=public["players"][facts.winner]))
+        answer = decide.reject_win(seat, self.facts(public), public["players"])
+        return self._propose(answer.kind, seat, answer.command, answer.what) if isinstance(answer, Propose) \
+            else _sent(answer)
 
     def undo(self, seat: int) -> Send:
-        """An undo from ``seat``'s phone is its held TURN (the buttons' way, issue 28): the
-        service puts it up, or with one open answers it (``table_app.core.consent.held_turn``)."""
-        return Send({"type": "press", "seat": seat, "button": "TURN", "held": True})
+        """An undo from ``seat``'s phone is its held TURN (the buttons' way, issue 28)."""
+        return Send(decide.undo(seat))
 
     def _score_hand(self, seat: int, data: dict[str, object], public: PublicState) -> Reply:
         if bets_in(public) is not None:
             return refused(409, "dc_bets_in", "decide.bets_in")
         command = result.command(result.from_json(data), public)  # (the touchscreen's form, from a phone)
         if isinstance(command, Refused):
-            return refused(400 if command.bad else 409, command.key, command.code, **command.fields)
+            return _refused(command)
         ev = parse_event(command)
         assert isinstance(ev, ScoreHand)
         names = public["players"]
@@ -196,20 +174,23 @@ class Decide:
         seq = self.service.seq
         if not agree:
             gone = self.consent.drop(kind, seq, seat)
-            return json_reply(200, {"ok": True, "dropped": kind}) if gone else refused(409, "dc_none", "decide.none")
+            return json_reply(200, {"ok": True, "dropped": kind}) if gone else _refused(decide.no_proposal())
         facts = self.facts(public)
-
-        def check(p: Proposal) -> str | None:
-            return None if stands(kind, {p.seat, seat}, facts) else "dc_second"
-
         if kind == "undo":  # (the held TURN's way: the service takes the proposal and undoes)
             open_now = [p for p in self.consent.open(seq) if p.kind == "undo"]
-            why = "dc_none" if not open_now else check(open_now[0])
-            return self.undo(seat) if why is None else refused(409, why, "decide.second" if why == "dc_second"
-                                                                 else "decide.none")
+            why = decide.no_proposal() if not open_now else decide.agreed(kind, open_now[0].seat, seat, facts)
+            return self.undo(seat) if why is None else _refused(why)
+        refusals: dict[str, Refused] = {}
+
+        def check(p: Proposal) -> str | None:
+            why = decide.agreed(kind, p.seat, seat, facts)
+            if why is not None:
+                refusals[why.key] = why
+            return None if why is None else why.key
+
         taken = self.consent.take(kind, seq, check)
         if isinstance(taken, str):
-            return refused(409, taken, "decide.second" if taken == "dc_second" else "decide.none")
+            return _refused(refusals.get(taken, decide.no_proposal()))
         return Send(dict(taken.command), None if taken.seat == seat else taken.seat)
 
     # -- the phone's view ---------------------------------------------------------------------------
@@ -217,15 +198,10 @@ class Decide:
     def view(self, seat: int, public: PublicState, seq: int) -> DecideView:
         facts = self.facts(public)
         now = self.consent.clock()
-        names = public["players"]
-        proposals: list[ProposalView] = [
-            {"kind": p.kind, "by": p.seat, "what": _what(p), "by_words": both("dc_by", name=names[p.seat]),
-             "mine": p.seat == seat, "decides": stands(p.kind, {p.seat, seat}, facts),
-             "left": max(0, int(p.until - now))} for p in self.consent.open(seq)]
-        last = self.last()
-        return {"proposals": proposals, "undone": self.undone(),
-                "last_step": None if last is None else step_words(last.event, last.players, last.east),
-                "false_win": facts.winner is not None and facts.winner != seat,
+        proposals = [decide.proposal_view(p, seat, facts, public["players"], p.until - now)
+                     for p in self.consent.open(seq)]
+        return {"proposals": proposals, "undone": self.undone(), "last_step": decide.said(self.last()),
+                "false_win": decide.false_win(seat, facts),
                 "entry": result.offer(public, self.prefill(public)), "bets_in": _bets_in(public),
                 "names": list(public["players"]), "words": self.words}
 
@@ -247,9 +223,12 @@ def _bets_in(public: PublicState) -> BetsIn | None:
     return {"bets": bets, "words": {"zh": said("zh"), "en": said("en")}}
 
 
-def _what(p: Proposal) -> Both:
-    """A proposal in words: its own, or an undo's step (the held TURN's: worded here)."""
-    if p.what is not None:
-        return {"zh": str(p.what["zh"]), "en": str(p.what["en"])}
-    step = p.step
-    return undo_words(None if step is None else step_words(step.event, step.players, step.east))
+_STATUS: Final = {"malformed": 400, "not_now": 409, "not_yours": 403}
+
+
+def _refused(r: Refused) -> Reply:
+    return refused(_STATUS[r.reason], r.key, r.code, **r.fields)
+
+
+def _sent(answer: decide.Command | Refused) -> Reply | Send:
+    return _refused(answer) if isinstance(answer, Refused) else Send(answer)

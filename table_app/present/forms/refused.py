@@ -1,9 +1,10 @@
 """A form's refusal, named once: the word key it is said with (``present/words``), the code a
-phone's answer carries, and whether the input was malformed (``bad``: a phone's 400) or only
-not possible now (409) — the engine's invalid/illegal split, for a form. ``rule`` keeps the
+phone's answer carries, and what kind of no it is (``reason``): the input malformed (a phone's
+400), not possible now (409), or not this seat's to decide (403) — the engine's invalid/illegal
+split, for a form. ``rule`` keeps the
 engine's own refusal when it is one (the touchscreen says those in its own words).
 
->>> r = Refused("dc_bad_bets", "decide.bad_bets", bad=True, fields={"max": "1,000,000"})
+>>> r = Refused("dc_bad_bets", "decide.bad_bets", "malformed", fields={"max": "1,000,000"})
 >>> r.words("en")
 'The bets are four whole numbers, 0 to 1,000,000, one per seat'
 >>> r.both()["zh"]
@@ -14,9 +15,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Literal
 
 from engine.errors import RuleError
 from table_app.present.words import Both, both, tr
+
+Reason = Literal["malformed", "not_now", "not_yours"]
 
 
 @dataclass(frozen=True)
@@ -25,7 +29,7 @@ class Refused:
 
     key: str  # the word key
     code: str  # the refusal's code (a phone's answer names it)
-    bad: bool = False  # malformed input (else: not now)
+    reason: Reason = "not_now"
     fields: Mapping[str, object] = field(default_factory=dict)  # the words' fields
     rule: RuleError | None = None  # the engine's refusal behind it, if any
 
@@ -36,4 +40,4 @@ class Refused:
         return both(self.key, **self.fields)
 
 
-__all__ = ["Refused"]
+__all__ = ["Reason", "Refused"]

@@ -292,9 +292,9 @@ def check(form: ResultForm, public: PublicState) -> ScoreHand | Refused:
         try:
             check_bets(form["bets"], "score_hand")
         except InvalidEventError:
-            return Refused("dc_bad_bets", "decide.bad_bets", bad=True, fields={"max": f"{MAX_AMOUNT:,}"})
+            return Refused("dc_bad_bets", "decide.bad_bets", "malformed", fields={"max": f"{MAX_AMOUNT:,}"})
     if form["winner"] is None:
-        return Refused("entry_pick", "decide.bad_entry", bad=True)
+        return Refused("entry_pick", "decide.bad_entry", "malformed")
     winner = form["winner"]
     try:
         if winner == "nobody":
@@ -320,7 +320,7 @@ def command(form: ResultForm | Refused, public: PublicState) -> dict[str, object
 
 
 def _bad_entry(why: str, rule: RuleError | None = None) -> Refused:
-    return Refused("dc_bad_entry", "decide.bad_entry", bad=True, fields={"why": why}, rule=rule)
+    return Refused("dc_bad_entry", "decide.bad_entry", "malformed", fields={"why": why}, rule=rule)
 
 
 def _reason(e: RuleError) -> str:

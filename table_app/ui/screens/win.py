@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.records import WAIT_KINDS
+from table_app.present.forms import decide
 from table_app.present.words import tile_face, tr
 from table_app.ui.dialogs import ConfirmDialog
 from table_app.ui.screens import Base, app
@@ -46,13 +47,13 @@ class WinScreen(Base):
         self.show()
 
     def wait(self, kind: str) -> None:
-        app().send({"type": "confirm_win", "wait": kind})
+        app().send(decide.confirmed(kind))
 
     def reject(self) -> None:
         a = app()
         p = a.pub["pending_win"]
         name = a.pub["players"][p["seat"] if p is not None else 0]
-        ConfirmDialog(tr("confirm_false_win", a.lang, name=name), lambda: a.send({"type": "reject_win"}),
+        ConfirmDialog(tr("confirm_false_win", a.lang, name=name), lambda: a.send(decide.rejected()),
                       yes=tr("false_win", a.lang)).open()
 
     def tap(self, tile: int) -> None:

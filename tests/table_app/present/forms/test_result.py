@@ -11,6 +11,7 @@ import pytest
 
 from engine.public import PublicState, public_state
 from engine.scored import ScoredKong, extras, score_hand
+from engine.scoring import WinHow
 from engine.table import replay
 from table_app.present.forms import result
 from table_app.present.forms.refused import Refused
@@ -36,7 +37,8 @@ def form(kongs: list[ScoredKong] | None = None, **fields: Any) -> ResultForm:
 def test_the_form_offers_what_the_engine_allows(dealer: int) -> None:
     """Issue 28, item 10: 天胡 only to the dealer, 杠后开花 only with a kong of the winner's."""
     for winner in range(4):
-        for how, fed in (("self_drawn", None), ("discard", (winner + 1) % 4)):
+        ways: list[tuple[WinHow, int | None]] = [("self_drawn", None), ("discard", (winner + 1) % 4)]
+        for how, fed in ways:
             for kongs in ([], [ScoredKong(winner, "concealed")], [ScoredKong((winner + 1) % 4, "exposed")]):
                 f = form(winner=winner, how=how, discarder=fed, kongs=kongs)
                 assert offered(f, dealer) == extras(winner, how, [k.seat for k in kongs], dealer)
@@ -122,7 +124,7 @@ def test_nobody_won_sends_only_the_kongs_and_no_bets_entered_leaves_the_tables()
 def test_refusals_are_named(entered: ResultForm, key: str, code: str, bad: bool, why: str | None) -> None:
     refused = check(entered, public())
     assert isinstance(refused, Refused)
-    assert (refused.key, refused.code, refused.bad) == (key, code, bad)
+    assert (refused.key, refused.code, refused.reason == "malformed") == (key, code, bad)
     if why is not None:
         assert why in str(refused.fields["why"]) and refused.rule is not None
     assert refused.words("zh") != refused.words("en")
@@ -140,13 +142,14 @@ def test_an_exposed_kong_names_its_discarder_where_the_rules_ask() -> None:
 
 
 def test_a_phones_malformed_form_is_refused_and_nothing_is_entered_when_not_now() -> None:
-    for data, why in [({"type": "score_hand", "colour": 1}, "unknown fields ['colour']"),
+    cases: list[tuple[dict[str, object], str]] = [({"type": "score_hand", "colour": 1}, "unknown fields ['colour']"),
                       ({"type": "score_hand", "kongs": "many"}, "'kongs' is a list of at most 16"),
                       ({"type": "score_hand", "extra": "lucky"}, "'extra' is one of kong_bloom, heavenly, robbed_kong"),
-                      ({"type": "score_hand", "kongs": [{"seat": 9}]}, "kongs: seat")]:
+                      ({"type": "score_hand", "kongs": [{"seat": 9}]}, "kongs: seat")]
+    for data, why in cases:
         refused = from_json(data)
         assert isinstance(refused, Refused) and refused.code == "decide.bad_entry" and why in str(refused.fields["why"])
     over = public({"type": "score_hand", "winner": 1, "how": "self_drawn"})
     for entered in (form(winner=1, how="self_drawn"), from_json({"type": "score_hand", "colour": 1})):
-        refused = command(entered, over)
-        assert isinstance(refused, Refused) and (refused.code, refused.bad) == ("decide.not_now", False)
+        later = command(entered, over)
+        assert isinstance(later, Refused) and (later.code, later.reason) == ("decide.not_now", "not_now")
