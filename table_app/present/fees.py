@@ -18,13 +18,10 @@ the money beside them when a point has a value). The engine computes every numbe
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import Final
 
-from engine.errors import InvalidEventError
-from engine.fees import FeeSetting, bill_so_far
-from engine.fields import MAX_AMOUNT
+from engine.fees import bill_so_far
 from engine.public import PublicState
 from table_app.present.money import Money, points_text
 from table_app.present.words import LANGS, Both, tr, tr_n
@@ -190,49 +187,3 @@ def next_change(pub: PublicState, seconds: int | None) -> int | None:
     if fee is None or fee.get("mode") != "hour" or seconds is None or pub["phase"] in ("ended", "idle"):
         return None
     return 3600 - seconds % 3600 + 1 if seconds % 3600 else 1
-
-
-FORM_STEPS: Final = {"rate": 5, "min": 10, "cap": 10, "tea": 1}
-"""What − and + change each amount of the fee form by (points)."""
-
-
-def form_setting(mode: str, payer: str, texts: Mapping[str, str], lang: str) -> tuple[FeeJSON | None, str]:
-    """The setting a fee form's fields make (``mode`` "none": no fee), or the reason it is
-    refused in ``lang`` (every amount whole points 0..MAX_AMOUNT, ``cap`` may be left empty, the
-    minimum not above the cap): ``(setting, "")`` or ``(None, reason)``.
-
-    >>> form_setting("hour", "aa", {"rate": "30", "min": "", "cap": "", "tea": "5"}, "en")
-    ({'mode': 'hour', 'rate': 30, 'min': 0, 'cap': None, 'payer': 'aa', 'tea': 5}, '')
-    >>> form_setting("hand", "aa", {"rate": "2.5", "min": "0", "cap": "", "tea": "0"}, "zh")
-    (None, '单价要是 0 到 1,000,000 的整数：2.5')
-    >>> form_setting("round", "winners", {"rate": "20", "min": "90", "cap": "60", "tea": "0"}, "en")
-    (None, 'The minimum cannot be above the cap')
-    >>> form_setting("hand", "aa", {"rate": "", "min": "", "cap": "", "tea": ""}, "en")
-    (None, 'Rate is not filled in')
-    >>> form_setting("hand", "aa", {"rate": "３０", "min": "", "cap": "", "tea": ""}, "zh")[0]["rate"]
-    30
-    >>> form_setting("none", "aa", {}, "en")
-    (None, '')
-    """
-    if mode == "none":
-        return None, ""
-    values: dict[str, int | None] = {}
-    for key, label in (("rate", "fe_rate"), ("min", "fe_min_label"), ("cap", "fe_cap_label"), ("tea", "fe_tea_label")):
-        text = unicodedata.normalize("NFKC", texts.get(key, "")).strip().replace(",", "")  # (３０ from a zh keyboard)
-        if not text and key != "rate":
-            values[key] = None if key == "cap" else 0
-            continue
-        name = tr(label, lang).split("（")[0].split(" (")[0]
-        if not text:
-            return None, tr("fe_empty", lang, label=name)
-        if not text.isascii() or not text.isdigit() or int(text) > MAX_AMOUNT:
-            return None, tr("fe_bad_number", lang, label=name, max=f"{MAX_AMOUNT:,}", text=text[:20])
-        values[key] = int(text)
-    cap, least = values["cap"], values["min"] or 0
-    if cap is not None and least > cap:
-        return None, tr("fe_min_over_cap", lang)
-    try:
-        setting = FeeSetting.from_json({"mode": mode, "payer": payer, **values})
-    except InvalidEventError as e:  # (the engine's own check: a mode or payer the form does not offer)
-        return None, tr("refused", lang, error=e)
-    return setting.to_json(), ""

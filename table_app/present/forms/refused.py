@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from engine.errors import RuleError
-from table_app.present.words import Both, both, tr
+from table_app.present.words import Both, tr
 
 Reason = Literal["malformed", "not_now", "not_yours"]
 
@@ -30,14 +30,22 @@ class Refused:
     key: str  # the word key
     code: str  # the refusal's code (a phone's answer names it)
     reason: Reason = "not_now"
-    fields: Mapping[str, object] = field(default_factory=dict)  # the words' fields
+    fields: Mapping[str, object] = field(default_factory=dict)  # the words' fields (a Both: the language's)
     rule: RuleError | None = None  # the engine's refusal behind it, if any
 
     def words(self, lang: str) -> str:
-        return tr(self.key, lang, **self.fields)
+        return tr(self.key, lang, **{k: _said(v, lang) for k, v in self.fields.items()})
 
     def both(self) -> Both:
-        return both(self.key, **self.fields)
+        return {"zh": self.words("zh"), "en": self.words("en")}
+
+
+def _said(value: object, lang: str) -> object:
+    """A field's value in ``lang``: a word already said in both languages (a :class:`Both`) as
+    the language's."""
+    if isinstance(value, Mapping) and set(value) == {"zh", "en"}:
+        return value[lang]
+    return value
 
 
 __all__ = ["Reason", "Refused"]

@@ -4,24 +4,21 @@ each seat's tea (茶水) — set for the session being played (the ``fee`` event
 (``new_session.fee``) or as the table's default (the config's ``[fee]``). Reached from the menu
 and from the new session's form. Amounts are whole points, − and + beside each (no keyboard
 needed); a value refused is said in the screen's language and nothing is sent. The setting in
-words, as every screen says it, is shown as it is chosen (``present.fees``)."""
+words, as every screen says it, is shown as it is chosen (``present.fees``). The form itself —
+its choices, steps, checks and the ``fee`` command — is :mod:`table_app.present.forms.fee`; this
+screen draws it."""
 
 from __future__ import annotations
 
-from typing import Final
-
-from engine.fees import FEE_MODES, FEE_PAYERS
-from engine.table import accepts
-from table_app.present.fees import FORM_STEPS, FeeJSON, form_setting, setting_line
+from table_app.present.fees import FeeJSON, setting_line
+from table_app.present.forms import fee as form
+from table_app.present.forms.fee import AMOUNTS, MODES, PAYERS, FeeForm
+from table_app.present.forms.refused import Refused
 from table_app.present.money import points_text
 from table_app.present.words import tr
 from table_app.ui import palette as P
 from table_app.ui.fee_default import save_default, table_default
 from table_app.ui.screens import Base, app
-
-MODES: Final = ("none", *FEE_MODES)
-PAYERS: Final = FEE_PAYERS
-AMOUNTS: Final = ("rate", "min", "cap", "tea")
 
 
 def next_fee() -> tuple[bool, FeeJSON | None]:
@@ -54,7 +51,7 @@ class FeeScreen(Base):
         self.filled = -1
 
     def playing(self) -> bool:
-        return "fee" in accepts(app().pub["phase"])  # (a session in play, as the engine says)
+        return form.playing(app().pub)  # (a session in play, as the engine says)
 
     def current(self) -> FeeJSON | None:
         """The setting the form starts from: the session's when one is played, else the next one's."""
@@ -65,15 +62,15 @@ class FeeScreen(Base):
         return fee
 
     def fill(self, fee: FeeJSON | None) -> None:
-        ids = self.ids
-        self.mode = "none" if fee is None else str(fee["mode"])
-        self.payer = "aa" if fee is None else str(fee.get("payer") or "aa")
+        filled = form.fields(fee)
+        self.mode, self.payer = filled["mode"], filled["payer"]
         for key in AMOUNTS:
-            value = None if fee is None else fee.get(key)
-            ids[key].text = "" if value is None or (key in ("min", "tea") and not value) else str(value)
-        if fee is None:
-            ids.rate.text = "30"
+            self.ids[key].text = filled["texts"][key]
         self.filled = app().seq
+
+    def form(self) -> FeeForm:
+        """The form's value as the screen holds it."""
+        return {"mode": self.mode, "payer": self.payer, "texts": {k: self.ids[k].text for k in AMOUNTS}}
 
     def refresh(self) -> None:
         a = app()
@@ -84,12 +81,13 @@ class FeeScreen(Base):
         for m in MODES:
             ids[f"mode_{m}"].state = "down" if m == self.mode else "normal"
             ids[f"mode_{m}"].text = tr(f"fe_mode_{m}", lang)
+        off = not form.enabled(self.form())
         for p in PAYERS:
             ids[f"payer_{p}"].state = "down" if p == self.payer else "normal"
             ids[f"payer_{p}"].text = tr(f"fe_pick_{p}", lang)
-            ids[f"payer_{p}"].disabled = self.mode == "none"
+            ids[f"payer_{p}"].disabled = off
         for key in AMOUNTS:
-            ids[key].disabled = ids[f"{key}_down"].disabled = ids[f"{key}_up"].disabled = self.mode == "none"
+            ids[key].disabled = ids[f"{key}_down"].disabled = ids[f"{key}_up"].disabled = off
         ids.this.disabled = not self.playing()
         ids.default.disabled = getattr(a.service, "fees", None) is None  # (kept in the journal's file: save_default)
         self.show_note()
@@ -107,7 +105,9 @@ class FeeScreen(Base):
             if self.playing() else ""
 
     def setting(self) -> tuple[FeeJSON | None, str]:
-        return form_setting(self.mode, self.payer, {k: self.ids[k].text for k in AMOUNTS}, app().lang)
+        """The setting the form makes, or why not in the screen's language."""
+        checked = form.check(self.form())
+        return (None, checked.words(app().lang)) if isinstance(checked, Refused) else (checked, "")
 
     # -- the form ------------------------------------------------------------------------------
 
@@ -120,20 +120,9 @@ class FeeScreen(Base):
         self.refresh()
 
     def step(self, key: str, up: bool) -> None:
-        """− or + one step (:data:`FORM_STEPS`); the cap goes from empty (no cap) to the minimum and back."""
-        field = self.ids[key]
-        text = field.text.strip()
-        if key == "cap" and not text:
-            if up:
-                field.text = str(max(FORM_STEPS["cap"], int(self.ids.min.text or 0) if self.ids.min.text.isdigit()
-                                     else 0))
-            return
-        if not text.isdigit():
-            self.note_error = ""
-            self.show_note()  # (the note says what is wrong with it)
-            return
-        value = int(text) + (FORM_STEPS[key] if up else -FORM_STEPS[key])
-        field.text = "" if key == "cap" and value < 0 else str(max(0, value))
+        """− or + one step (``forms.fee.step``: an empty field and a decimal too; what is not a
+        number stays, and the note says what is wrong with it)."""
+        self.ids[key].text = form.step(self.form(), key, up)
         self.note_error = ""
         self.show_note()
 
@@ -154,14 +143,14 @@ class FeeScreen(Base):
         if not ok:
             return
         a = app()
-        if not self.playing():
-            a.say(tr("fe_ended", a.lang))
-            return
-        if setting == a.pub.get("fee") or (setting, a.seq) == self.sent:  # (a second tap: one event, one undo)
-            a.say(tr("fe_already", a.lang, line=setting_line(setting, a.lang, a.money())))
+        command = form.command(self.form(), a.pub)
+        if not isinstance(command, Refused) and (setting, a.seq) == self.sent:  # (a second tap: one event, one undo)
+            command = Refused("fe_already", "fee.already")
+        if isinstance(command, Refused):
+            a.say(tr(command.key, a.lang, line=setting_line(setting, a.lang, a.money())))
             return
         self.sent = (setting, a.seq)
-        a.send({"type": "fee", "fee": setting})
+        a.send(command)
         a.say(tr("fe_set", a.lang, line=setting_line(setting, a.lang, a.money())))
 
     def for_next(self) -> None:

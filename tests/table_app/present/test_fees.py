@@ -1,6 +1,6 @@
 """The table fee in words (issue 31): every mode and payer in zh and en, the house's lines
 beside the settle-up (equal and unequal shares, tea, the minimum and the cap), a seat's own
-share, the fee so far, and the fee form's checks — from the engine's own bills."""
+share and the fee so far — from the engine's own bills (the fee form's checks: forms/test_fee.py)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ import pytest
 
 from engine.fees import FEE_MODES, FEE_PAYERS, FeeSetting, bill
 from table_app.present.fees import (
-    form_setting,
     house_lines,
     next_change,
     setting_line,
@@ -102,32 +101,3 @@ def test_the_fee_so_far() -> None:
     assert so_far_line({**pub, "phase": "ended"}, 5400, "en") == ""  # type: ignore[arg-type]
     rounds = {**pub, "fee": {"mode": "round", "rate": 20, "payer": "aa"}, "session_rounds": 2}
     assert so_far_line(rounds, None, "zh") == "台费至今 40（2 圈 × 20）"  # type: ignore[arg-type]
-
-
-@pytest.mark.parametrize(("texts", "zh", "en"), [
-    ({"rate": "", "min": "", "cap": "", "tea": ""}, "单价还没填", "Rate is not filled in"),  # (said, not a bare colon)
-    ({"rate": "-5", "min": "", "cap": "", "tea": ""}, "单价要是 0 到 1,000,000 的整数：-5",
-     "Rate is a whole number 0 to 1,000,000: -5"),
-    ({"rate": "30", "min": "", "cap": "", "tea": "2元"}, "茶水/人要是 0 到 1,000,000 的整数：2元",
-     "Tea each is a whole number 0 to 1,000,000: 2元"),
-    ({"rate": "30", "min": "", "cap": "1.5", "tea": ""}, "封顶要是 0 到 1,000,000 的整数：1.5",
-     "Cap is a whole number 0 to 1,000,000: 1.5"),
-    ({"rate": "30", "min": "2000000", "cap": "", "tea": ""}, "最低要是 0 到 1,000,000 的整数：2000000",
-     "Minimum is a whole number 0 to 1,000,000: 2000000"),
-    ({"rate": "30", "min": "90", "cap": "60", "tea": ""}, "最低不能高于封顶", "The minimum cannot be above the cap"),
-])
-def test_the_form_refuses_bad_amounts_in_both_languages(texts: dict[str, str], zh: str, en: str) -> None:
-    assert form_setting("hour", "aa", texts, "zh") == (None, zh)
-    assert form_setting("hour", "aa", texts, "en") == (None, en)
-
-
-def test_the_form_takes_the_full_width_digits_of_a_chinese_keyboard() -> None:
-    setting, problem = form_setting("hour", "aa", {"rate": "３０", "min": "１，０００", "cap": "", "tea": "５"}, "zh")
-    assert problem == "" and setting is not None
-    assert (setting["rate"], setting["min"], setting["tea"]) == (30, 1000, 5)
-
-
-def test_the_form_makes_the_engines_setting() -> None:
-    setting, problem = form_setting("round", "winners", {"rate": " 20 ", "min": "40", "cap": "1,000", "tea": ""}, "en")
-    assert problem == ""
-    assert setting == FeeSetting("round", 20, min=40, cap=1000, payer="winners").to_json()

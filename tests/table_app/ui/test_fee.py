@@ -127,3 +127,27 @@ def test_the_final_screen_shows_the_house_lines_and_the_scores_the_fee_so_far(ui
     s.ids.house.texture_update()  # whole, below the settle-up and above the buttons
     assert s.ids.house.texture_size[1] <= s.ids.house.height + 1
     assert s.ids.house.y >= s.ids.resume.top and s.ids.house.top <= s.ids.settle.y + 1
+
+
+def test_minus_and_plus_work_on_an_empty_field_and_on_a_decimal(ui: UI) -> None:
+    """They did nothing there (a player's report): the screen steps as ``forms.fee.step`` says."""
+    play(ui, PLAYING)
+    ui.app.lang = "en"
+    ui.app.goto("fee")
+    s = fee_form(ui, "hand", "aa", rate="", tea="1.5", cap="")
+    ui.tap(s.ids.rate_up)
+    ui.tap(s.ids.tea_up)
+    assert (s.ids.rate.text, s.ids.tea.text) == ("5", "2")
+    ui.tap(s.ids.tea_down)
+    ui.tap(s.ids.tea_down)
+    ui.tap(s.ids.cap_up)  # (no cap: + gives one step, − below 0 takes it away again)
+    assert (s.ids.tea.text, s.ids.cap.text) == ("0", "10")
+    s.ids.rate.text = "2元"
+    ui.tap(s.ids.rate_up)  # (not a number: kept, the note says why)
+    assert s.ids.rate.text == "2元" and s.ids.note.text == "Rate is a whole number 0 to 1,000,000: 2元"
+    s.ids.rate.text = "30"
+    ui.tap(s.ids.cap_down)
+    assert s.ids.cap.text == "0"
+    ui.tap(s.ids.cap_down)
+    ui.send_and_settle(s.ids.this)
+    assert ui.pub()["fee"] == {"mode": "hand", "rate": 30, "min": 0, "cap": None, "payer": "aa", "tea": 0}
