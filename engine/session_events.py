@@ -1,5 +1,9 @@
-"""The events about the session as a whole (``engine.events`` reads their JSON): ``fee`` and ``end_session``.
+"""The events about the session and its seats (``engine.events`` reads their JSON): ``new_session``,
+``seating`` (定位), ``name``, ``fee`` and ``end_session``.
 
+- ``new_session`` starts over with four players by seat, the base, the rules and the fee.
+- ``seating`` says who sits East: method A, B or C (docs/rules.md §3).
+- ``name``: a player names their seat, before the first deal or between hands.
 - ``fee`` changes the session's fee setting (``engine.fees``) in any phase of a session but
   ``ended``: ``{"type": "fee", "fee": {...}}``, or ``"fee": null`` for no fee from now on.
 - ``end_session`` ends it; ``seconds`` (optional): the session's length in whole seconds, from
@@ -21,12 +25,168 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, Final, Literal, get_args
 
 from engine.errors import InvalidEventError
 from engine.event_base import Event
 from engine.fees import MAX_SECONDS, FeeSetting
-from engine.fields import amount_text
+from engine.fields import (
+    MAX_AMOUNT,
+    amount_text,
+    check_dice,
+    check_name,
+    check_player_id,
+    check_player_ids,
+    check_seat,
+    check_text,
+)
+from engine.records import Wind
+from engine.rules import Rules, RulesError
+
+SeatingMethod = Literal["A", "B", "C"]
+SEATING_METHODS: Final[tuple[SeatingMethod, ...]] = get_args(SeatingMethod)
+WIND_LETTERS: Final[tuple[Wind, ...]] = get_args(Wind)
+
+
+@dataclass(frozen=True)
+class NewSession(Event):
+    """Start over: four players by seat, the base, rule overrides, and ``wall_seed`` for full-tile mode;
+    ``player_ids``: each seat's player in the table's roster (None: not in it), when the table has one;
+    ``fee``: the session's fee setting (``engine.fees``; None: no fee)."""
+
+    TYPE: ClassVar[str] = "new_session"
+    players: tuple[str, str, str, str]
+    base: int = 1
+    rules: Mapping[str, object] | None = None
+    wall_seed: int | None = None
+    player_ids: tuple[int | None, int | None, int | None, int | None] | None = None
+    fee: FeeSetting | None = None
+
+    def __post_init__(self) -> None:
+        p = self.players
+        if isinstance(p, list):
+            object.__setattr__(self, "players", p := tuple(p))
+        if not isinstance(p, tuple) or len(p) != 4 or any(not isinstance(n, str) or not n.strip() for n in p):
+            raise InvalidEventError(f"new_session: 'players' must be 4 non-empty names, one per seat 0..3, got {p!r}")
+        if type(self.base) is not int or not 1 <= self.base <= MAX_AMOUNT:
+            raise InvalidEventError(f"new_session: 'base' must be a whole number >= 1 (at most {MAX_AMOUNT:,}), "
+                                    f"got {amount_text(self.base)}")
+        if self.rules is not None:
+            if not isinstance(self.rules, Mapping):
+                raise InvalidEventError(f"new_session: 'rules' must be an object of option: value, got {self.rules!r}")
+            try:
+                Rules.from_overrides(self.rules)
+            except (RulesError, TypeError) as e:
+                raise InvalidEventError(f"new_session: {e}") from None
+        if self.wall_seed is not None and type(self.wall_seed) is not int:
+            raise InvalidEventError(f"new_session: 'wall_seed' must be a whole number, got {self.wall_seed!r}")
+        if self.player_ids is not None:
+            object.__setattr__(self, "player_ids", check_player_ids(self.player_ids, self.TYPE))
+        object.__setattr__(self, "fee", None if self.fee is None else FeeSetting.from_json(self.fee, self.TYPE))
+
+    @property
+    def rule_set(self) -> Rules:
+        return Rules.from_overrides(self.rules)
+
+    def check_new(self) -> None:
+        """Four names a screen can show (:func:`engine.fields.check_text`, the names' one rule)."""
+        for name in self.players:
+            check_text(name, "players", self.TYPE)
+
+    def to_json(self) -> dict[str, object]:
+        d: dict[str, object] = {"type": self.TYPE, "players": list(self.players), "base": self.base}
+        if self.rules is not None:
+            d["rules"] = dict(self.rules)
+        if self.wall_seed is not None:
+            d["wall_seed"] = self.wall_seed
+        if self.player_ids is not None:
+            d["player_ids"] = list(self.player_ids)
+        if self.fee is not None:
+            d["fee"] = self.fee.to_json()
+        return d
+
+
+@dataclass(frozen=True)
+class Seating(Event):
+    """定位: method A (``roller`` rolls ``dice``), B (every seat's ``rolls``) or C (the wind tile
+    each seat ``drew``; in journals before it, only the seat that drew East: ``east``)."""
+
+    TYPE: ClassVar[str] = "seating"
+    method: SeatingMethod
+    roller: int | None = None
+    dice: tuple[int, int] | None = None
+    rolls: tuple[tuple[int, int], ...] | None = None
+    east: int | None = None
+    drew: tuple[Wind, Wind, Wind, Wind] | None = None
+
+    def __post_init__(self) -> None:
+        m = self.method
+        if m not in SEATING_METHODS:
+            raise InvalidEventError(f"seating: 'method' must be 'A', 'B' or 'C', got {m!r}")
+        given = {name for name in ("roller", "dice", "rolls", "east", "drew") if getattr(self, name) is not None}
+        need = {"A": ({"roller", "dice"},), "B": ({"rolls"},), "C": ({"drew"}, {"east"})}[m]
+        if given not in need:
+            takes = " or ".join(" and ".join(repr(n) for n in sorted(fs)) for fs in need)
+            extra = sorted(given - set().union(*need))
+            if extra:
+                raise InvalidEventError(f"seating: method {m} takes {takes}, not {extra[0]!r}")
+            if any(given < fs for fs in need):
+                raise InvalidEventError(f"seating: method {m} needs {takes}")
+            raise InvalidEventError(f"seating: method {m} takes {takes}, not both")
+        if self.roller is not None:
+            check_seat(self.roller, "roller", "seating")
+        if self.east is not None:
+            check_seat(self.east, "east", "seating")
+        if self.dice is not None:
+            object.__setattr__(self, "dice", check_dice(self.dice, "dice", "seating"))
+        if self.rolls is not None:
+            r = self.rolls
+            if not isinstance(r, list | tuple) or len(r) != 4:
+                raise InvalidEventError(f"seating: 'rolls' must be 4 pairs of dice, one per seat, got {r!r}")
+            object.__setattr__(self, "rolls", tuple(check_dice(x, f"rolls[{i}]", "seating") for i, x in enumerate(r)))
+        if self.drew is not None:
+            d = self.drew
+            if not isinstance(d, list | tuple) or sorted(map(str, d)) != sorted(WIND_LETTERS):
+                raise InvalidEventError(f"seating: 'drew' must be the wind tile each seat drew, "
+                                        f"the four of E, S, W, N once each, got {d!r}")
+            object.__setattr__(self, "drew", tuple(d))
+
+    def to_json(self) -> dict[str, object]:
+        d: dict[str, object] = {"type": self.TYPE, "method": self.method}
+        if self.method == "A":
+            d["roller"] = self.roller
+            d["dice"] = list(self.dice or ())
+        elif self.method == "B":
+            d["rolls"] = [list(x) for x in self.rolls or ()]
+        elif self.drew is not None:
+            d["drew"] = list(self.drew)
+        else:
+            d["east"] = self.east
+        return d
+
+
+@dataclass(frozen=True)
+class Name(Event):
+    """A player names their seat (from a phone, or the screen): before the first hand's deal or
+    between hands. Journaled and undoable like any event. ``player_id``: the name's player in
+    the table's roster, when the table has one."""
+
+    TYPE: ClassVar[str] = "name"
+    seat: int
+    name: str
+    player_id: int | None = None
+
+    def __post_init__(self) -> None:
+        check_seat(self.seat, "seat", "name")
+        object.__setattr__(self, "name", check_name(self.name))
+        if self.player_id is not None:
+            check_player_id(self.player_id, "player_id", self.TYPE)
+
+    def to_json(self) -> dict[str, object]:
+        d: dict[str, object] = {"type": self.TYPE, "seat": self.seat, "name": self.name}
+        if self.player_id is not None:
+            d["player_id"] = self.player_id
+        return d
 
 
 @dataclass(frozen=True)
@@ -69,4 +229,4 @@ class EndSession(Event):
         return d
 
 
-__all__ = ["EndSession", "Fee"]
+__all__ = ["SEATING_METHODS", "WIND_LETTERS", "EndSession", "Fee", "Name", "NewSession", "Seating", "SeatingMethod"]
