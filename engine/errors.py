@@ -47,6 +47,8 @@ CODES: Final[dict[str, str]] = {
     "phase": "the phase does not take this event: event",
     "not_turn": "it is another seat's turn: turn",
     "tile.needed": "every tile is known: the event must name its tile: action",
+    "seat.same_name": "one name (trimmed, without case) at two seats: player, seats",
+    "seat.same_player": "one roster player at two seats: player, seats, player_id",
     "seating.ties": "method B: seats rolled the same sum: tied",
     "bets.after_roll": "bets come before the hand's first roll",
     "roll.not_dealer": "the dealer rolls first: dealer",

@@ -23,11 +23,11 @@ engine.errors.InvalidEventError: end_session: 'seconds' must be whole seconds 0.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import ClassVar, Final, Literal, get_args
 
-from engine.errors import InvalidEventError
+from engine.errors import IllegalEventError, InvalidEventError
 from engine.event_base import Event
 from engine.fees import MAX_SECONDS, FeeSetting
 from engine.fields import (
@@ -46,6 +46,60 @@ from engine.rules import Rules, RulesError
 SeatingMethod = Literal["A", "B", "C"]
 SEATING_METHODS: Final[tuple[SeatingMethod, ...]] = get_args(SeatingMethod)
 WIND_LETTERS: Final[tuple[Wind, ...]] = get_args(Wind)
+
+
+def name_key(name: str) -> str:
+    """How the table tells two players' names apart: trimmed and without case, as the roster
+    compares them (``" Ann"`` and ``"ann"`` are one player there: one id).
+
+    >>> name_key(" Ann "), name_key("阿强") == name_key("阿强 ")
+    ('ann', True)
+    """
+    return name.strip().casefold()
+
+
+def seated_twice(players: Sequence[str], player_ids: Sequence[int | None] | None = None) -> tuple[int, int] | None:
+    """The first two seats that hold one player — one name (by :func:`name_key`) or one roster
+    id — or None when every player sits once. Empty seats (no name yet) hold nobody.
+
+    >>> seated_twice(["阿强", "Bo", "阿强", "Di"]), seated_twice(["A", "B", "C", "D"], [1, 2, 1, None])
+    ((0, 2), (0, 2))
+    >>> seated_twice(["Ann", "Bo", " ann", "Di"]), seated_twice(["A", "B", "C", "D"], [None, None, 3, 4])
+    ((0, 2), None)
+    """
+    ids = list(player_ids) if player_ids is not None else [None] * len(players)
+    for b in range(len(players)):
+        for a in range(b):
+            same_name = bool(name_key(players[a])) and name_key(players[a]) == name_key(players[b])
+            if same_name or (ids[a] is not None and ids[a] == ids[b]):
+                return a, b
+    return None
+
+
+def check_seated_once(players: Sequence[str], player_ids: Sequence[int | None] | None, etype: str,
+                      only: int | None = None) -> None:
+    """One player, one seat: :class:`IllegalEventError` (``seat.same_name`` or
+    ``seat.same_player``, with the ``player`` and both ``seats``) when :func:`seated_twice`
+    finds a player at two seats (``only``: a pair that includes this seat — the seat a ``name``
+    changes; another pair already there is the journal's past).
+
+    >>> check_seated_once(["阿强", "Bo", "阿强", "Di"], None, "new_session")
+    Traceback (most recent call last):
+    ...
+    engine.errors.IllegalEventError: new_session: '阿强' is at seats 0 and 2: a player sits at one seat
+    """
+    pair = seated_twice(players, player_ids)
+    if pair is None or (only is not None and only not in pair):
+        return
+    a, b = pair
+    player = players[b].strip()
+    if name_key(players[a]) == name_key(players[b]):
+        raise IllegalEventError(f"{etype}: {player!r} is at seats {a} and {b}: a player sits at one seat",
+                                "seat.same_name", seat=b, player=player, seats=[a, b])
+    pid = None if player_ids is None else player_ids[b]
+    raise IllegalEventError(f"{etype}: player {pid} ({players[a].strip()!r}, {player!r}) is at seats {a} and {b}: "
+                            "a player sits at one seat", "seat.same_player", seat=b, player=player, seats=[a, b],
+                            player_id=pid)
 
 
 @dataclass(frozen=True)
@@ -89,9 +143,12 @@ class NewSession(Event):
         return Rules.from_overrides(self.rules)
 
     def check_new(self) -> None:
-        """Four names a screen can show (:func:`engine.fields.check_text`, the names' one rule)."""
+        """Four names a screen can show (:func:`engine.fields.check_text`, the names' one rule),
+        four players: no name and no roster id at two seats (:func:`check_seated_once`; a journal
+        from before the rule is read as written)."""
         for name in self.players:
             check_text(name, "players", self.TYPE)
+        check_seated_once(self.players, self.player_ids, self.TYPE)
 
     def to_json(self) -> dict[str, object]:
         d: dict[str, object] = {"type": self.TYPE, "players": list(self.players), "base": self.base}
@@ -229,4 +286,5 @@ class EndSession(Event):
         return d
 
 
-__all__ = ["SEATING_METHODS", "WIND_LETTERS", "EndSession", "Fee", "Name", "NewSession", "Seating", "SeatingMethod"]
+__all__ = ["SEATING_METHODS", "WIND_LETTERS", "EndSession", "Fee", "Name", "NewSession", "Seating", "SeatingMethod",
+           "check_seated_once", "name_key", "seated_twice"]

@@ -51,6 +51,8 @@ REFUSALS: Final[dict[str, tuple[str, str]]] = {
     "phase": ("现在不能{event}：{phase}", "Not now: {event} ({phase})"),
     "not_turn": ("还没轮到{name}：现在{turn}出牌", "Not {name}'s turn: {turn} plays"),
     "tile.needed": ("{name}：请在屏幕上选是哪张牌", "{name}: choose the tile on the screen"),
+    "seat.same_name": ("两位玩家同名：{player}", "Two players have the same name: {player}"),
+    "seat.same_player": ("{player}是同一位玩家，不能坐两个位子", "{player} is one player: not at two seats"),
     "seating.ties": ("{tied} 点数一样：请这几位再掷一次", "{tied} rolled the same: they roll again"),
     "bets.after_roll": ("庄家已经掷骰了，这局不能再下注", "The dealer has rolled: no more bets this hand"),
     "roll.not_dealer": ("先由庄家{dealer}掷骰", "The dealer, {dealer}, rolls first"),

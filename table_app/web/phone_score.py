@@ -42,7 +42,7 @@ from table_app.http_kit.server import Reply
 from table_app.journal.state import state_after
 from table_app.present.fees import your_house
 from table_app.present.money import Money
-from table_app.present.names import names_problem
+from table_app.present.names import names_refused
 from table_app.present.rules import RULE_WORDS, rule_value_word
 from table_app.present.seat import settle_up_lines
 from table_app.present.table import FinalView, session_view
@@ -306,8 +306,9 @@ def new_session(data: Mapping[str, object], public: PublicState,
     if not isinstance(names, list) or len(names) != SEATS or not all(isinstance(n, str) for n in names):
         return refused(400, "sc_bad_form", "invalid")
     names = [n.strip() for n in names]
-    if names_problem(names, "en"):  # (empty, unprintable, too wide or twice: the touchscreen's own check)
-        return refusal(400, names_problem(names, "zh"), names_problem(names, "en"), "invalid.name")
+    code, zh, en = names_refused(names)  # (empty, unprintable, too wide, or one player at two seats: the engine's)
+    if code:
+        return refusal(400, zh, en, code)
     try:
         overrides = Rules.from_overrides(data.get("rules", public["rules"])).overrides()  # type: ignore[arg-type]
     except (RulesError, TypeError) as e:
