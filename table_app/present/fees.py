@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from typing import Final
 
 from engine.errors import InvalidEventError
-from engine.fees import FeeSetting, bill_so_far
+from engine.fees import FeeSetting, bill_so_far, next_hour_in
 from engine.fields import MAX_AMOUNT
 from engine.public import PublicState
 from table_app.present.money import Money, points_text
@@ -189,7 +189,7 @@ def next_change(pub: PublicState, seconds: int | None) -> int | None:
     fee = pub.get("fee")
     if fee is None or fee.get("mode") != "hour" or seconds is None or pub["phase"] in ("ended", "idle"):
         return None
-    return 3600 - seconds % 3600 + 1 if seconds % 3600 else 1
+    return next_hour_in(seconds)  # (when an hour counts: the engine's rule)
 
 
 FORM_STEPS: Final = {"rate": 5, "min": 10, "cap": 10, "tea": 1}
