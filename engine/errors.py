@@ -100,6 +100,7 @@ CODES: Final[dict[str, str]] = {
     "press.kong_which": "more than one kong is possible: choose on the screen",
     "press.chow_which": "more than one chow is possible: choose on the screen",
     "press.needs_tile": "every tile is known: the discard is chosen on the screen",
+    "press.not_roller": "the dice from a seat's own device when another seat is due to roll: button, roller",
     "press.phase": "the button does nothing in this phase: button",
     "press.again": "the seat has already made this claim on this tile (docs/rules.md §17): call",
     "press.held": "the 下家 has pressed TURN during the claims and waits for the others: button",

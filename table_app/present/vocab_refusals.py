@@ -101,6 +101,7 @@ REFUSALS: Final[dict[str, tuple[str, str]]] = {
     "press.kong_which": ("{name}：暗杠还是加杠？请在屏幕上选", "{name}: which kong? Choose on the screen"),
     "press.chow_which": ("{name}：吃哪两张？请在屏幕上选", "{name}: which chow? Choose on the screen"),
     "press.needs_tile": ("{name}：请在屏幕上选要打的牌", "{name}: choose the tile to discard on the screen"),
+    "press.not_roller": ("现在不是{name}掷骰", "It is not {name}'s roll"),
     "press.phase": ("现在按{button}没有用：{phase}", "{button} does nothing now: {phase}"),
     "undo.nothing": ("没有可以撤销的", "Nothing to undo"),
     "undo.bad_target": ("不能撤回到那一步", "Cannot go back to that step"),

@@ -26,7 +26,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Final, TypedDict
 
-from engine.authority import Decision, Facts, ruling, stands
+from engine.authority import Decision, Facts, bets_stage, ruling, stands
 from engine.events import Bets, parse_event
 from engine.fields import MAX_AMOUNT
 from engine.public import PublicState
@@ -39,7 +39,7 @@ from table_app.http_kit.server import Reply
 from table_app.present.history import scored_words, sentence
 from table_app.present.undo import step_words, undo_words, undone_words
 from table_app.present.words import Both, both, names_list, pair, tr
-from table_app.web.phone_entry import EntryOffer, bad_bets, bets_in, entry_command, entry_offer
+from table_app.web.phone_entry import EntryOffer, bad_bets, entry_command, entry_offer
 
 if TYPE_CHECKING:
     from table_app.core.service import TableService
@@ -169,7 +169,7 @@ class Decide:
         return Send({"type": "press", "seat": seat, "button": "TURN", "held": True})
 
     def _score_hand(self, seat: int, data: dict[str, object], public: PublicState) -> Reply:
-        if bets_in(public) is not None:
+        if bets_stage(public) == "in":
             return refused(409, "dc_bets_in", "decide.bets_in")
         if entry_offer(public) is None:
             return refused(409, "dc_not_now", "decide.not_now")
@@ -237,9 +237,9 @@ _KINDS: Final = ("reject_win", "undo", "score_hand")  # (the kinds a second seat
 
 def _bets_in(public: PublicState) -> BetsIn | None:
     """The bets the table holds, in words, while they are in and the hand has not begun."""
-    bets = bets_in(public)
-    if bets is None:
+    if bets_stage(public) != "in":
         return None
+    bets = list(public["bets"])
     names = public["players"]
 
     def said(lang: str) -> str:

@@ -8,8 +8,8 @@ for this hand so far; sent without them, the engine takes the bets the table hol
 seat confirms it (:mod:`table_app.web.phone_decide`).
 
 The engine takes ``score_hand`` only before a hand's first roll in phase ``betting``: once the
-four phones' bets are in (one ``bets`` event, phase ``rolling``, no roll yet), :func:`bets_in`
-says so and the form offers to take them back (an undo of the ``bets`` event) first.
+four phones' bets are in (one ``bets`` event, phase ``rolling``, no roll yet), the engine's
+:func:`engine.authority.bets_stage` says so and the form offers to take them back (an undo of the ``bets`` event) first.
 
 >>> from engine.table import replay
 >>> from engine.public import public_state
@@ -20,8 +20,8 @@ says so and the form offers to take them back (an undo of the ``bets`` event) fi
 (['heavenly'], ['kong_bloom'], ['robbed_kong'])
 >>> offer["why"]["1:self_drawn:none"]["heavenly"]["en"], offer["why"]["0:self_drawn:other"]["kong_bloom"]["zh"]
 ('heavenly: only the dealer, A', '杠后开花：要A自己开过杠')
->>> offer["bets"], bets_in(pub)
-([5, 0, 2, 0], None)
+>>> offer["bets"]
+[5, 0, 2, 0]
 >>> entry_command({"type": "score_hand", "winner": 2, "how": "self_drawn", "bets": [5, 0, 2, 0]}, pub)
 {'type': 'score_hand', 'winner': 2, 'how': 'self_drawn', 'bets': [5, 0, 2, 0]}
 >>> bad_bets({"bets": [5, -1, 0, 0]}), bad_bets({"bets": [5, 0, 0]}), bad_bets({}), bad_bets({"bets": [0] * 4})
@@ -88,12 +88,6 @@ def entry_offer(public: PublicState, bets: Sequence[int] = (0,) * SEATS) -> Entr
             "bets": list(bets), "bets_max": MAX_AMOUNT}
 
 
-def bets_in(public: PublicState) -> list[int] | None:
-    """The bets the table holds when they are in and the hand has not begun (phase ``rolling``
-    before the dealer's roll: a result can be entered once they are taken back), else None."""
-    return list(public["bets"]) if public["phase"] == "rolling" and public["bets_open"] else None
-
-
 def bad_bets(data: Mapping[str, object]) -> bool:
     """Whether the form's ``bets`` (when given) are not four amounts the engine takes."""
     if data.get("bets") is None:
@@ -135,4 +129,4 @@ def _reason(e: RuleError) -> str:
     return text[:cut] if cut > 0 else text
 
 
-__all__ = ["EntryOffer", "bad_bets", "bets_in", "entry_command", "entry_offer"]
+__all__ = ["EntryOffer", "bad_bets", "entry_command", "entry_offer"]
