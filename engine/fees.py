@@ -174,8 +174,28 @@ def units(setting: FeeSetting, *, hands: int, rounds: int, seconds: int | None) 
     [0, 0, 1, 1, 2]
     """
     if setting.mode == "hour":
-        return -(-seconds // HOUR) if seconds else 0
+        return started_hours(seconds)
     return {"hand": hands, "round": rounds, "session": 1}[setting.mode]
+
+
+def started_hours(seconds: int | None) -> int:
+    """The hours a session of ``seconds`` has begun: a started hour counts once a second of it
+    has passed (0 when the time is not known).
+
+    >>> [started_hours(t) for t in (None, 0, 1, 3600, 3601)]
+    [0, 0, 1, 1, 2]
+    """
+    return -(-seconds // HOUR) if seconds else 0
+
+
+def next_hour_in(seconds: int) -> int:
+    """The seconds from ``seconds`` until another hour is started (:func:`started_hours`), so that
+    a page may move its fee on in time.
+
+    >>> [next_hour_in(t) for t in (0, 1, 3600, 3700, 7200)]
+    [1, 3600, 1, 3501, 1]
+    """
+    return started_hours(seconds) * HOUR + 1 - seconds
 
 
 def bill(setting: FeeSetting, *, hands: int, rounds: int, seconds: int | None, scores: Sequence[int]) -> Bill:
@@ -272,4 +292,4 @@ def bill_so_far(public: Mapping[str, object], seconds: int | None) -> Bill | Non
 
 
 __all__ = ["FEE_MODES", "FEE_PAYERS", "MAX_SECONDS", "Bill", "BillJSON", "FeeJSON", "FeeMode", "FeePayer",
-           "FeeSetting", "bill", "bill_so_far", "split", "units"]
+           "FeeSetting", "bill", "bill_so_far", "next_hour_in", "split", "started_hours", "units"]

@@ -151,6 +151,41 @@ def parse_press(obj: object) -> Press:
     return Press(obj.get("seat"), obj["button"], obj.get("held", False), None if dice is None else dice)
 
 
+def due_to_roll(actions: Sequence[Sequence[str]]) -> int | None:
+    """The seat due to roll, read from the public state's ``actions`` (the one that holds
+    ``roll``: :func:`engine.legal.roller`), or None.
+
+    >>> due_to_roll([[], [], ["roll"], []]), due_to_roll([["discard"], [], [], []])
+    (2, None)
+    """
+    return next((s for s, acts in enumerate(actions) if "roll" in acts), None)
+
+
+def seat_press(seat: int, button: str, held: bool, actions: Sequence[Sequence[str]]) -> Press:
+    """The press a seat's own device makes (a phone's button): the seat's buttons as pressed;
+    the dice button, which belongs to no seat, only from the seat due to roll (``roll`` among
+    its ``actions``, the public state's: :func:`engine.legal.roller`) — from any other seat it
+    is refused (``press.not_roller``, with the seat that is due, if any).
+
+    >>> seat_press(2, "PENG", False, [[], [], [], []])
+    Press(seat=2, button='PENG', held=False, dice=None)
+    >>> seat_press(0, "DICE", False, [["roll"], [], [], []])
+    Press(seat=None, button='DICE', held=False, dice=None)
+    >>> seat_press(1, "DICE", False, [["roll"], [], [], []])
+    Traceback (most recent call last):
+    ...
+    engine.errors.IllegalEventError: seat 1 cannot roll: the dice are seat 0's to roll now
+    """
+    if button != "DICE":
+        return Press(seat, button, held)
+    due = due_to_roll(actions)
+    if due != seat:
+        whose = "nobody's" if due is None else f"seat {due}'s"
+        raise IllegalEventError(f"seat {seat} cannot roll: the dice are {whose} to roll now", "press.not_roller",
+                                seat=seat, button=button, roller=due)
+    return Press(None, "DICE")
+
+
 @dataclass(frozen=True)
 class Undo:
     """What a held TURN becomes: undo of the last event (the service's ``{"type": "undo"}``)."""
@@ -354,4 +389,4 @@ def _reason(e: RuleError) -> str:
 
 
 __all__ = ["BUTTONS", "CALLS", "PRESSED_WITH", "SEAT_BUTTONS", "UNDO", "Button", "Press", "Pressed", "Step", "Undo",
-           "apply_press", "parse_press", "press_events"]
+           "apply_press", "due_to_roll", "parse_press", "press_events", "seat_press"]

@@ -307,6 +307,26 @@ def settlement(
     }
 
 
+def ranks(scores: Sequence[int]) -> list[int]:
+    """Competition ranking by seat (1 is the highest score; equal scores share a rank): the one
+    rule of places and ties the screens, the phones and the archive ask.
+
+    >>> ranks([5, -3, 5, -7])
+    [1, 3, 1, 4]
+    """
+    return [1 + sum(1 for other in scores if other > s) for s in scores]
+
+
+def ranking(scores: Sequence[int]) -> list[tuple[int, int]]:
+    """(rank, seat), best first; equal scores share a rank (1, 2, 2, 4).
+
+    >>> ranking([5, -3, 5, -7])
+    [(1, 0), (1, 2), (3, 1), (4, 3)]
+    """
+    rank = ranks(scores)
+    return [(rank[s], s) for s in sorted(range(len(scores)), key=lambda s: (-scores[s], s))]
+
+
 def settle_up(scores: Sequence[int]) -> list[Payment]:
     """结账 (docs/rules.md §17): the fewest payments ``{from, to, amount}`` that bring every running
     score back to zero — at most three for four players, fewer where some seats' scores

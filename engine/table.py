@@ -66,6 +66,7 @@ from engine.records import PHASES, Settlement
 from engine.scoring import kong_transfers
 from engine.seating import seated, tied_seats
 from engine.seats import SEAT_RANGE, SEATS, next_seat, seat_counting
+from engine.session_events import check_seated_once
 from engine.state import Meld, SeatState, TableState
 from engine.tiles import tile_text
 from engine.wall import DEALT, REPLACEMENT_LAYER, WallState, break_point, deal_slots, shuffled_wall
@@ -95,11 +96,16 @@ def apply(state: TableState, event: Event | Mapping[str, object]) -> tuple[Table
 def check_new_event(state: TableState, ev: Event) -> None:
     """What a new event must pass beyond what a journaled one did, in ``state`` (a replay does
     not ask: an old journal is read as it was written): the event's own checks
-    (:meth:`Event.check_new`) and a claim not said twice (docs/rules.md §17). :func:`apply` and
+    (:meth:`Event.check_new`), a claim not said twice (docs/rules.md §17) and a
+    name that seats no player twice. :func:`apply` and
     every press (``engine.presses``) ask it."""
     ev.check_new()
     if isinstance(ev, Claim):
         check_not_restated(state, ev)
+    elif isinstance(ev, Name):  # (the named seat's new player is nobody else's seat)
+        players, ids = list(state.players), list(state.player_ids)
+        players[ev.seat], ids[ev.seat] = ev.name, ev.player_id
+        check_seated_once(players, ids, ev.TYPE, only=ev.seat)
 
 
 def push(state: TableState, event: Event | Mapping[str, object]) -> list[Effect]:

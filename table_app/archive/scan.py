@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 
 from engine import TableState, new_table, push
-from engine.scoring import settle_up
+from engine.scoring import ranking, settle_up
 from engine.seats import SEATS
 from table_app.archive.model import HandSummary, SessionSummary
 
@@ -62,11 +62,11 @@ class SessionAcc:
         return out
 
     def summary(self) -> SessionSummary:
-        ranking = sorted(range(SEATS), key=lambda s: (-self.totals[s], s))
+        best_first = [seat for _, seat in ranking(self.totals)]  # (ties: the engine's rule)
         return SessionSummary(
             number=self.number, started=self.started, ended=self.last_at if self.finished else None,
             players=list(self.players), player_ids=list(self.player_ids), base=self.base, hands=self.hands,
-            finished=self.finished, totals=list(self.totals), ranking=ranking, settle_up=settle_up(self.totals),
+            finished=self.finished, totals=list(self.totals), ranking=best_first, settle_up=settle_up(self.totals),
             first_seq=self.first_seq, last_seq=self.last_seq, phase=self.phase)
 
 

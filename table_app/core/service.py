@@ -47,6 +47,7 @@ from engine.event_base import Event
 from engine.moves import Effect
 from engine.presses import Press, Undo, apply_press, parse_press
 from engine.public import PublicState, public_state
+from engine.table import check_new_event
 from table_app.core.clock import Clock, ManualClock, MonotonicClock
 from table_app.core.consent import Agreed, Consent, held_turn
 from table_app.core.house_fee import HouseFee
@@ -307,6 +308,7 @@ class TableService:
     def _apply_event(self, command: Mapping[str, object], source: str) -> Answer:
         try:
             event = parse_event(dict(command))
+            check_new_event(self._state, event)  # (refused before the roster takes a name in)
             event = self.roster.identify(event) if self.roster is not None else event
             event = self.fees.fill(event, self._journal, self._session) if self.fees is not None else event
             state, effects = apply(self._state, event)

@@ -3,9 +3,9 @@
 ``routes``): a body as JSON, a refusal in both languages — ``{"ok": false, "error", "zh", "en",
 "code"}``, ``error`` the English — and a POST's JSON body read back (bounded, never raising).
 
->>> r = refused(409, "ph_not_roll", "phone.not_roll")
+>>> r = refused(409, "ph_tap_reused", "phone.tap_reused")
 >>> r.status, json_object(r.body)["code"], json_object(b"[1]"), json_object(b"\\xff"), json_value(b"7")
-(409, 'phone.not_roll', None, None, 7)
+(409, 'phone.tap_reused', None, None, 7)
 """
 
 from __future__ import annotations

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import Final, Literal, NamedTuple, TypedDict
 
-from engine.presses import PRESSED_WITH
+from engine.presses import PRESSED_WITH, due_to_roll
 from engine.public import PublicState
 from engine.records import ACTIONS, Action
 from engine.table import accepts
@@ -73,8 +73,8 @@ def buttons(pub: PublicState, seat: int) -> list[str]:
 
 
 def roller(pub: PublicState) -> int | None:
-    """The seat due to roll: the one whose ``actions`` hold ``roll``."""
-    return next((s for s, acts in enumerate(pub["actions"]) if "roll" in acts), None)
+    """The seat due to roll (the engine's reading of ``actions``)."""
+    return due_to_roll(pub["actions"])
 
 
 def slots(pub: PublicState, seat: int) -> list[Slot]:

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Final
 
-from engine.fees import bill_so_far
+from engine.fees import bill_so_far, next_hour_in
 from engine.public import PublicState
 from table_app.present.money import Money, points_text
 from table_app.present.words import LANGS, Both, tr, tr_n
@@ -186,4 +186,4 @@ def next_change(pub: PublicState, seconds: int | None) -> int | None:
     fee = pub.get("fee")
     if fee is None or fee.get("mode") != "hour" or seconds is None or pub["phase"] in ("ended", "idle"):
         return None
-    return 3600 - seconds % 3600 + 1 if seconds % 3600 else 1
+    return next_hour_in(seconds)  # (when an hour counts: the engine's rule)

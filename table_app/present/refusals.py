@@ -27,6 +27,8 @@ def refusal(code: str, params: Mapping[str, object], error: str, players: Sequen
     'A手里没有五筒'
     >>> refusal("seating.ties", {"tied": [1, 2]}, "…", ["A", "B", "C", "D"], "en")
     'B, C rolled the same: they roll again'
+    >>> refusal("seat.same_name", {"seat": 2, "player": "阿强", "seats": [0, 2]}, "…", ["", "", "", ""], "zh")
+    '两位玩家同名：阿强'
     """
     if not known(code):
         return tr("refused", lang, error=error)
@@ -51,6 +53,7 @@ def refusal(code: str, params: Mapping[str, object], error: str, players: Sequen
         tile=tile_word(tile, lang) if isinstance(tile, str) else "",
         shown=tile_word(shown, lang) if isinstance(shown := params.get("shown"), str) else "",
         held=params.get("held", ""),
+        player=params.get("player", ""),
         given=params.get("given", ""),
         melds=params.get("melds", ""),
         tied=names_list([_seat_word(players, s, lang) for s in _listed(params.get("tied"))], lang),

@@ -13,7 +13,6 @@ refused, never read as something else.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Final
 
 from engine.fields import MAX_AMOUNT
@@ -45,12 +44,3 @@ def parse_base(text: str) -> int | None:
     value = int(text)
     return value if 1 <= value <= MAX_AMOUNT else None
 
-
-def unplayed(public: Mapping[str, object]) -> bool:
-    """A session whose first hand nobody has begun: choosing the seats, or its first bets
-    before the dealer rolled. Changing it replaces it rather than starting another."""
-    phase, hand, results, dice = public.get("phase"), public.get("hand"), public.get("results"), public.get("dice")
-    if phase == "seating":
-        return True
-    rolled = isinstance(dice, Mapping) and dice.get("dealer") is not None
-    return phase == "betting" and hand == 1 and not results and not rolled

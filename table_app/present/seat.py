@@ -26,10 +26,11 @@ from typing import Final, Literal, TypedDict
 
 from engine.public import PublicState
 from engine.records import Action, Phase, Wind
+from engine.scoring import ranks
 from table_app.present.buttons import PhoneKey, phone_buttons, roller
 from table_app.present.fees import so_far_both, your_house
 from table_app.present.money import Money, points_text
-from table_app.present.table import PLACES, FinalView, final_view, hand_line, meld_text, ranks, status_line
+from table_app.present.table import PLACES, FinalView, final_view, hand_line, meld_text, status_line
 from table_app.present.words import WIND_EN, WIND_ZH, Both, both, tile_word, tr, wind_mark
 
 VIEW_SCHEMA: Final = 1

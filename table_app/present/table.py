@@ -19,7 +19,7 @@ from typing import Final, TypedDict
 
 from engine.public import MeldPublic, PublicState
 from engine.records import HandResult, Settlement
-from engine.scoring import settle_up
+from engine.scoring import ranking, settle_up
 from table_app.present.buttons import roller
 from table_app.present.fees import house_both
 from table_app.present.money import Money, money_each, points_text
@@ -144,25 +144,6 @@ def transfer_lines(pub: PublicState, lang: str) -> list[str]:
     s, players = pub["last_settlement"], pub["players"]
     return [tr("pays", lang, frm=players[t["from"]], to=players[t["to"]], amount=t["amount"],
                reason=tr(f"reason_{t['reason']}", lang)) for t in (s["transfers"] if s is not None else [])]
-
-
-def ranks(scores: Sequence[int]) -> list[int]:
-    """Competition ranking by seat (1 is the highest score; equal scores share a rank).
-
-    >>> ranks([5, -3, 5, -7])
-    [1, 3, 1, 4]
-    """
-    return [1 + sum(1 for other in scores if other > s) for s in scores]
-
-
-def ranking(scores: Sequence[int]) -> list[tuple[int, int]]:
-    """(rank, seat), best first; equal scores share a rank (1, 2, 2, 4).
-
-    >>> ranking([5, -3, 5, -7])
-    [(1, 0), (1, 2), (3, 1), (4, 3)]
-    """
-    rank = ranks(scores)
-    return [(rank[s], s) for s in sorted(range(len(scores)), key=lambda s: (-scores[s], s))]
 
 
 def running_totals(pub: PublicState) -> list[list[int]]:

@@ -15,6 +15,7 @@ from typing import Final, TypedDict
 
 from engine.public import PublicState
 from engine.records import Phase
+from engine.scoring import ranking
 from table_app.present.buttons import roller
 from table_app.present.fees import house_lines, next_change, so_far_line
 from table_app.present.money import Money
@@ -22,7 +23,6 @@ from table_app.present.seat import SeatLines, seat_lines
 from table_app.present.table import (
     PLACES,
     info_lines,
-    ranking,
     settle_lines,
     settlement_head,
     settlement_rows,

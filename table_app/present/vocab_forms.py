@@ -27,7 +27,6 @@ FORMS: Final[dict[str, tuple[str, str]]] = {
     "name_too_long": ("名字最多 8 个汉字或 12 个字母：{name}",
                       "A name has at most 8 Chinese characters or 12 letters: {name}"),
     "base_bad": ("基数要是 1 或更大的整数", "The base is a whole number, 1 or more"),
-    "names_same": ("两位玩家同名：{name}", "Two players have the same name: {name}"),
     "rules_title": ("规则（开局前可改）", "Rules (set before the session)"),
     "rules_reset": ("恢复西安默认", "Xi'an defaults"),
     "done": ("完成", "Done"),

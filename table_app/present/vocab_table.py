@@ -161,7 +161,6 @@ TABLE: Final[dict[str, tuple[str, str]]] = {
     "ph_bad_name": ("名字要 1 到 12 个字，不能有控制字符", "A name is 1 to 12 printable characters"),
     "ph_no_seat": ("这部手机不在座位上", "This phone has no seat"),
     "ph_not_press": ("看不懂这个请求", "Not a press"),
-    "ph_not_roll": ("现在不是你掷骰", "It is not your roll"),
     "ph_bad_button": ("看不懂这个按键", "Not a press of this seat"),
     "ph_session_on": ("牌局还在进行", "A session is on"),
     "ph_mid_hand": ("一局打完再结束", "End the session between hands"),

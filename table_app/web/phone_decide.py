@@ -28,7 +28,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Final, TypedDict
 
-from engine.authority import Decision, Facts
+from engine.authority import Decision, Facts, bets_stage
 from engine.events import Bets, parse_event
 from engine.public import PublicState
 from engine.scored import ScoreHand
@@ -43,7 +43,6 @@ from table_app.present.forms.refused import Refused
 from table_app.present.forms.result import ResultOffer
 from table_app.present.history import scored_words, sentence
 from table_app.present.words import Both, both, names_list, pair, tr
-from table_app.web.phone_entry import bets_in
 
 if TYPE_CHECKING:
     from table_app.core.service import TableService
@@ -149,7 +148,7 @@ class Decide:
         return Send(decide.undo(seat))
 
     def _score_hand(self, seat: int, data: dict[str, object], public: PublicState) -> Reply:
-        if bets_in(public) is not None:
+        if bets_stage(public) == "in":
             return refused(409, "dc_bets_in", "decide.bets_in")
         command = result.command(result.from_json(data), public)  # (the touchscreen's form, from a phone)
         if isinstance(command, Refused):
@@ -211,9 +210,9 @@ _KINDS: Final = ("reject_win", "undo", "score_hand")  # (the kinds a second seat
 
 def _bets_in(public: PublicState) -> BetsIn | None:
     """The bets the table holds, in words, while they are in and the hand has not begun."""
-    bets = bets_in(public)
-    if bets is None:
+    if bets_stage(public) != "in":
         return None
+    bets = list(public["bets"])
     names = public["players"]
 
     def said(lang: str) -> str:

@@ -25,16 +25,18 @@ from dataclasses import dataclass, field
 from http.cookies import CookieError, SimpleCookie
 from typing import TYPE_CHECKING, TypedDict
 
-from engine.errors import InvalidEventError
+from engine.authority import may_end_session, new_session_way
+from engine.errors import InvalidEventError, RuleError
 from engine.events import KONG_KINDS
 from engine.fields import check_name
-from engine.presses import BUTTONS
+from engine.presses import BUTTONS, seat_press
 from engine.public import PublicState
 from engine.records import WAIT_KINDS, WaitKind, Wind
 from engine.seats import SEATS
 from engine.table import accepts
 from table_app.core.sources import phone_source, source_seat
 from table_app.http_kit.replies import json_object, json_reply, json_value, refused
+from table_app.http_kit.replies import refusal as refusal_reply
 from table_app.http_kit.server import Reply
 from table_app.present.names import NAME_ROOM, name_width
 from table_app.present.refusals import refusal
@@ -52,7 +54,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 COOKIE = "xian_phone"
-BETWEEN_HANDS = ("betting", "hand_over")  # where a phone offers 结束牌局 (not in the middle of a hand)
 HTML = "text/html; charset=utf-8"
 
 
@@ -165,10 +166,10 @@ class PhoneRoutes:
         if pending is not None:
             waits = [] if public["mode"] == "full" else [  # (every tile known: the engine reads the wait)
                 {"wait": w, "zh": tr(f"wait_{w}", "zh"), "en": tr(f"wait_{w}", "en")} for w in WAIT_KINDS]
-        return {"new_session": phase in ("idle", "ended"), "seating": "seating" in taken,
+        return {"new_session": new_session_way(public) == "start", "seating": "seating" in taken,
                 "waits": waits, "winner": None if pending is None else pending["seat"],
                 "reject_win": "reject_win" in taken, "next_hand": "next_hand" in taken,
-                "end_session": phase in BETWEEN_HANDS and "end_session" in taken}
+                "end_session": may_end_session(phase) and "end_session" in taken}
 
     def pending_name(self, seat: int) -> str | None:
         with self._lock:
@@ -293,12 +294,13 @@ class PhoneRoutes:
             return known
         kind = data.get("type")
         if kind == "press" and set(data) <= {"type", "button", "held"} and data.get("button") in BUTTONS:
-            if data["button"] == "DICE":  # the dice are the seat's only when it is due to roll
-                if "roll" not in self.service.public["actions"][seat]:
-                    return refused(409, "ph_not_roll", "phone.not_roll")
-                command: dict[str, object] = {"type": "press", "seat": None, "button": "DICE"}
-            else:
-                command = {"type": "press", "seat": seat, "button": data["button"], "held": data.get("held") is True}
+            public = self.service.public
+            try:  # (the dice are the seat's only when it is due to roll: the engine's rule)
+                command: dict[str, object] = seat_press(seat, str(data["button"]), data.get("held") is True,
+                                                        public["actions"]).to_json()
+            except RuleError as e:
+                zh, en = (refusal(e.code, e.params, str(e), public["players"], lang) for lang in ("zh", "en"))
+                return refusal_reply(409, zh, en, e.code)
         elif kind == "pass" and set(data) == {"type"}:
             command = {"type": "pass", "seat": seat}
         elif kind == "kong" and set(data) == {"type", "kind"} and data["kind"] in KONG_KINDS:

@@ -31,18 +31,18 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Final, TypedDict
 
 from engine import InvalidEventError, parse_event
+from engine.authority import bets_stage, new_session_way
 from engine.fields import MAX_AMOUNT, check_bets
 from engine.public import PublicState, public_state
 from engine.rules import XIAN, Rules, RulesError, RuleValue
 from engine.seats import SEATS
-from engine.table import accepts
 from table_app.core.notices import Answer
 from table_app.http_kit.replies import refusal, refused
 from table_app.http_kit.server import Reply
 from table_app.journal.state import state_after
 from table_app.present.fees import your_house
 from table_app.present.money import Money
-from table_app.present.names import names_problem
+from table_app.present.names import names_refused
 from table_app.present.rules import RULE_WORDS, rule_value_word
 from table_app.present.seat import settle_up_lines
 from table_app.present.table import FinalView, session_view
@@ -58,7 +58,6 @@ log = logging.getLogger(__name__)
 
 ROSTER_OFFERED: Final = 24  # the roster's most recent players the form offers
 SCORE_STEPS: Final = ("new_session", "bet")  # the steps this module makes commands of
-NEW_SESSION_PHASES: Final = ("idle", "ended")  # a phone never starts a running session over
 _FORM_KEYS: Final = frozenset({"type", "confirm", "players", "base", "rules"})
 _BET_KEYS: Final = frozenset({"type", "amount", "seat"})
 WORDS: Final = {key: {"zh": pair(key)[0], "en": pair(key)[1]}
@@ -224,7 +223,7 @@ class PhoneScore:
 
     def view(self, public: PublicState, pending: Callable[[int], str | None], seat: int) -> ScoreView:
         form: SessionForm | None = None
-        if public["phase"] in NEW_SESSION_PHASES:
+        if new_session_way(public) == "start":  # (a phone never starts a running session over)
             form = {"names": form_names(public, pending), "base": public["base"], "base_max": MAX_AMOUNT,
                     "rules": rule_choices(public["rules"]), "roster": self._roster()}
         bets: BetsView | None = None
@@ -289,14 +288,14 @@ class PhoneScore:
 
 
 def _bets_open(public: PublicState) -> bool:
-    return public["bets_open"] and "bets" in accepts(public["phase"])
+    return bets_stage(public) != "closed"
 
 
 def new_session(data: Mapping[str, object], public: PublicState,
                 pending: Callable[[int], str | None]) -> Reply | dict[str, object]:
     """The ``new_session`` command of a phone's form (the names, base and rules it leaves out:
     the form's own starting values), or why not."""
-    if public["phase"] not in NEW_SESSION_PHASES:
+    if new_session_way(public) != "start":
         return refused(409, "ph_session_on", "phone.session_on")
     if not set(data) <= _FORM_KEYS:
         return refused(400, "sc_bad_form", "invalid")
@@ -306,8 +305,9 @@ def new_session(data: Mapping[str, object], public: PublicState,
     if not isinstance(names, list) or len(names) != SEATS or not all(isinstance(n, str) for n in names):
         return refused(400, "sc_bad_form", "invalid")
     names = [n.strip() for n in names]
-    if names_problem(names, "en"):  # (empty, unprintable, too wide or twice: the touchscreen's own check)
-        return refusal(400, names_problem(names, "zh"), names_problem(names, "en"), "invalid.name")
+    code, zh, en = names_refused(names)  # (empty, unprintable, too wide, or one player at two seats: the engine's)
+    if code:
+        return refusal(400, zh, en, code)
     try:
         overrides = Rules.from_overrides(data.get("rules", public["rules"])).overrides()  # type: ignore[arg-type]
     except (RulesError, TypeError) as e:

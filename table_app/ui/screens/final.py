@@ -4,9 +4,10 @@ place), and the settle-up — the fewest payments that clear the scores, compute
 
 from __future__ import annotations
 
+from engine.scoring import ranking
 from table_app.present.fees import house_lines
 from table_app.present.money import money_each
-from table_app.present.table import ranking, settle_lines
+from table_app.present.table import settle_lines
 from table_app.present.words import tr, tr_n
 from table_app.ui.palette import SEAT_COLOURS
 from table_app.ui.screens import Base, app

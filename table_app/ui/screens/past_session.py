@@ -5,9 +5,9 @@ drawn hand as 荒牌), each a row that opens the hand's replay (``replay``)."""
 
 from __future__ import annotations
 
+from engine.scoring import ranking
 from table_app.present.history_view import hand_line, transfer_lines
 from table_app.present.money import points_text
-from table_app.present.table import ranking
 from table_app.present.words import tr
 from table_app.ui import past
 from table_app.ui.past import PastRow

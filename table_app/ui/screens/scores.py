@@ -3,7 +3,8 @@ the fee so far (台费) in the title when the session has one."""
 
 from __future__ import annotations
 
-from table_app.present.table import ranking, running_totals
+from engine.scoring import ranking
+from table_app.present.table import running_totals
 from table_app.present.words import tr, tr_n
 from table_app.ui import drawings  # noqa: F401  (drawings: the kv rules use its widgets)
 from table_app.ui.palette import SEAT_COLOURS

@@ -25,11 +25,12 @@ from kivy.properties import BooleanProperty, ListProperty, NumericProperty, Stri
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 
+from engine.authority import new_session_way
 from engine.fields import MAX_AMOUNT
 from table_app.core.notices import Answer
 from table_app.core.roster import Player, RosterError
 from table_app.present.names import names_problem
-from table_app.present.roster import badge, badge_colour, parse_base, unplayed
+from table_app.present.roster import badge, badge_colour, parse_base
 from table_app.present.table import PLACES
 from table_app.present.words import DEFAULT_NAMES, tr
 from table_app.ui.dialogs import ConfirmDialog
@@ -217,12 +218,13 @@ class SessionScreen(Base):
         if chosen:  # (else the table's default, put in by the service)
             command["fee"] = fee
         score_only = self.ids.score_only.state == "down"
-        if a.pub["phase"] in ("idle", "ended"):
+        way = new_session_way(a.pub)
+        if way == "start":
             self.send(command, score_only, None)
             return
         history = a.read_history()
         first = history.in_effect[0] if history.in_effect else None
-        if unplayed(a.pub) and first is not None and first.event.TYPE == "new_session":
+        if way == "replace" and first is not None and first.event.TYPE == "new_session":
             self.send(command, score_only, (history.before, history.in_effect[-1].seq))  # (nothing to lose)
             return
         # a session is being played: starting over needs a yes (its events stay in the journal)

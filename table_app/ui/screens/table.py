@@ -14,6 +14,7 @@ from typing import Any
 
 from kivy.properties import StringProperty
 
+from engine.authority import bets_stage
 from engine.events import KONG_KINDS
 from engine.public import PublicState
 from table_app.present.buttons import command, forward
@@ -151,7 +152,7 @@ class TableScreen(Base):
         once and kept (the table refreshes on every event: rebuilt, they were garbage each time)."""
         row = self.ids.forward
         wanted = [act for seat, act in forward(pub, app().score_only) if seat is None and act != "menu"]
-        if pub["phase"] == "betting" and "score_hand" not in wanted and pub["bets_open"]:
+        if bets_stage(pub) == "open" and "score_hand" not in wanted:
             wanted.append("score_hand")
         shown = [self.forward_made[act] for act in wanted if act in self.forward_made]
         if shown != self.forward_buttons or len(shown) != len(wanted):

@@ -14,6 +14,8 @@ from typing import Any
 from engine import replay
 from engine.public import public_state
 from table_app.bench.service import scripted_session
+from table_app.journal.journal import Journal
+from table_app.present.refusals import refusal
 
 ROOT = Path(__file__).resolve().parents[3]
 START = scripted_session(1, seed=3)[:5]
@@ -123,6 +125,24 @@ def test_serve_never_imports_kivy(tmp_path: Path) -> None:
         capture_output=True, text=True, cwd=ROOT, timeout=60,
     )
     assert probe.stdout.strip() == "False", probe.stderr
+
+
+def test_one_name_at_two_seats_on_stdin_is_refused_and_nothing_is_written(tmp_path: Path, cli: Any) -> None:
+    """``serve --stdin`` with 阿强 twice: the engine's refusal (code, params, message), nothing in
+    the journal, nobody added to the roster."""
+    db = tmp_path / "t.sqlite3"
+    dup = {"type": "new_session", "players": ["阿强", "Bo", "阿强 ", "Di"], "base": 1}
+    proc = cli("serve", "--stdin", "--db", str(db), input=_lines(dup, {"type": "state"}))
+    assert proc.returncode == 0, proc.stderr
+    refused, now = _answers(proc.stdout)
+    assert refused == {"ok": False, "code": "seat.same_name", "params": {"seat": 2, "player": "阿强", "seats": [0, 2]},
+                       "error": "new_session: '阿强' is at seats 0 and 2: a player sits at one seat"}
+    assert refusal(refused["code"], refused["params"], refused["error"], ["", "", "", ""], "en") \
+        == "Two players have the same name: 阿强"
+    assert now["seq"] == 0 and now["state"]["phase"] == "idle"
+    with Journal.open(db, readonly=True) as journal:
+        assert list(journal.records()) == []
+    assert json.loads(cli("players", "--db", str(db), "--json", check=True).stdout)["players"] == []
 
 
 def test_serve_without_stdin_runs_until_sigterm(tmp_path: Path) -> None:

@@ -82,7 +82,9 @@ def tracked_session(rng: random.Random, hands: int) -> list[Event]:
             hand.append({"type": "fee", "fee": {"mode": "hour", "rate": 30, "min": 20, "cap": None,
                                                 "payer": "big_winner", "tea": 0}})
         if rng.random() < 0.2:
-            hand.append({"type": "name", "seat": rng.randrange(4), "name": rng.choice(NAMES)})
+            seat, name = rng.randrange(4), rng.choice(NAMES)
+            if not any(name == other for i, other in enumerate(s.players) if i != seat):  # (one player, one seat)
+                hand.append({"type": "name", "seat": seat, "name": name})
         if rng.random() < 0.2:  # a hand scored only (只记分): a self-drawn win, or a drawn hand
             winner = rng.randrange(4)
             hand.append(rng.choice([{"type": "score_hand"}, {"type": "score_hand", "winner": winner,

@@ -11,9 +11,11 @@ import paho.mqtt.client as mqtt
 from engine import replay
 from engine.public import public_state
 from table_app.core.service import TableService
+from table_app.journal.journal import Journal
 from table_app.mqtt.bridge import MqttBridge
 from table_app.mqtt.local_broker import LocalBroker
 from table_app.mqtt.topics import Topics, parse_url
+from table_app.present.refusals import refusal
 from table_app.present.seat import seat_view
 from tests.support.mqtt import (  # noqa: F401  (the fixtures are used by name)
     HAND,
@@ -352,6 +354,31 @@ def test_serve_without_a_broker_says_so_once(cli, tmp_path) -> None:
     bad = cli("serve", "--stdin", "--config", str(conf), "--db", str(tmp_path / "j.sqlite3"),
               "--table", "a/b", input="")
     assert bad.returncode == 2 and "--table" in bad.stderr
+
+
+def test_one_name_at_two_seats_on_the_command_topic_is_refused_and_not_journaled(broker, service, watchers,
+                                                                                tmp_path) -> None:
+    """A ``new_session`` from MQTT with 阿强 twice: the engine refuses it (its code and params,
+    which a screen words), and the journal stays empty."""
+    t = Topics("xian", "t12")
+    bridge = bridge_for(service, broker, "t12")
+    try:
+        remote = watchers(broker.url("remote"), [t.cmd_result])
+        remote.wait_subscribed()
+        assert bridge.wait_idle(WAIT)
+        remote.publish(t.cmd, json.dumps({"type": "new_session", "players": ["阿强", "Bo", "阿强", "Di"], "base": 1,
+                                          "transaction": "dup"}))
+        assert remote.wait(lambda: len(remote.of(t.cmd_result)) == 1)
+        answer = remote.of(t.cmd_result)[0]
+        assert answer["status"] == "error" and answer["transaction"] == "dup" and "data" not in answer
+        assert answer["code"] == "seat.same_name" and answer["params"] == {"seat": 2, "player": "阿强", "seats": [0, 2]}
+        worded = refusal(answer["code"], answer["params"], answer["error"], ["", "", "", ""], "zh")
+        assert worded == "两位玩家同名：阿强"
+        assert service.seq == 0 and service.public["phase"] == "idle"
+    finally:
+        bridge.stop()
+    with Journal.open(tmp_path / "journal.sqlite3", readonly=True) as journal:
+        assert list(journal.records()) == []
 
 
 def test_a_press_on_the_command_topic_becomes_its_events(broker, watchers, tmp_path) -> None:

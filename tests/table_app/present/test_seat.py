@@ -8,9 +8,10 @@ import pytest
 
 from engine import replay
 from engine.public import public_state
+from engine.scoring import ranks
 from table_app.bench.mqtt import next_command
 from table_app.present.seat import led_modes, seat_lines, seat_prompt, seat_view
-from table_app.present.table import ranks, status_line
+from table_app.present.table import status_line
 from tests.support.mqtt import HAND
 
 

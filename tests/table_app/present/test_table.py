@@ -12,6 +12,7 @@ from engine import replay
 from engine.events import parse_event
 from engine.public import public_state
 from engine.records import PHASES
+from engine.scoring import ranking
 from table_app.present import buttons, history, names
 from table_app.present import seat as seats
 from table_app.present import table as view
@@ -139,7 +140,7 @@ def test_the_settlement_has_one_row_per_player() -> None:
 
 
 def test_ranking_shares_places_and_the_settle_up_is_the_engines() -> None:
-    assert view.ranking([3, -3, 0, 0]) == [(1, 0), (2, 2), (2, 3), (4, 1)]
+    assert ranking([3, -3, 0, 0]) == [(1, 0), (2, 2), (2, 3), (4, 1)]
     p = public_state(replay([*START, {"type": "score_hand", "winner": 2, "how": "discard", "discarder": 0},
                 {"type": "end_session"}]))
     assert view.settle_lines(p, "zh") == ["Ann 给 Cy 1"]

@@ -30,7 +30,7 @@ SAMPLE: dict[str, Any] = {"seat": 1, "turn": 0, "claimant": 3, "dealer": 0, "own
                           "action": "claim:chow", "button": "GANG", "phase": "claims", "event": "roll", "tile": "5p",
                           "held": 2, "need": 2, "tied": [1, 2], "wait": "closed", "reads": "single", "melds": 2,
                           "given": 1, "exposed": ["pong", "chow"], "shown": "555p", "kind": "concealed",
-                          "options": ["34m", "46m"]}
+                          "options": ["34m", "46m"], "player": "Ann", "seats": [0, 2], "player_id": 7, "roller": 0}
 
 
 def params_of(code: str) -> dict[str, Any]:

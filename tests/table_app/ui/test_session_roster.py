@@ -160,6 +160,41 @@ def test_a_played_session_still_asks_first(ui: UI) -> None:
     assert ui.modal().text.startswith("Leave the session being played") and ui.service.seq == seq
 
 
+def _records(ui: UI) -> int:
+    con = sqlite3.connect(ui.service._journal.path)
+    try:
+        return int(con.execute("SELECT count(*) FROM records").fetchone()[0])
+    finally:
+        con.close()
+
+
+def test_one_name_at_two_seats_is_refused_in_words_and_nothing_is_journaled(ui: UI) -> None:
+    """The engine's rule (one player, one seat; names trimmed and without case), asked before
+    anything is sent: nothing journaled — and an unplayed session is not undone for it."""
+    s = ui.screen
+    for i, name in enumerate(["阿强", "Bo", " 阿强", "Di"]):
+        s.ids[f"name{i}"].text = name
+    ui.tap(s.ids.start)
+    ui.frames(3)
+    assert ui.app.message == "Two players have the same name: 阿强" and ui.screen.name == "session"
+    assert ui.service.seq == 0 and _records(ui) == 0
+    ui.app.set_lang("zh")
+    ui.tap(s.ids.start)
+    assert ui.app.message == "两位玩家同名：阿强" and _records(ui) == 0
+    s.ids.name2.text = "Cy"
+    ui.tap(s.ids.start)
+    ui.wait(lambda: ui.screen.name == "seating", "seating")
+    ui.app.goto("session")  # (the session is unplayed: a start would replace it)
+    ui.frames(2)
+    seq, records = ui.service.seq, _records(ui)
+    ui.screen.ids.name3.text = "bo"
+    ui.tap(ui.screen.ids.start)
+    ui.frames(3)
+    assert ui.app.message == "两位玩家同名：bo" and ui.screen.name == "session"
+    assert ui.service.seq == seq and _records(ui) == records
+    assert ui.service.public["players"] == ["阿强", "Bo", "Cy", "Di"]  # (the unplayed session stands)
+
+
 @pytest.mark.parametrize("typed", ["1.5", "0.5", "abc", "0", "-2", "1,000", "99999999999999"])
 def test_the_base_is_whole_points_anything_else_is_refused_and_nothing_changes(ui: UI, typed: str) -> None:
     """Item 4: the field keeps what was typed ("1.5" never becomes 15) and the start refuses it."""

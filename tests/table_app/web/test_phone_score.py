@@ -108,7 +108,8 @@ def test_a_session_started_from_a_phone_with_names_a_base_and_a_rule(table: Tabl
                         ({"base": MAX_AMOUNT + 1}, "invalid.base"), ({"base": "5"}, "invalid.base"),
                         ({"rules": {"sevenpairs": True}}, "invalid.rules"), ({"rules": {"seven_pairs": "yes"}},
                                                                                 "invalid.rules"),
-                        ({"players": ["A", "A", "B", "C"]}, "invalid.name"), ({"players": ["A", "B", "C"]}, "invalid"),
+                        ({"players": ["A", "A", "B", "C"]}, "seat.same_name"),
+                        ({"players": ["A", "B", "C"]}, "invalid"),
                         ({"players": ["A", "B", "C", "欧阳司马诸葛上官令狐"]}, "invalid.name"), ({"x": 1}, "invalid")):
         status, answer = step(phones[2], **{**start, "confirm": True, **wrong})
         assert status == 400 and answer["code"] == code and answer["zh"] and answer["en"], (wrong, answer)
@@ -122,6 +123,18 @@ def test_a_session_started_from_a_phone_with_names_a_base_and_a_rule(table: Tabl
     assert step(phones[0], **start, confirm=True)[1]["code"] == "phone.session_on"  # never over a running one
     assert step(phones[1], type="seating")[1]["ok"]  # the phones kept their seats
     assert keeping(phones[0])["form"] is None
+
+
+def test_one_name_at_two_seats_is_refused_from_a_phone_and_nothing_is_journaled(table: Table) -> None:
+    """The engine's rule (one player, one seat), asked by the phone's form: refused in words,
+    with the engine's code, before anything reaches the journal or the roster."""
+    phones = table.join(NAMES)
+    for players, name in ((["阿强", "Bo", " 阿强", "Di"], "阿强"), (["Ann", "Bo", "Cy", "ann"], "ann")):
+        status, answer = step(phones[1], type="new_session", confirm=True, players=players)
+        assert status == 400 and answer["code"] == "seat.same_name", answer
+        assert answer["zh"] == f"两位玩家同名：{name}" and answer["en"] == f"Two players have the same name: {name}"
+    assert table.service.seq == 0 and table.service.public["phase"] == "idle"
+    assert list(table.journal.records()) == []
 
 
 def test_the_fullest_form_fits_a_phones_body(table: Table) -> None:

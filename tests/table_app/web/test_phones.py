@@ -133,7 +133,9 @@ def test_a_phone_presses_for_its_own_seat_only(table: tuple[TableService, SeatPa
     dealer, other = Phone(pages), Phone(pages)
     assert dealer.join(token, 0)[1]["ok"] and other.join(token, 2)[1]["ok"]
     assert other.press(type="press", button="TURN")[1]["code"] == "press.phase"  # betting: not a discard
-    assert other.press(type="press", button="DICE")[1]["code"] == "phone.not_roll"  # the dealer rolls
+    refused = other.press(type="press", button="DICE")[1]  # the dealer rolls: the engine says so
+    assert refused["code"] == "press.not_roller"
+    assert (refused["en"], refused["zh"]) == ("It is not C's roll", "现在不是C掷骰")
     assert dealer.press(type="press", button="DICE")[1]["ok"]  # the table's dice: 3+4 = 7, seat 2 rolls
     assert other.press(type="press", button="DICE")[1]["ok"]
     assert service.public["phase"] == "turn" and service.public["turn"] == 0
