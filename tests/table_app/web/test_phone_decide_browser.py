@@ -129,6 +129,9 @@ def test_a_result_entered_on_one_phone_and_confirmed_on_another(tmp_path: Path) 
         assert list(journal.records())[-1].event["bets"] == [3, 5, 0, 4]  # type: ignore[index]
         assert service.call({"type": "next_hand"}, "touch", timeout=10).ok
         assert service.call({"type": "bets", "bets": [1, 1, 1, 1]}, "touch", timeout=10).ok  # all four are in
+        # (the page's view must hold the bets first: a tap on an older view — the hand over, whose
+        # redraw closes the form — is lost: the race this test lost under load)
+        first.wait("decideView.decide.bets_in !== null", "the bets in, in the page's view")
         tap_text(first, "只记分")
         first.wait("(document.querySelector('#decide .bets-in') || {}).textContent"
                    "?.startsWith('下注已交（阿明 1、阿华 1、阿强 1、阿芳 1），这局还没开始。')", "the bets are in")
