@@ -8,6 +8,8 @@ ruff check .
 echo "== mypy"
 mypy engine table_app parlour hardware firmware_bridge
 echo "== pytest"
-# Two workers (pytest-xdist): the Kivy, Chromium and rig tests each run one at a time in their
-# own group (tests/conftest.py); XIAN_TEST_WORKERS=0 runs everything in this one process.
-pytest -m "not soak" -n "${XIAN_TEST_WORKERS:-2}" --dist loadgroup --durations=25 "$@"
+# Three workers (pytest-xdist) on the two cores: most tests wait (fsyncs, brokers, browsers,
+# windows) more than they compute. The Kivy tests run in two groups, Chromium's and the rig's in
+# one each, a group's tests one at a time (tests/conftest.py); XIAN_TEST_WORKERS=0 runs
+# everything in this one process.
+pytest -m "not soak" -n "${XIAN_TEST_WORKERS:-3}" --dist loadgroup --durations=25 "$@"

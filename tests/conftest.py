@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import zlib
 from pathlib import Path
 from typing import Final
 
@@ -17,15 +18,25 @@ GROUPS: Final = (("kivy", "kivy"), ("rig", "rig"), ("browser", "chromium"))
 """The markers that hold a heavy shared resource, first match first, and the xdist group each
 runs in: a Kivy window (one Xvfb and window per process), headless Chromium, the parlour's
 8-table rig. A module says which it needs with ``pytestmark``."""
+KIVY_GROUPS: Final = 2
+"""The Kivy tests' modules are shared out over this many groups (by a hash of the module's
+path: the same module always in the same group), so that two workers may each hold a window."""
+
+
+def _group(item: pytest.Item) -> str | None:
+    group = next((g for marker, g in GROUPS if item.get_closest_marker(marker)), None)
+    if group == "kivy":
+        return f"kivy-{zlib.crc32(item.path.name.encode()) % KIVY_GROUPS}"
+    return group
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """``make test`` runs the suite on two workers (pytest-xdist, ``--dist loadgroup``): a
-    group's tests run one at a time on one worker, so at most one Kivy window, one Chromium
-    and one rig are busy at once, beside the light tests on the other worker."""
+    """``make test`` runs the suite on three workers (pytest-xdist, ``--dist loadgroup``; most
+    tests wait on disks, brokers, browsers and windows more than they compute): a group's tests
+    run one at a time on one worker, so at most two Kivy windows, one Chromium and one rig are
+    busy at once, beside the light tests on the other workers."""
     for item in items:
-        group = next((g for marker, g in GROUPS if item.get_closest_marker(marker)), None)
-        if group is not None:
+        if group := _group(item):
             item.add_marker(pytest.mark.xdist_group(group))
 
 

@@ -23,7 +23,11 @@ from table_app.journal.journal import Journal
 
 
 def _free_display() -> int:
-    for n in range(140, 400):
+    """A display number nobody uses, from a range of this xdist worker's own (``gw1`` from :160),
+    so that two workers starting their windows at once never pick the same one."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw")
+    first = 140 + 20 * (int(worker) % 12 if worker.isdigit() else 0)
+    for n in (*range(first, 400), *range(140, first)):
         if not Path(f"/tmp/.X{n}-lock").exists() and not Path(f"/tmp/.X11-unix/X{n}").exists():
             return n
     raise RuntimeError("no free X display number between :140 and :399")
