@@ -94,15 +94,15 @@ the benchmark's bare Kivy window (the yardstick the app's first frame is measure
 the benchmark's scripted evening on the app (its memory after a whole evening)."""
 
 
-def module_name(p: Path) -> str:
-    parts = list(p.relative_to(REPO).with_suffix("").parts)
+def module_name(p: Path, root: Path = REPO) -> str:
+    parts = list(p.relative_to(root).with_suffix("").parts)
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def imports(p: Path) -> set[str]:
+def imports(p: Path, root: Path = REPO) -> set[str]:
     """Every module ``p`` imports (relative imports resolved), wherever the import stands, with
     the packages above each (their ``__init__`` runs first)."""
-    me = module_name(p)
+    me = module_name(p, root)
     package = me if p.name == "__init__.py" else me.rpartition(".")[0]
     found: set[str] = set()
     for node in ast.walk(ast.parse(p.read_text(encoding="utf-8"), str(p))):
@@ -181,12 +181,7 @@ def test_every_import_counts_also_under_type_checking_and_inside_functions(tmp_p
     module = tmp_path / "pkg" / "mod.py"
     module.write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from engine.tiles import Tile\n"
                       "def f():\n    from table_app.core import service\n", encoding="utf-8")
-    global REPO
-    repo, REPO = REPO, tmp_path
-    try:
-        found = imports(module)
-    finally:
-        REPO = repo
+    found = imports(module, root=tmp_path)
     assert {"engine.tiles", "engine", "table_app.core.service", "table_app.core", "table_app"} <= found
 
 
