@@ -19,8 +19,8 @@ GROUPS: Final = (("kivy", "kivy"), ("rig", "rig"), ("browser", "chromium"))
 runs in: a Kivy window (one Xvfb and window per process), headless Chromium, the parlour's
 8-table rig. A module says which it needs with ``pytestmark``."""
 KIVY_GROUPS: Final = 2
-"""The Kivy tests' modules are shared out over this many groups (by a hash of the module's
-path: the same module always in the same group), so that two workers may each hold a window."""
+"""The Kivy tests' modules are shared out over this many groups (by a hash of the module's file
+name: the same module always in the same group), so that two workers may each hold a window."""
 
 
 def _group(item: pytest.Item) -> str | None:
