@@ -11,8 +11,6 @@ from typing import Final
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-
 
 GROUPS: Final = (("kivy", "kivy"), ("rig", "rig"), ("browser", "chromium"))
 """The markers that hold a heavy shared resource, first match first, and the xdist group each
