@@ -11,7 +11,6 @@ from typing import Final
 
 import pytest
 
-
 GROUPS: Final = (("kivy", "kivy"), ("rig", "rig"), ("browser", "chromium"))
 """The markers that hold a heavy shared resource, first match first, and the xdist group each
 runs in: a Kivy window (one Xvfb and window per process), headless Chromium, the parlour's
