@@ -104,8 +104,9 @@ def test_the_page_in_its_language_before_during_and_after_a_session(tmp_path: Pa
         assert serve.state()["players"] == NAMES
         tap(serve, phones[0], "[data-step=seating]")
         phones[1].wait("document.getElementById('wind-zh').textContent === 'S'", "the wind, in English")
-        assert text(phones[0], "#wind-zh") == "东" and text(phones[0], "#where") == "东风"
-        assert text(phones[2], "#where") == "西风 · West"
+        phones[0].wait("document.getElementById('wind-zh').textContent === '东'", "the wind")  # (its own stream)
+        assert text(phones[0], "#where") == "东风"
+        phones[2].wait("document.getElementById('where').textContent === '西风 · West'", "the wind, in both")
         for seat, page in enumerate(phones):
             assert uncut(page, "#name") and one_line(page, "#name"), NAMES[seat]
             assert uncut(page, "#who")
