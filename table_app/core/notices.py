@@ -9,7 +9,8 @@ at the edges (the journal, MQTT, HTTP).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import logging
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
 
@@ -121,3 +122,13 @@ class Notice:
 
 
 Observer = Callable[[Notice], None]
+
+
+def tell_each(observers: Sequence[Observer], notice: Notice, log: logging.Logger) -> None:
+    """Call each observer with ``notice``, each isolated from the others: one that fails is
+    logged (with the notice's seq) and the rest still hear it."""
+    for fn in observers:
+        try:
+            fn(notice)
+        except Exception:  # one broken output must not stop the table
+            log.exception("observer %r failed on seq %d", fn, notice.seq)

@@ -52,7 +52,7 @@ from table_app.core.clock import Clock, ManualClock, MonotonicClock
 from table_app.core.consent import Agreed, Consent, held_turn
 from table_app.core.house_fee import HouseFee
 from table_app.core.lanes import REMOTE_LIMIT, STOP, Item, Lanes
-from table_app.core.notices import Answer, Notice, Observer, Proposal
+from table_app.core.notices import Answer, Notice, Observer, Proposal, tell_each
 from table_app.core.roster import Roster
 from table_app.core.steps import Steps
 from table_app.core.undo_target import undo_target
@@ -396,11 +396,7 @@ class TableService:
     def _notify(self, notice: Notice) -> None:
         with self._observers_lock:
             observers = list(self._observers)
-        for fn in observers:
-            try:
-                fn(notice)
-            except Exception:  # one broken output must not stop the table
-                log.exception("observer %r failed on seq %d", fn, notice.seq)
+        tell_each(observers, notice, log)
 
     # -- the state from the journal ------------------------------------------------------
 

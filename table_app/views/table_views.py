@@ -24,6 +24,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from table_app.core.clock import seconds_left
+from table_app.core.notices import tell_each
 from table_app.core.session_clock import SessionClock
 from table_app.present.money import Money
 from table_app.present.view_context import ViewContext
@@ -89,11 +90,7 @@ class TableViews:
                 self._built = None
         with self._lock:
             observers = list(self._observers)
-        for fn in observers:
-            try:
-                fn(notice)
-            except Exception:  # one broken output must not stop the others
-                log.exception("observer %r failed on seq %d", fn, notice.seq)
+        tell_each(observers, notice, log)
 
     @property
     def money(self) -> Money | None:
