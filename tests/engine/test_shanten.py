@@ -1,4 +1,5 @@
-"""engine.shanten against a deliberately simple reference, exhaustively over one-suit hands,
+"""engine.shanten against a deliberately simple reference over one-suit hands (a seeded sample of
+each size in every run, every hand in the soak run: ``-m soak``),
 and hypothesis properties tying it to engine.hand (win ⇔ -1, tenpai ⇔ 0, one tile moves it ≤ 1).
 
 The reference works from the definition: the shanten of a hand with k exposed melds is
@@ -11,6 +12,7 @@ can share with one), and finds the largest one inside the hand by plain recursio
 
 from __future__ import annotations
 
+import random
 from functools import cache
 from itertools import combinations_with_replacement, product
 
@@ -93,16 +95,35 @@ def _one_suit_hands(width: int, size: int):
 _OTHER_MELDS = [(27, 27, 27), (28, 28, 28), (29, 29, 29), (30, 30, 30)]
 
 
-@pytest.mark.parametrize("melds", [0, 1, 2])
-def test_every_one_suit_hand_matches_the_reference(melds: int) -> None:
+SAMPLE = 4_000  # one-suit hands per size checked in every run (the whole sweep is the soak run's)
+
+
+def _check_against_the_reference(melds: int, sample: int | None) -> int:
+    """Check ``shanten`` on one-suit hands of every size a hand with ``melds`` exposed melds
+    has, against the reference: all of them (``sample`` None) or a seeded sample of each size."""
     exposed = [(31, 31, 31), (32, 32, 32), (33, 33, 33)][:melds]  # honours: another suit
     checked = 0
     for size in (13 - 3 * melds, 14 - 3 * melds):
-        for v in _one_suit_hands(9, size):
+        hands = list(_one_suit_hands(9, size))
+        if sample is not None and sample < len(hands):
+            hands = random.Random(f"{melds}/{size}").sample(hands, sample)
+        for v in hands:
             want = reference_shanten(v, melds=melds)
             got = shanten(_as_counts(v, 9), exposed)  # in the dots suit
             assert got == want, (v, melds, got, want)
             checked += 1
+    return checked
+
+
+@pytest.mark.parametrize("melds", [0, 1, 2])
+def test_a_sample_of_one_suit_hands_matches_the_reference(melds: int) -> None:
+    assert _check_against_the_reference(melds, SAMPLE) == 2 * SAMPLE
+
+
+@pytest.mark.soak
+@pytest.mark.parametrize("melds", [0, 1, 2])
+def test_every_one_suit_hand_matches_the_reference(melds: int) -> None:
+    checked = _check_against_the_reference(melds, None)
     assert checked == (93_600 + 118_800 if melds == 0 else checked) and checked > 1000
 
 
