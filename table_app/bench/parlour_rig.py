@@ -272,10 +272,12 @@ class Rig:
         return [f"{t.id}: the bot stopped: {t.error!r}" for t in self.tables.values() if t.error is not None]
 
     def settle(self, timeout: float = 60.0) -> float:
-        """The players stop; returns how long the parlour then took to hold every record of
-        every journal (raises after ``timeout``)."""
+        """The players stop and the tables' claim windows close; returns how long the parlour then
+        took to hold every record of every journal (raises after ``timeout``)."""
         for t in self.tables.values():
             t.stop_playing()
+        for t in self.tables.values():  # (a claim window's timer writes one more record by itself)
+            t.wait_quiet()
         stopped = time.time()
         last = {t: journal_last(self.tables[t].journal) for t in self.ids}
         assert self.watch is not None

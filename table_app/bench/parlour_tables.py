@@ -215,6 +215,15 @@ class Table:
         if self._bot is not None:
             self._bot.join(WAIT_S)
 
+    def wait_quiet(self, timeout: float = WAIT_S) -> None:
+        """(The bot stopped.) Wait until the table will write nothing more of its own: no claim
+        window open, whose timer would close it with a ``resolve`` seconds after the last press."""
+        end = time.monotonic() + timeout
+        while self.send({"type": "state"})["state"]["claims"] is not None:  # type: ignore[index]
+            if time.monotonic() > end:
+                raise AssertionError(f"table {self.id}: its claim window stayed open {timeout:.0f} s")
+            time.sleep(0.1)
+
     def stop(self) -> None:
         self.stop_playing()
         if self.proc is not None:
