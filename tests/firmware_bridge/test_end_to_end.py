@@ -5,7 +5,6 @@ pulling the cable mid-hand loses no acknowledged press."""
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 
 import pytest
@@ -69,10 +68,7 @@ def test_a_hand_from_panel_presses_equals_the_same_events_from_a_file(tmp_path, 
 
     def dice() -> None:
         seq = service.seq
-        panel.board.low_inputs.add(fw.app.DICE_PIN)
-        time.sleep(0.1)
-        panel.board.low_inputs.discard(fw.app.DICE_PIN)
-        time.sleep(0.1)  # released long enough to settle before the next press
+        panel.press_dice()
         wait_until(lambda: service.seq == seq + 1, what="the roll")
 
     def close_window() -> None:

@@ -7,7 +7,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 
 from tests.firmware_bridge.test_transport import PanelThread, Plug, wait_until
 
@@ -30,10 +29,7 @@ def test_serve_takes_presses_from_the_panel(tmp_path, fw):
         return json.loads(proc.stdout.readline())
 
     def roll() -> None:
-        panel.board.low_inputs.add(fw.app.DICE_PIN)
-        time.sleep(0.1)  # DICE goes out once the press has settled (20 ms)
-        panel.board.low_inputs.discard(fw.app.DICE_PIN)
-        time.sleep(0.1)
+        panel.press_dice()  # (DICE goes out once the press has settled)
         wait_until(lambda: not panel.panel.link.pending, what="DICE answered")
 
     try:

@@ -111,12 +111,34 @@ class PanelThread:
             self.panel.uart.fd = master
 
     def tap(self, seat: int, button: str) -> None:
-        row = self.fw.app.ROW_PINS[seat]
-        col = self.fw.app.COL_PINS[self.fw.keys.BUTTONS.index(button)]
+        """A press and release, each held until the panel's own scans have settled it (its
+        DEBOUNCE_MS of steady readings): on a machine busy enough to leave the panel's thread
+        unscheduled for a while, a press held a fixed time could pass unseen."""
+        self.hold(seat, button)
+        self.release(seat, button)
+
+    def hold(self, seat: int, button: str) -> None:
+        """Press the key and wait until the panel has it down."""
+        row, col, b = self._pins(seat, button)
         self.board.press(row, col)
-        time.sleep(0.1)  # the panel settles a key after 20 ms: ample margin on a busy machine
+        wait_until(lambda: self.panel.keys.keys[seat][b].stable, what=f"the panel sees seat {seat} {button} down")
+
+    def release(self, seat: int, button: str) -> None:
+        """Let the key go and wait until the panel has it up."""
+        row, col, b = self._pins(seat, button)
         self.board.release(row, col)
-        time.sleep(0.1)
+        wait_until(lambda: not self.panel.keys.keys[seat][b].stable, what=f"the panel sees seat {seat} {button} up")
+
+    def press_dice(self) -> None:
+        """The dice button pressed and let go, each until the panel has settled it."""
+        self.board.low_inputs.add(self.fw.app.DICE_PIN)
+        wait_until(lambda: self.panel.keys.dice_key.stable, what="the panel sees the dice button down")
+        self.board.low_inputs.discard(self.fw.app.DICE_PIN)
+        wait_until(lambda: not self.panel.keys.dice_key.stable, what="the panel sees the dice button up")
+
+    def _pins(self, seat: int, button: str) -> tuple[int, int, int]:
+        b = self.fw.keys.BUTTONS.index(button)
+        return self.fw.app.ROW_PINS[seat], self.fw.app.COL_PINS[b], b
 
     def stop(self) -> None:
         self._stop.set()

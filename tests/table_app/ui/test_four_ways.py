@@ -17,7 +17,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -153,18 +152,14 @@ def by_panel(tmp_path: Path, fw: Any) -> list[tuple[str, Any, Any]]:  # noqa: F8
                 continue
             n, done = len(panel.panel.delivered), len(handled)
             if button == "DICE":
-                panel.board.low_inputs.add(fw.app.DICE_PIN)
-                time.sleep(0.1)
-                panel.board.low_inputs.discard(fw.app.DICE_PIN)
-                time.sleep(0.1)
+                panel.press_dice()
                 wait_until(lambda seq=seq: service.seq > seq, what="the roll")
                 continue
             if what in ("held", "propose"):
-                row, col = fw.app.ROW_PINS[seat], fw.app.COL_PINS[fw.keys.BUTTONS.index(button)]
-                panel.board.press(row, col)
-                time.sleep(fw.keys.LONG_MS / 1000 + 0.3)
-                panel.board.release(row, col)
-                time.sleep(0.1)
+                panel.hold(seat, button)
+                wait_until(lambda seat=seat: panel.panel.keys.turn_down[seat] is None,
+                           what=f"seat {seat}'s {button} held long")  # (its long press sent)
+                panel.release(seat, button)
             else:
                 modes.clear()
                 panel.tap(seat, button)
