@@ -120,8 +120,9 @@ def test_a_session_started_from_a_phone_with_names_a_base_and_a_rule(table: Tabl
     pub = table.service.public
     assert pub["players"] == chosen and pub["base"] == 5 and pub["rules"] == {"seven_pairs": True}
     assert events(table)[-1] == (start, "phone 2 tap")  # the seat that started it
-    assert step(phones[0], **start, confirm=True)[1]["code"] == "phone.session_on"  # never over a running one
     assert step(phones[1], type="seating")[1]["ok"]  # the phones kept their seats
+    table.call({"type": "score_hand", "winner": 2, "how": "self_drawn"})  # a hand played
+    assert step(phones[0], **start, confirm=True)[1]["code"] == "phone.session_on"  # never over a played one
     assert keeping(phones[0])["form"] is None
 
 
