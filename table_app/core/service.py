@@ -38,7 +38,7 @@ import queue
 import secrets
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass
 
@@ -127,6 +127,30 @@ class TableService:
         if (refused := self.lanes.admit(Item(command, source, fut, remote))) is not None:
             fut.set_result(refused)
         return fut
+
+    def submit_in_turn(self, commands: Sequence[Mapping[str, object]], source: str = "", *,
+                       remote: bool = False) -> Future[Answer]:
+        """Queue ``commands`` one after another, each once the one before is taken (a new
+        session over an unplayed one: its ``undo``, then the ``new_session``); the answer is the
+        first refusal (the rest are not sent), else the last command's. Another input's command
+        may come between two of them (an ``undo`` with ``last`` is refused if one did)."""
+        done: Future[Answer] = Future()
+
+        def send(i: int) -> None:
+            def taken(f: Future[Answer]) -> None:  # (on the service's thread: submit never waits)
+                answer = f.result()
+                if answer.ok and i + 1 < len(commands):
+                    send(i + 1)
+                else:
+                    done.set_result(answer)
+
+            self.submit(commands[i], source, remote=remote).add_done_callback(taken)
+
+        if commands:
+            send(0)
+        else:
+            done.set_result(Answer(False, error="nothing to send", code="invalid"))
+        return done
 
     def call(self, command: Mapping[str, object], source: str = "", timeout: float | None = None, *,
              remote: bool = False) -> Answer:

@@ -1,21 +1,16 @@
-"""How the roster's players look and what the new-session form accepts (issue 28; no Kivy).
+"""How the roster's players look (issue 28; no Kivy).
 
 A player's badge is the first letter of the name (a Latin one upper-cased) on a colour that
 follows the roster id, so it stays the player's through a rename; a name not in the roster
-has a grey badge. The base is a whole number of points: "1.5", "0.5", "0" or "abc" are
-refused, never read as something else.
+has a grey badge. (What the new-session form accepts: :mod:`table_app.present.forms.new_session`.)
 
 >>> badge("欧阳诸葛司马东方", 3), badge("maximilianus", None)
 (('欧', 3), ('M', -1))
->>> parse_base(" 20 "), parse_base("1.5"), parse_base("0")
-(20, None, None)
 """
 
 from __future__ import annotations
 
 from typing import Final
-
-from engine.fields import MAX_AMOUNT
 
 BADGE_COLOURS: Final = (
     (0.85, 0.33, 0.31, 1), (0.93, 0.6, 0.2, 1), (0.35, 0.68, 0.33, 1), (0.2, 0.6, 0.75, 1),
@@ -34,13 +29,3 @@ def badge(name: str, pid: int | None) -> tuple[str, int]:
 
 def badge_colour(index: int) -> tuple[float, float, float, float]:
     return NO_BADGE if index < 0 else BADGE_COLOURS[index % len(BADGE_COLOURS)]
-
-
-def parse_base(text: str) -> int | None:
-    """The base typed on a form, or None when it is not a whole number of points 1..MAX_AMOUNT."""
-    text = text.strip()
-    if not text.isdecimal() or len(text) > 12:
-        return None
-    value = int(text)
-    return value if 1 <= value <= MAX_AMOUNT else None
-

@@ -17,6 +17,7 @@ SCORE: Final[dict[str, tuple[str, str]]] = {
     "sc_start_again": ("再点一下开始（排名和结账留在「上一牌局」）",
                        "Tap again to start (the ranking and settle-up stay under Last session)"),
     "sc_cancel": ("取消", "Cancel"),
+    "sc_replaces": ("这个牌局还没打第一局：开始会换掉它", "This session has not played a hand yet: Start replaces it"),
     # bets
     "sc_bets": ("下注", "Bets"),
     "sc_my_bet": ("我下几注", "My bet"),
@@ -32,6 +33,7 @@ SCORE: Final[dict[str, tuple[str, str]]] = {
     "sc_bad_form": ("新牌局的表格不对", "The new session's form is not right"),
     "sc_bad_base": ("基数要是 1 到 {max} 的整数", "The base is a whole number, 1 to {max}"),
     "sc_bad_rules": ("规则不对：{why}", "The rules are not right: {why}"),
+    "sc_bad_pick": ("没看懂点的名字：什么也没变", "The name tapped was not understood: nothing changed"),
     "sc_bets_closed": ("现在不下注（下注在一局开始、庄家掷骰之前）",
                        "No bets now (bets come before the dealer's first roll)"),
     "sc_not_your_bet": ("每个手机只下自己的注", "A phone bets for its own seat only"),

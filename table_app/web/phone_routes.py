@@ -156,7 +156,8 @@ class PhoneRoutes:
     def steps(self, public: PublicState, seat: int) -> Steps:
         """The table's own steps a bound phone offers now (a table without a screen is run from
         its phones): what the engine's phase takes, among the forms of the touchscreen that a
-        phone can fill in — a new session (with the seats' names), seating by the wind tiles
+        phone can fill in — a new session (with the seats' names; also over an unplayed one,
+        which it replaces), seating by the wind tiles
         (the phone whose player drew East), the winner's wait, 诈胡, the next hand and the
         end of the session (between hands)."""
         phase = public["phase"]
@@ -166,7 +167,7 @@ class PhoneRoutes:
         if pending is not None:
             waits = [] if public["mode"] == "full" else [  # (every tile known: the engine reads the wait)
                 {"wait": w, "zh": tr(f"wait_{w}", "zh"), "en": tr(f"wait_{w}", "en")} for w in WAIT_KINDS]
-        return {"new_session": new_session_way(public) == "start", "seating": "seating" in taken,
+        return {"new_session": new_session_way(public) != "over", "seating": "seating" in taken,
                 "waits": waits, "winner": None if pending is None else pending["seat"],
                 "reject_win": "reject_win" in taken, "next_hand": "next_hand" in taken,
                 "end_session": may_end_session(phase) and "end_session" in taken}
@@ -340,6 +341,16 @@ class PhoneRoutes:
             return refused(400, "ph_not_step", "invalid")
         return self._send(seat, tap, data or {}, command)
 
+    def pick(self, seat: int, body: bytes, cookie: str | None) -> Reply:
+        """A roster name tapped into a bound phone's new-session form: what it does, from the
+        form (:mod:`table_app.present.forms.roster_pick`); read-only."""
+        if self.phones.seat_of(phone_secret(cookie)) != seat:
+            return refused(401, "ph_no_seat", "phone.unbound")
+        data = _command_body(body)
+        if isinstance(data, Reply):
+            return data
+        return self.score.pick(data or {})
+
     # -- a tap: sent once, answered when durable or told "still saving" ---------------------------
 
     def _known_tap(self, seat: int, data: dict[str, object]) -> tuple[str, Reply | None]:
@@ -361,14 +372,23 @@ class PhoneRoutes:
     def _decided(self, seat: int, tap: str, request: dict[str, object], decided: Reply | Send) -> Reply:
         return decided if isinstance(decided, Reply) else self._send(seat, tap, request, decided.command, decided.by)
 
-    def _send(self, seat: int, tap: str, request: dict[str, object], command: dict[str, object] | Future[Answer],
-              by: int | None = None) -> Reply:
+    def _send(self, seat: int, tap: str, request: dict[str, object],
+              command: dict[str, object] | list[dict[str, object]] | Future[Answer], by: int | None = None) -> Reply:
         """Submit a tap once; the journal's source names the seat and the tap (``phone 2 tap …``),
-        and the seat whose proposal it agrees to (``… agrees phone 0``). A future for ``command``:
-        a tap taken with nothing to submit (a bet kept for later)."""
+        and the seat whose proposal it agrees to (``… agrees phone 0``). A list: commands sent in
+        turn, each once the one before is taken (a new session replacing an unplayed one: its
+        undo, then the session), all with the tap's source. A future for ``command``: a tap
+        taken with nothing to submit (a bet kept for later)."""
         source = phone_source(seat, tap) + ("" if by is None else f" agrees {phone_source(by)}")
-        first, future = self.taps.submit(seat, tap, request, lambda: command if isinstance(command, Future) else
-                                         self.service.submit(command, source, remote=True))
+
+        def submit() -> Future[Answer]:
+            if isinstance(command, Future):
+                return command
+            if isinstance(command, list):
+                return self.service.submit_in_turn(command, source, remote=True)
+            return self.service.submit(command, source, remote=True)
+
+        first, future = self.taps.submit(seat, tap, request, submit)
         if first != request:  # (the same new id from two requests at once, with different bodies)
             return refused(409, "ph_tap_reused", "phone.tap_reused")
         return self._wait(tap, future)

@@ -23,6 +23,7 @@
     #sc-new { width: 100%; margin: .4rem 0; }
     #sc-roster { display: flex; flex-wrap: wrap; gap: .4rem; margin: .4rem 0; }
     #sc #sc-roster button { flex: 0 1 auto; font-size: 1.05rem; padding: .45rem .7rem; background: #2f5d9b; color: #fff; }
+    #sc #sc-roster button.seated { background: #1d3a60; color: #cfd8e6; }
     #sc li, #sc p, #sc label { overflow-wrap: anywhere; }  /* (a 12-letter name at 200 % zoom wraps, never widens the page) */
     #sc-bet-row { flex-wrap: wrap; }  /* (at 200 % zoom the 下注 button goes to a line of its own) */
     #sc-bet-row button { flex: 0 0 3.2rem; }
@@ -55,20 +56,32 @@
   function drawForm(f, mine) {
     const names = f.names.map((name, i) => el("input", {value: name, maxLength: 12, id: "sc-name" + i}));
     for (const input of names) input.addEventListener("input", () => { input.dataset.edited = "1"; });
-    // the table's roster (the most recent first): a tap puts the name in the place chosen last, then the next
+    // the table's roster (the most recent first): where a tapped name goes is the table's to say
+    // (table_app/present/forms/roster_pick.py, POST …/pick): the page draws its answer
     let place = 0;
     names.forEach((input, i) => input.addEventListener("focus", () => { place = i; }));
-    const roster = el("div", {id: "sc-roster"}, ...(f.roster || []).map((name) => {
-      const b = el("button", {type: "button", textContent: name});
-      b.addEventListener("click", () => {
-        const at = names.findIndex((x) => x.value.trim() === name);
-        if (at >= 0 && at !== place) names[at].value = names[place].value;  // (seated already: the two swap)
-        names[place].value = name;
-        names[place].dataset.edited = "1";
-        place = (place + 1) % names.length;
-      });
+    const buttons = (f.roster || []).map((name) => {
+      const b = el("button", {type: "button", textContent: name, className: f.seated.includes(name) ? "seated" : ""});
+      b.addEventListener("click", () => pick(name));
       return b;
-    }));
+    });
+    const roster = el("div", {id: "sc-roster"}, ...buttons);
+    async function pick(name) {
+      const body = {names: names.map((x) => x.value), place, name};
+      let r = null, a = {};
+      try {
+        r = await fetch(HERE + "/pick", {method: "POST", headers: {"Content-Type": "application/json"},
+                                         body: JSON.stringify(body)});
+        a = await r.json().catch(() => ({}));
+      } catch (e) { a = {ok: false, ...words.lk_not_sent}; }
+      say(a);
+      if (a.ok !== true) return;
+      a.names.forEach((n, i) => {
+        if (names[i].value !== n) { names[i].value = n; names[i].dataset.edited = "1"; }
+      });
+      place = a.place;
+      for (const b of buttons) b.classList.toggle("seated", a.seated.includes(b.textContent));
+    }
     const base = el("input", {id: "sc-base", type: "number", inputMode: "numeric", min: 1, max: f.base_max,
                               step: 1, value: f.base});
     const selects = f.rules.map((r) => {
@@ -107,6 +120,7 @@
     cancel.addEventListener("click", () => { form.hidden = true; openButton.hidden = false; });
     form.replaceChildren(
       el("h2", {textContent: W("sc_new")}),
+      ...(f.way === "replace" ? [el("p", {id: "sc-replaces", textContent: W("sc_replaces")})] : []),
       el("label", {textContent: W("sc_names")}),
       ...names.flatMap((input, i) => [el("small", {textContent: W("sc_seat_n", {n: i + 1}) + (i === mine ? " ★" : "")}),
                                       input]),

@@ -1,9 +1,12 @@
 """Keeping score from phones (issue 27): a new session's form, each seat's bet, the last session.
 
 1. **A new session** from a bound phone, when none is being played (phase ``idle`` or
-   ``ended``): the four names (the joined phones' names where set), the base and the rule
-   options in words (:data:`table_app.present.rules.RULE_WORDS`); it needs ``confirm: true``,
-   the page's second tap, since the session it replaces leaves every screen.
+   ``ended``) or over one nobody has played a hand in (it is taken back first: its ``undo``,
+   then the new session — nothing is lost): the form is
+   :mod:`table_app.present.forms.new_session` (the names the joined phones gave where set, the
+   base, the rule options in words, the roster), and a roster name tapped into it
+   :mod:`table_app.present.forms.roster_pick` (``POST /phone/<n>/pick``); it needs
+   ``confirm: true``, the page's second tap, since the session it follows leaves every screen.
 2. **Bets**: while bets are open, each phone enters its own seat's bet; the table gets one
    ``bets`` event when all four are in (again if one changes before the dealer's roll), and
    the view names whose bets are missing.
@@ -12,12 +15,9 @@
    a thread of its own, at start and after a new session or an undo), replayed as the service
    does (from the newest snapshot, so at most ``SNAPSHOT_EVERY`` events).
 
-:class:`PhoneScore` does no I/O of its own but that read; the phone routes ask it for the
-score part of a phone's view and for the command a step becomes.
-
->>> names = [c["option"] for c in rule_choices({"seven_pairs": True})]
->>> names[:3], rule_choices({"seven_pairs": True})[4]["now"]
-(['wall_direction', 'added_kong', 'kong_reserve'], 1)
+:class:`PhoneScore` does no I/O of its own but that read (and the session's history, read when
+a phone's new session replaces an unplayed one); the phone routes ask it for the score part of
+a phone's view and for the command a step becomes.
 """
 
 from __future__ import annotations
@@ -30,24 +30,25 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Final, TypedDict
 
-from engine import InvalidEventError, parse_event
+from engine import InvalidEventError
 from engine.authority import bets_stage, new_session_way
 from engine.fields import MAX_AMOUNT, check_bets
 from engine.public import PublicState, public_state
-from engine.rules import XIAN, Rules, RulesError, RuleValue
 from engine.seats import SEATS
 from table_app.core.notices import Answer
-from table_app.http_kit.replies import refusal, refused
+from table_app.http_kit.replies import form_refusal, json_reply, refused
 from table_app.http_kit.server import Reply
+from table_app.journal.session_history import History, SessionHistory
 from table_app.journal.state import state_after
 from table_app.present.fees import your_house
+from table_app.present.forms import new_session, roster_pick
+from table_app.present.forms.new_session import SessionOffer
+from table_app.present.forms.refused import Refused
 from table_app.present.money import Money
-from table_app.present.names import names_refused
-from table_app.present.rules import RULE_WORDS, rule_value_word
 from table_app.present.seat import settle_up_lines
 from table_app.present.table import FinalView, session_view
 from table_app.present.vocab_score import SCORE
-from table_app.present.words import Both, pair, tr
+from table_app.present.words import Both, pair
 
 if TYPE_CHECKING:
     from table_app.core.notices import Notice
@@ -56,38 +57,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-ROSTER_OFFERED: Final = 24  # the roster's most recent players the form offers
 SCORE_STEPS: Final = ("new_session", "bet")  # the steps this module makes commands of
-_FORM_KEYS: Final = frozenset({"type", "confirm", "players", "base", "rules"})
 _BET_KEYS: Final = frozenset({"type", "amount", "seat"})
 WORDS: Final = {key: {"zh": pair(key)[0], "en": pair(key)[1]}
                 for key in (*SCORE, "hands_played", "rules_default", "rules_changed")}
-
-
-class RuleValueWords(TypedDict):
-    value: RuleValue
-    zh: str
-    en: str
-
-
-class RuleChoice(TypedDict):
-    """One rule option as the form offers it: its name, what it decides, its values in words
-    and which of them is chosen now."""
-
-    option: str
-    name: Both
-    what: Both
-    values: list[RuleValueWords]
-    now: int
-    default: int  # (the xian preset's)
-
-
-class SessionForm(TypedDict):
-    names: list[str]
-    base: int
-    base_max: int
-    rules: list[RuleChoice]
-    roster: list[str]  # the table's players, the most recent first (a tap puts one in a place)
 
 
 class BetsView(TypedDict):
@@ -109,42 +82,10 @@ class LastSession(TypedDict):
 class ScoreView(TypedDict):
     """The score part of a phone's view (``PhoneView.keeping``)."""
 
-    form: SessionForm | None  # offered when a phone may start a session
+    form: SessionOffer | None  # offered when a phone may start a session (or replace an unplayed one)
     bets: BetsView | None  # while bets are open
     last: LastSession | None  # the session before this one, if any
     words: dict[str, dict[str, str]]
-
-
-def _as_json(value: object) -> RuleValue:
-    return list(value) if isinstance(value, tuple) else value  # type: ignore[return-value]
-
-
-def _same(a: object, b: object) -> bool:
-    return type(a) is type(b) and a == b  # (True is not 1: a bet unit of 1 is not "allowed")
-
-
-def rule_choices(current: Mapping[str, RuleValue]) -> list[RuleChoice]:
-    """Every rule option with its values in words (the presentation's one table) and the one
-    chosen now: ``current`` (a session's overrides) over the ``xian`` defaults."""
-    preset = XIAN.to_json()
-    values = {**preset, **current}
-    out: list[RuleChoice] = []
-    for option, ((name_zh, name_en), (what_zh, what_en), words) in RULE_WORDS.items():
-        offered: list[RuleValueWords] = [{"value": _as_json(v), "zh": zh, "en": en} for v, (zh, en) in words.items()]
-        now = values[option]
-        if not any(_same(o["value"], now) for o in offered):  # (set otherwise, e.g. from a play file)
-            offered.append({"value": now, "zh": rule_value_word(option, now, "zh"),
-                            "en": rule_value_word(option, now, "en")})
-        index = {k: next(i for i, o in enumerate(offered) if _same(o["value"], v)) for k, v in
-                 (("now", now), ("default", preset[option]))}
-        out.append({"option": option, "name": {"zh": name_zh, "en": name_en}, "what": {"zh": what_zh, "en": what_en},
-                    "values": offered, "now": index["now"], "default": index["default"]})
-    return out
-
-
-def form_names(public: PublicState, pending: Callable[[int], str | None]) -> list[str]:
-    """The names a new session's form starts with: a name a phone gave (waiting or set), else "玩家n"."""
-    return [pending(s) or public["players"][s] or tr("player_n", "zh", n=s + 1) for s in range(SEATS)]
 
 
 def last_session(journal: Journal) -> PublicState | None:
@@ -222,10 +163,7 @@ class PhoneScore:
     # -- the view --------------------------------------------------------------------------
 
     def view(self, public: PublicState, pending: Callable[[int], str | None], seat: int) -> ScoreView:
-        form: SessionForm | None = None
-        if new_session_way(public) == "start":  # (a phone never starts a running session over)
-            form = {"names": form_names(public, pending), "base": public["base"], "base_max": MAX_AMOUNT,
-                    "rules": rule_choices(public["rules"]), "roster": self._roster()}
+        form = new_session.offer(public, self._roster(), _given(pending))
         bets: BetsView | None = None
         with self._lock:
             last = self._last
@@ -242,7 +180,23 @@ class PhoneScore:
 
     def _roster(self) -> list[str]:
         roster = self.service.roster
-        return [] if roster is None else [p.name for p in roster.players()[:ROSTER_OFFERED]]
+        return [] if roster is None else [p.name for p in roster.players()[:new_session.ROSTER_OFFERED]]
+
+    def _history(self) -> History | None:
+        """This session's history, read from the journal (None: it could not be read)."""
+        try:
+            journal = self.service.journal_reader()
+            try:
+                history = SessionHistory(journal)
+                try:
+                    return history.read()
+                finally:
+                    history.close()
+            finally:
+                journal.close()
+        except Exception:  # (the phone is refused: never the table)
+            log.exception("reading the session's history from the journal failed")
+            return None
 
     def entered(self, public: PublicState) -> dict[int, int]:
         """This hand's bets as the phones have entered them so far, by seat (a copy; empty for
@@ -257,18 +211,38 @@ class PhoneScore:
     # -- the steps -------------------------------------------------------------------------
 
     def step(self, seat: int, data: Mapping[str, object], public: PublicState,
-             pending: Callable[[int], str | None]) -> Reply | dict[str, object] | Future[Answer]:
+             pending: Callable[[int], str | None]) -> Reply | dict[str, object] | list[dict[str, object]] | \
+            Future[Answer]:
         """What a step of :data:`SCORE_STEPS` from seat ``seat``'s phone becomes: a refusal, a
-        command for the table, or a tap taken with nothing to send yet (a bet)."""
+        command for the table (commands in turn: a new session replacing an unplayed one), or a
+        tap taken with nothing to send yet (a bet)."""
         if data.get("type") == "new_session":
-            return new_session(data, public, pending)
+            return self._new_session(data, public, pending)
         return self._bet(seat, data, public)
+
+    def _new_session(self, data: Mapping[str, object], public: PublicState,
+                     pending: Callable[[int], str | None]) -> Reply | list[dict[str, object]]:
+        """The commands that begin a phone's new session (:func:`new_session.steps`: replacing
+        an unplayed one too, never over a session being played), after its second tap; or why not."""
+        if new_session_way(public) == "over":
+            return refused(409, "ph_session_on", "phone.session_on")
+        if data.get("confirm") is not True:
+            return refused(409, "sc_confirm_first", "phone.confirm")
+        made = new_session.from_json(data, public, new_session.start_names(public, self._roster(), _given(pending)))
+        planned = made if isinstance(made, Refused) else new_session.steps(public, made, self._history)
+        return form_refusal(planned) if isinstance(planned, Refused) else planned
+
+    def pick(self, data: Mapping[str, object]) -> Reply:
+        """A roster name tapped into the form (:func:`roster_pick.answer`): the names after it,
+        the place chosen next, the roster players seated."""
+        picked = roster_pick.answer(data, self._roster())
+        return form_refusal(picked) if isinstance(picked, Refused) else json_reply(200, {"ok": True, **picked})
 
     def _bet(self, seat: int, data: Mapping[str, object], public: PublicState) -> Reply | dict[str, object] | \
             Future[Answer]:
         if not set(data) <= _BET_KEYS:
             return refused(400, "ph_not_step", "invalid")
-        if "seat" in data and not _same(data["seat"], seat):
+        if "seat" in data and (type(data["seat"]) is not int or data["seat"] != seat):
             return refused(403, "sc_not_your_bet", "phone.not_your_bet")
         if not _bets_open(public):
             return refused(409, "sc_bets_closed", "phone.bets_closed")
@@ -291,31 +265,6 @@ def _bets_open(public: PublicState) -> bool:
     return bets_stage(public) != "closed"
 
 
-def new_session(data: Mapping[str, object], public: PublicState,
-                pending: Callable[[int], str | None]) -> Reply | dict[str, object]:
-    """The ``new_session`` command of a phone's form (the names, base and rules it leaves out:
-    the form's own starting values), or why not."""
-    if new_session_way(public) != "start":
-        return refused(409, "ph_session_on", "phone.session_on")
-    if not set(data) <= _FORM_KEYS:
-        return refused(400, "sc_bad_form", "invalid")
-    if data.get("confirm") is not True:
-        return refused(409, "sc_confirm_first", "phone.confirm")
-    names = data.get("players", form_names(public, pending))
-    if not isinstance(names, list) or len(names) != SEATS or not all(isinstance(n, str) for n in names):
-        return refused(400, "sc_bad_form", "invalid")
-    names = [n.strip() for n in names]
-    code, zh, en = names_refused(names)  # (empty, unprintable, too wide, or one player at two seats: the engine's)
-    if code:
-        return refusal(400, zh, en, code)
-    try:
-        overrides = Rules.from_overrides(data.get("rules", public["rules"])).overrides()  # type: ignore[arg-type]
-    except (RulesError, TypeError) as e:
-        return refused(400, "sc_bad_rules", "invalid.rules", why=str(e))
-    command: dict[str, object] = {"type": "new_session", "players": names, "base": data.get("base", public["base"]),
-                                  **({"rules": overrides} if overrides else {})}
-    try:
-        parse_event(command)  # (the base: the engine's own check)
-    except InvalidEventError:
-        return refused(400, "sc_bad_base", "invalid.base", max=MAX_AMOUNT)
-    return command
+def _given(pending: Callable[[int], str | None]) -> list[str | None]:
+    """The names the seats' phones gave, waiting for the table to take them."""
+    return [pending(s) for s in range(SEATS)]

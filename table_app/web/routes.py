@@ -278,6 +278,10 @@ def table_step(site: Site, request: Request) -> Reply:
     return site.phones.step(int(request.args[0]), request.body, request.cookie)
 
 
+def pick(site: Site, request: Request) -> Reply:
+    return site.phones.pick(int(request.args[0]), request.body, request.cookie)
+
+
 def leave(site: Site, request: Request) -> Reply:
     return site.phones.leave(int(request.args[0]), request.cookie)
 
@@ -309,6 +313,7 @@ ROUTES: tuple[Route[Site], ...] = (
     Route("POST", r"/phone/([0-3])/listed/*",     phone_listed, "its player on the parlour's boards or not"),
     Route("POST", r"/phone/([0-3])/press/*",      press,        "a bound phone's press for its seat"),
     Route("POST", r"/phone/([0-3])/table/*",      table_step,   "one of the table's own steps, from a bound phone"),
+    Route("POST", r"/phone/([0-3])/pick/*",       pick,         "a roster name tapped into the new-session form"),
     Route("POST", r"/phone/([0-3])/leave/*",      leave,        "a bound phone leaves its seat"),
     Route("POST", r"/phone/([0-3])/takeover/*",   takeover,     "a bound phone allows or refuses a takeover"),
 )

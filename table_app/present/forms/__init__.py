@@ -5,7 +5,10 @@ touchscreen's screens and the phones' pages render these models; neither keeps a
 
 - :mod:`~table_app.present.forms.result`: the score-only result (只记分, ``score_hand``);
 - :mod:`~table_app.present.forms.decide`: a declared win (its wait, 诈胡) and an undo put up;
-- :mod:`~table_app.present.forms.fee`: the table fee (``fee``).
+- :mod:`~table_app.present.forms.fee`: the table fee (``fee``);
+- :mod:`~table_app.present.forms.new_session`: a new session (``new_session``: names, base,
+  rules; how it begins now — at once, replacing an unplayed session, or over a played one);
+- :mod:`~table_app.present.forms.roster_pick`: a roster name tapped into a new session's places.
 
 No Kivy, no network: a refusal is a :class:`~table_app.present.forms.refused.Refused` (its word
 key, its code, whether the input was malformed), which each front end says its own way.

@@ -2,16 +2,20 @@
 roster with one tap, the base, the rules (in words, changed on the Rules screen before the
 start) and score-only mode.
 
-The four places start with the last session's players (else the roster's four most recent);
-a tap on a place chooses it, a tap on a roster name seats that player there (swapping with the
-place it had) and moves on to the next place. ``＋ New name`` asks for a name
+The form is :mod:`table_app.present.forms.new_session` (its names, base and rules, checked
+there, and how the session begins now), the roster's taps
+:mod:`table_app.present.forms.roster_pick`; the fee and score-only are this screen's own. The
+four places start with the last session's players (else the roster's most recent); a tap on a
+place chooses it, a tap on a roster name seats that player there (swapping with the place it
+had) and moves on to the next place. ``＋ New name`` asks for a name
 (:func:`table_app.ui.name_entry.ask_name`); a new name joins the roster when the session
 starts (the service asks the roster). A roster row's 改名 renames the player, who keeps the id
 and so the record.
 
 Starting over a session nobody has played a hand in (back from seating to fix the base)
-replaces it: the unplayed ``new_session`` is undone and the new one sent, and the screen
-moves on to seating (issue 28 item 3). The base is whole points: anything else is refused
+replaces it: the unplayed ``new_session`` is undone and the new one sent (the form's
+:func:`~table_app.present.forms.new_session.steps`, as a phone's), and the screen moves on to
+seating (issue 28 item 3); over a session being played it asks first. The base is whole points: anything else is refused
 with a message and nothing changes (item 4).
 """
 
@@ -25,14 +29,14 @@ from kivy.properties import BooleanProperty, ListProperty, NumericProperty, Stri
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 
-from engine.authority import new_session_way
 from engine.fields import MAX_AMOUNT
 from table_app.core.notices import Answer
 from table_app.core.roster import Player, RosterError
-from table_app.present.names import names_problem
-from table_app.present.roster import badge, badge_colour, parse_base
+from table_app.present.forms import new_session, roster_pick
+from table_app.present.forms.refused import Refused
+from table_app.present.roster import badge, badge_colour
 from table_app.present.table import PLACES
-from table_app.present.words import DEFAULT_NAMES, tr
+from table_app.present.words import tr
 from table_app.ui.dialogs import ConfirmDialog
 from table_app.ui.name_entry import ask_name
 from table_app.ui.screens import Base, app
@@ -47,8 +51,9 @@ class RosterBadge(BoxLayout):  # type: ignore[misc]  # Kivy is untyped
     letter = StringProperty("")
     colour = ListProperty([0.45, 0.47, 0.5, 1])
 
-    def show(self, name: str, pid: int | None) -> None:
-        self.letter, index = badge(name, pid)
+    def show(self, letter: str, index: int) -> None:
+        """The badge's letter and colour index (``present.roster.badge``; -1: not in the roster)."""
+        self.letter = letter
         self.colour = list(badge_colour(index))
 
 
@@ -83,17 +88,13 @@ class SessionScreen(Base):
     # -- what the screen shows ----------------------------------------------------------------
 
     def fill(self) -> None:
-        """The places and the base as the last session had them (else the roster's four most
-        recent players, else four names to change)."""
+        """The places and the base the form starts with (:func:`new_session.start_names`: the
+        last session's, else the roster's most recent players, else four names to change)."""
         a = app()
         pub = a.pub
-        names = [n for n in pub["players"] if n]
-        if len(names) < 4:
-            recent = [p.name for p in self.roster_players()[:4]]
-            names = recent if len(recent) == 4 else list(DEFAULT_NAMES)
-        for i, name in enumerate(names):
+        for i, name in enumerate(new_session.start_names(pub, [p.name for p in self.roster_players()])):
             self.ids[f"name{i}"].text = name
-        self.ids.base.text = str(pub["base"] if pub["phase"] != "idle" else 1)
+        self.ids.base.text = str(new_session.start_base(pub))
         self.chosen = 0
         self.filled, self.edited = a.seq, False
 
@@ -116,11 +117,11 @@ class SessionScreen(Base):
         self.show_roster()
 
     def show_places(self) -> None:
-        by_name = {p.name.casefold(): p.id for p in self.players}
-        for i in range(4):
+        shown = roster_pick.badges(self.names(), [(p.id, p.name) for p in self.players])
+        for i, (letter, index) in enumerate(shown):
             slot = self.ids[f"name{i}"]
             slot.selected = i == self.chosen
-            slot.ids.badge.show(slot.text, by_name.get(slot.text.strip().casefold()))
+            slot.ids.badge.show(letter, index)
 
     def show_roster(self) -> None:
         """The roster's rows: made again only when the roster changed (a refresh comes with
@@ -132,14 +133,14 @@ class SessionScreen(Base):
             box.clear_widgets()
             for p in self.players:
                 row = RosterRow(text=p.name, pid=p.id, action=f"roster_{p.id}")
-                row.ids.badge.show(p.name, p.id)
+                row.ids.badge.show(*badge(p.name, p.id))
                 row.bind(on_release=lambda r: self.pick(r.text))
                 row.ids.rename.bind(on_release=lambda b, pid=p.id, name=p.name: self.ask_rename(pid, name))
                 box.add_widget(row)
             self.listed = listed
-        seated = {n.strip().casefold() for n in self.names()}
+        seated = set(roster_pick.seated(self.names(), [p.name for p in self.players]))
         for row in box.children:
-            row.seated = row.text.casefold() in seated
+            row.seated = row.text in seated
             row.ids.rename.text = tr("ro_rename", a.lang)
         roster = a.service.roster
         self.ids.roster_note.text = tr("ro_off", a.lang, why=roster.problem) if roster is not None and \
@@ -155,14 +156,12 @@ class SessionScreen(Base):
         self.show_places()
 
     def pick(self, name: str) -> None:
-        """Seat ``name`` at the chosen place (the place it had gets the chosen place's player),
-        then choose the next place."""
-        names = self.names()
-        here = self.chosen
-        if name in names:
-            self.ids[f"name{names.index(name)}"].text = names[here]
-        self.ids[f"name{here}"].text = name
-        self.chosen, self.edited = (here + 1) % 4, True
+        """Seat ``name`` at the chosen place (:func:`roster_pick.pick`: the place it had gets the
+        chosen place's player), then choose the next place."""
+        after = roster_pick.pick(self.names(), self.chosen, name)
+        for i, placed in enumerate(after["names"]):
+            self.ids[f"name{i}"].text = placed
+        self.chosen, self.edited = after["place"], True
         self.refresh()
 
     def ask_new(self) -> None:
@@ -194,66 +193,49 @@ class SessionScreen(Base):
     def step_base(self, up: bool) -> None:
         """− or + one point (1..MAX_AMOUNT); a base typed that is not whole points is refused as at 开始."""
         a = app()
-        base = parse_base(self.ids.base.text)
-        if base is None:
-            a.say(tr("ro_base_bad", a.lang, max=f"{MAX_AMOUNT:,}", text=self.ids.base.text.strip()))
+        base = new_session.check_base(self.ids.base.text)
+        if isinstance(base, Refused):
+            a.say(base.words(a.lang))
             return
         self.ids.base.text = str(min(MAX_AMOUNT, max(1, base + (1 if up else -1))))
 
     def start(self) -> None:
+        """The form's command (its refusal said, nothing sent) and how it begins now
+        (:func:`new_session.steps`): at once, or after undoing the unplayed session it replaces;
+        over a session being played, after a yes (its events stay in the journal)."""
         a = app()
-        names = self.names()
-        problem = names_problem(names, a.lang)
-        if problem:
-            a.say(problem)
+        chosen, fee = next_fee()  # (not chosen: the table's default, put in by the service)
+        made = new_session.command(self.names(), self.ids.base.text, a.rule_overrides, fee if chosen else None)
+        if isinstance(made, Refused):
+            a.say(made.words(a.lang))
             return
-        base = parse_base(self.ids.base.text)
-        if base is None:
-            a.say(tr("ro_base_bad", a.lang, max=f"{MAX_AMOUNT:,}", text=self.ids.base.text.strip()))
-            return
-        command: dict[str, Any] = {"type": "new_session", "players": names, "base": base}
-        if a.rule_overrides:
-            command["rules"] = dict(a.rule_overrides)
-        chosen, fee = next_fee()
-        if chosen:  # (else the table's default, put in by the service)
-            command["fee"] = fee
         score_only = self.ids.score_only.state == "down"
-        way = new_session_way(a.pub)
-        if way == "start":
-            self.send(command, score_only, None)
+        planned = new_session.steps(a.pub, made, a.read_history)
+        if not isinstance(planned, Refused):
+            self.send(planned, score_only)
             return
-        history = a.read_history()
-        first = history.in_effect[0] if history.in_effect else None
-        if way == "replace" and first is not None and first.event.TYPE == "new_session":
-            self.send(command, score_only, (history.before, history.in_effect[-1].seq))  # (nothing to lose)
-            return
-        # a session is being played: starting over needs a yes (its events stay in the journal)
-        ConfirmDialog(tr("confirm_new", a.lang), lambda: self.send(command, score_only, None)).open()
 
-    def send(self, command: dict[str, Any], score_only: bool, replace: tuple[int, int] | None) -> None:
-        """Send the new session (after undoing the unplayed one it replaces: ``(to, last)``);
-        once it is in effect, on to seating."""
+        def yes() -> None:
+            again = new_session.steps(a.pub, made, a.read_history, over=True)
+            if not isinstance(again, Refused):
+                self.send(again, score_only)
+
+        ConfirmDialog(tr("confirm_new", a.lang), yes).open()
+
+    def send(self, steps: list[dict[str, Any]], score_only: bool) -> None:
+        """Send the commands that begin the session, in turn (an undo of the unplayed one it
+        replaces, then the new session); once it is in effect, on to seating."""
         a = app()
         a.score_only = score_only
 
-        def answered(f: Future[Answer], then: Any) -> None:
+        def answered(f: Future[Answer]) -> None:
             ans = f.result()
-            if ans.ok:
-                then()
-            else:
+            if not ans.ok:
                 params = dict(ans.params or {})
                 Clock.schedule_once(lambda *_: a.show_refusal(ans.code, params, ans.error or "", None), 0)
-
-        def started() -> None:
+                return
             self.filled = -1  # (coming back here shows this session's names and base)
             a.fee_next = None  # (the fee chosen for it was this session's: the next takes the default)
             Clock.schedule_once(lambda *_: a.goto(a.home()), 0)
 
-        def new_session() -> None:
-            a.service.submit(command, SOURCE).add_done_callback(lambda f: answered(f, started))
-
-        if replace is None:
-            new_session()
-        else:
-            undo = {"type": "undo", "to": replace[0], "last": replace[1]}
-            a.service.submit(undo, SOURCE).add_done_callback(lambda f: answered(f, new_session))
+        a.service.submit_in_turn(steps, SOURCE).add_done_callback(answered)

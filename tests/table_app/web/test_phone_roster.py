@@ -94,13 +94,16 @@ def test_a_roster_name_fills_a_place_with_one_tap_on_a_phone(tmp_path: Path) -> 
         page.click("#sc-new")
         offered = page.js("[...document.querySelectorAll('#sc-roster button')].map(b => b.textContent)")
         assert offered[0] == "Ана" and set(offered) == {"Ана", "王小明", "Bo", "Cy", "Di"}
+        seated = "[...document.querySelectorAll('#sc-roster button.seated')].map(b => b.textContent)"
+        assert set(page.js(seated)) == {"Ана", "Bo", "Cy", "Di"}  # (the form's start: marked seated)
+        shown = "[0, 1, 2, 3].map(i => document.getElementById('sc-name' + i).value).join()"
         page.js("document.getElementById('sc-name2').focus()")
         page.js("[...document.querySelectorAll('#sc-roster button')].find(b => b.textContent === '王小明').click()")
-        names = page.js("[0, 1, 2, 3].map(i => document.getElementById('sc-name' + i).value)")
-        assert names == ["Ана", "Bo", "王小明", "Di"]  # the place focused last
+        page.wait(f"{shown} === 'Ана,Bo,王小明,Di'", "王小明 at the place focused last")  # (the table's answer)
+        assert set(page.js(seated)) == {"Ана", "Bo", "王小明", "Di"}
         page.js("[...document.querySelectorAll('#sc-roster button')].find(b => b.textContent === 'Bo').click()")
-        names = page.js("[0, 1, 2, 3].map(i => document.getElementById('sc-name' + i).value)")
-        assert names == ["Ана", "Di", "王小明", "Bo"]  # then the next place; Bo, seated already, swaps with it
+        page.wait(f"{shown} === 'Ана,Di,王小明,Bo'", "Bo, seated already, swapped into the next place")
+        assert page.js("document.getElementById('msg').textContent") == ""
     finally:
         browser.close()
         serve.close()

@@ -70,8 +70,8 @@ def step(phone: Phone, page: int | None = None, **body: Any) -> tuple[int, Any]:
     return status, answer
 
 
-def keeping(phone: Phone) -> dict[str, Any]:
-    """The score part of the phone's view: the first view of its event stream."""
+def phone_view(phone: Phone) -> dict[str, Any]:
+    """The phone's view: the first view of its event stream."""
     conn = http.client.HTTPConnection(phone.host, phone.port, timeout=10)
     conn.request("GET", f"/phone/{phone.seat}/events", headers={"Cookie": phone.cookie})
     r = conn.getresponse()
@@ -79,7 +79,13 @@ def keeping(phone: Phone) -> dict[str, Any]:
     while not (line := r.readline().decode()).startswith("data: "):
         pass
     conn.close()
-    view: dict[str, Any] = json.loads(line[6:])["keeping"]
+    view: dict[str, Any] = json.loads(line[6:])
+    return view
+
+
+def keeping(phone: Phone) -> dict[str, Any]:
+    """The score part of the phone's view."""
+    view: dict[str, Any] = phone_view(phone)["keeping"]
     return view
 
 
@@ -120,8 +126,9 @@ def test_a_session_started_from_a_phone_with_names_a_base_and_a_rule(table: Tabl
     pub = table.service.public
     assert pub["players"] == chosen and pub["base"] == 5 and pub["rules"] == {"seven_pairs": True}
     assert events(table)[-1] == (start, "phone 2 tap")  # the seat that started it
-    assert step(phones[0], **start, confirm=True)[1]["code"] == "phone.session_on"  # never over a running one
     assert step(phones[1], type="seating")[1]["ok"]  # the phones kept their seats
+    table.call({"type": "score_hand", "winner": 2, "how": "self_drawn"})  # a hand played
+    assert step(phones[0], **start, confirm=True)[1]["code"] == "phone.session_on"  # never over a played one
     assert keeping(phones[0])["form"] is None
 
 
@@ -135,6 +142,49 @@ def test_one_name_at_two_seats_is_refused_from_a_phone_and_nothing_is_journaled(
         assert answer["zh"] == f"两位玩家同名：{name}" and answer["en"] == f"Two players have the same name: {name}"
     assert table.service.seq == 0 and table.service.public["phase"] == "idle"
     assert list(table.journal.records()) == []
+
+
+def test_a_phone_replaces_a_session_nobody_has_played_a_hand_in_with_one_tap_once(table: Table) -> None:
+    """Issue 40 item 3: as the touchscreen does, a bound phone starts again over an unplayed
+    session (to fix its base): the form's steps — its undo, then the new session — sent once for
+    the tap, however often the phone asks; a played session stays the touchscreen's."""
+    table.call({"type": "new_session", "players": NAMES, "base": 2})  # (at the table)
+    phones = table.join()
+    table.call(SEATING)  # seated, the first bets not in: nobody has played
+    view = phone_view(phones[1])
+    assert view["steps"]["new_session"] and view["keeping"]["form"]["way"] == "replace"
+    assert view["keeping"]["form"]["names"] == NAMES and view["keeping"]["form"]["base"] == 2
+    assert step(phones[1], type="new_session", base=5)[1]["code"] == "phone.confirm"  # its second tap still needed
+    seq = table.service.seq
+    body = {"type": "new_session", "confirm": True, "base": 5, "tap": "replacetap1"}
+    status, answer = step(phones[1], **body)
+    assert status == 200 and answer["ok"], answer
+    assert step(phones[1], **body) == (200, answer)  # the same tap again: its answer, nothing sent twice
+    pub = table.service.public
+    assert pub["phase"] == "seating" and pub["base"] == 5 and pub["players"] == NAMES
+    assert events(table)[-2:] == [(None, "phone 1 tap"), ({"type": "new_session", "players": NAMES, "base": 5},
+                                                           "phone 1 tap")]
+    records = list(table.journal.records())
+    assert [r.kind for r in records if r.seq > seq] == ["undo", "event"] and records[-2].target == 0  # (to 0)
+    active = table.journal.timeline().active
+    assert [e["type"] for e in table.journal.events(active)] == ["new_session"]  # one session, not two
+    assert step(phones[0], type="seating")[1]["ok"]  # the phones kept their seats
+    table.call({"type": "score_hand", "winner": 0, "how": "self_drawn"})  # played now
+    assert step(phones[1], **{**body, "tap": "replacetap2"})[1]["code"] == "phone.session_on"
+    assert not phone_view(phones[1])["steps"]["new_session"] and table.service.public["base"] == 5
+
+
+def test_a_roster_tap_is_answered_by_the_form_and_anything_else_refused_short(table: Table) -> None:
+    phones = table.join(NAMES)
+    status, answer, _ = phones[0].request("POST", "/phone/0/pick", {"names": NAMES, "place": 3, "name": " Ana"})
+    assert status == 200 and answer == {"ok": True, "names": ["王小明", "Zoë", "李雷", "Ana"], "place": 0, "seated": []}
+    for body, raw, code in (({"names": NAMES, "place": 9, "name": "Bo"}, None, "invalid"), ([1], None, "invalid"),
+                            (None, b"\xff{", "invalid"), ({"names": NAMES, "place": 0, "name": "B\x1bo"}, None,
+                                                          "invalid.text")):
+        status, answer, _ = phones[0].request("POST", "/phone/0/pick", body, raw=raw)
+        assert status == 400 and answer["code"] == code and answer["zh"] and answer["en"], (body, answer)
+    assert phones[0].request("POST", "/phone/1/pick", {"names": NAMES, "place": 0, "name": "Bo"})[0] == 401
+    assert table.service.seq == 0
 
 
 def test_the_fullest_form_fits_a_phones_body(table: Table) -> None:

@@ -257,7 +257,7 @@ def test_the_phones_benchmark_runs(tmp_path: Path) -> None:
 
 def test_a_table_without_a_screen_takes_its_own_steps_from_the_phones(table: tuple[TableService, SeatPages]) -> None:
     """The touchscreen's forms a phone can fill in (issue 20), offered as the phase allows: they
-    refuse what a phone must not do — start a running session over, end one mid-hand —, need
+    refuse what a phone must not do — start a played session over, end one mid-hand —, need
     the seat's binding, and a session the phones start keeps them at their seats."""
     service, pages = table
     token = token_of(pages)
@@ -271,15 +271,17 @@ def test_a_table_without_a_screen_takes_its_own_steps_from_the_phones(table: tup
 
     stranger = Phone(pages)
     assert step(stranger, type="next_hand")[0] == 401  # no binding
-    assert pages.phones.steps(service.public, 0)["new_session"] is False  # betting: a session is on
+    assert pages.phones.steps(service.public, 0)["new_session"] is True  # its first bets: unplayed, replaced
     assert step(phones[0], type="new_session") == (409, step(phones[0], type="new_session")[1])
-    assert step(phones[0], type="new_session")[1]["code"] == "phone.session_on"
+    assert step(phones[0], type="new_session")[1]["code"] == "phone.confirm"
     assert step(phones[0], type="bets", bets=[1, 0, 0, 0])[1]["code"] == "invalid"  # not a step
     assert step(phones[0], type="next_hand", x=1)[1]["code"] == "invalid"
     assert step(phones[1], type="next_hand")[1]["code"] == "phase"  # the engine refuses out of turn
     for ev in ({"type": "roll", "dice": [4, 6]}, {"type": "roll", "dice": [2, 3]}):
         assert service.call(ev, "touch", timeout=10).ok
     assert step(phones[0], type="end_session")[1]["code"] == "phone.mid_hand"
+    assert pages.phones.steps(service.public, 0)["new_session"] is False  # rolled: a session is on
+    assert step(phones[0], type="new_session", confirm=True)[1]["code"] == "phone.session_on"
     assert phones[0].press(type="press", button="HU")[1]["ok"]  # the dealer's 天胡
     steps = pages.phones.steps(service.public, 0)
     assert steps["winner"] == 0 and [w["wait"] for w in steps["waits"]] == ["closed", "single", "edge", "plain"]

@@ -49,6 +49,7 @@ EXAMPLES = {
     r"/phone/([0-3])/listed/*": "/phone/1/listed",
     r"/phone/([0-3])/press/*": "/phone/1/press",
     r"/phone/([0-3])/table/*": "/phone/1/table",
+    r"/phone/([0-3])/pick/*": "/phone/1/pick",
     r"/phone/([0-3])/leave/*": "/phone/1/leave",
     r"/phone/([0-3])/takeover/*": "/phone/1/takeover",
 }
