@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from typing import Final
 
 from table_app.http_kit.server import MAX_BODY, Reply
+from table_app.present.forms.refused import Refused
 from table_app.present.words import tr
 from table_app.system.bounded import json_line
 
@@ -32,6 +34,15 @@ def refusal(status: int, zh: str, en: str, code: str) -> Reply:
 def refused(status: int, key: str, code: str = "", **fields: object) -> Reply:
     """A refusal in both languages: the word table's ``key`` with its ``fields``."""
     return refusal(status, tr(key, "zh", **fields), tr(key, "en", **fields), code)
+
+
+STATUS: Final = {"malformed": 400, "not_now": 409, "not_yours": 403}
+"""A form's kind of refusal as a phone's answer's status."""
+
+
+def form_refusal(r: Refused) -> Reply:
+    """A form's refusal (:mod:`table_app.present.forms`) as a phone's answer."""
+    return refusal(STATUS[r.reason], r.words("zh"), r.words("en"), r.code)
 
 
 def json_value(body: bytes) -> object:

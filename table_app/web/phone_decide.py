@@ -35,7 +35,7 @@ from engine.scored import ScoreHand
 from engine.seats import SEATS
 from table_app.core.consent import Consent
 from table_app.core.notices import Proposal, Step
-from table_app.http_kit.replies import json_reply, refused
+from table_app.http_kit.replies import form_refusal, json_reply, refused
 from table_app.http_kit.server import Reply
 from table_app.present.forms import decide, result
 from table_app.present.forms.decide import ProposalView, Propose
@@ -152,7 +152,7 @@ class Decide:
             return refused(409, "dc_bets_in", "decide.bets_in")
         command = result.command(result.from_json(data), public)  # (the touchscreen's form, from a phone)
         if isinstance(command, Refused):
-            return _refused(command)
+            return form_refusal(command)
         ev = parse_event(command)
         assert isinstance(ev, ScoreHand)
         names = public["players"]
@@ -173,12 +173,12 @@ class Decide:
         seq = self.service.seq
         if not agree:
             gone = self.consent.drop(kind, seq, seat)
-            return json_reply(200, {"ok": True, "dropped": kind}) if gone else _refused(decide.no_proposal())
+            return json_reply(200, {"ok": True, "dropped": kind}) if gone else form_refusal(decide.no_proposal())
         facts = self.facts(public)
         if kind == "undo":  # (the held TURN's way: the service takes the proposal and undoes)
             open_now = [p for p in self.consent.open(seq) if p.kind == "undo"]
             why = decide.no_proposal() if not open_now else decide.agreed(kind, open_now[0].seat, seat, facts)
-            return self.undo(seat) if why is None else _refused(why)
+            return self.undo(seat) if why is None else form_refusal(why)
         refusals: dict[str, Refused] = {}
 
         def check(p: Proposal) -> str | None:
@@ -189,7 +189,7 @@ class Decide:
 
         taken = self.consent.take(kind, seq, check)
         if isinstance(taken, str):
-            return _refused(refusals.get(taken, decide.no_proposal()))
+            return form_refusal(refusals.get(taken, decide.no_proposal()))
         return Send(dict(taken.command), None if taken.seat == seat else taken.seat)
 
     # -- the phone's view ---------------------------------------------------------------------------
@@ -222,12 +222,5 @@ def _bets_in(public: PublicState) -> BetsIn | None:
     return {"bets": bets, "words": {"zh": said("zh"), "en": said("en")}}
 
 
-_STATUS: Final = {"malformed": 400, "not_now": 409, "not_yours": 403}
-
-
-def _refused(r: Refused) -> Reply:
-    return refused(_STATUS[r.reason], r.key, r.code, **r.fields)
-
-
 def _sent(answer: decide.Command | Refused) -> Reply | Send:
-    return _refused(answer) if isinstance(answer, Refused) else Send(answer)
+    return form_refusal(answer) if isinstance(answer, Refused) else Send(answer)

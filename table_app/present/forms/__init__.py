@@ -5,7 +5,10 @@ touchscreen's screens and the phones' pages render these models; neither keeps a
 
 - :mod:`~table_app.present.forms.result`: the score-only result (只记分, ``score_hand``);
 - :mod:`~table_app.present.forms.decide`: a declared win (its wait, 诈胡) and an undo put up;
-- :mod:`~table_app.present.forms.fee`: the table fee (``fee``).
+- :mod:`~table_app.present.forms.fee`: the table fee (``fee``);
+- :mod:`~table_app.present.forms.bets`: the hand's bets (``bets``), from the phones and the panels' − and +.
+
+An amount as typed is read once (:mod:`~table_app.present.forms.typed`: full-width digits, commas).
 
 No Kivy, no network: a refusal is a :class:`~table_app.present.forms.refused.Refused` (its word
 key, its code, whether the input was malformed), which each front end says its own way.
