@@ -60,7 +60,7 @@ def test_a_phones_bet_is_its_own_seats_while_bets_are_open() -> None:
     pub = public()
     assert bets.entry(2, {"type": "bet", "amount": 4}, pub) == 4
     assert bets.entry(2, {"type": "bet", "amount": 4, "seat": 2}, pub) == 4
-    cases = [
+    cases: list[tuple[dict[str, object], PublicState, str, str, str | None, str | None]] = [
         ({"type": "bet", "amount": 4, "seat": 1}, pub, "phone.not_your_bet", "not_yours",
          "每个手机只下自己的注", "A phone bets for its own seat only"),
         ({"type": "bet", "amount": 4, "seat": True}, pub, "phone.not_your_bet", "not_yours",
