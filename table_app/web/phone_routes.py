@@ -38,6 +38,7 @@ from table_app.core.sources import phone_source, source_seat
 from table_app.http_kit.replies import json_object, json_reply, json_value, refused
 from table_app.http_kit.replies import refusal as refusal_reply
 from table_app.http_kit.server import Reply
+from table_app.present.forms import seating
 from table_app.present.names import NAME_ROOM, name_width
 from table_app.present.refusals import refusal
 from table_app.present.seat import SeatView, seat_label
@@ -166,7 +167,7 @@ class PhoneRoutes:
         if pending is not None:
             waits = [] if public["mode"] == "full" else [  # (every tile known: the engine reads the wait)
                 {"wait": w, "zh": tr(f"wait_{w}", "zh"), "en": tr(f"wait_{w}", "en")} for w in WAIT_KINDS]
-        return {"new_session": new_session_way(public) == "start", "seating": "seating" in taken,
+        return {"new_session": new_session_way(public) == "start", "seating": seating.open_now(public),
                 "waits": waits, "winner": None if pending is None else pending["seat"],
                 "reject_win": "reject_win" in taken, "next_hand": "next_hand" in taken,
                 "end_session": may_end_session(phase) and "end_session" in taken}
@@ -331,7 +332,7 @@ class PhoneRoutes:
             made = self.score.step(seat, data or {}, public, self.pending_name)
             return made if isinstance(made, Reply) else self._send(seat, tap, data or {}, made)
         if kind == "seating" and set(data or ()) == {"type"}:
-            command = {"type": "seating", "method": "C", "east": seat}  # this phone's player drew East
+            command = seating.drew_east(seat)  # this phone's player drew East
         elif kind in ("next_hand", "end_session") and set(data or ()) == {"type"}:
             if kind == "end_session" and not self.steps(public, seat)["end_session"]:
                 return refused(409, "ph_mid_hand", "phone.mid_hand")
