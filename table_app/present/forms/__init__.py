@@ -7,7 +7,8 @@ touchscreen's screens and the phones' pages render these models; neither keeps a
 - :mod:`~table_app.present.forms.decide`: a declared win (its wait, 诈胡) and an undo put up;
 - :mod:`~table_app.present.forms.fee`: the table fee (``fee``);
 - :mod:`~table_app.present.forms.bets`: the hand's bets (``bets``), from the phones and the panels' − and +;
-- :mod:`~table_app.present.forms.seating`: seating (``seating``: the three methods; a phone's "I drew East").
+- :mod:`~table_app.present.forms.seating`: seating (``seating``: the three methods; a phone's "I drew East");
+- :mod:`~table_app.present.forms.end_session`: the end of the session (``end_session``: between hands only).
 
 An amount as typed is read once (:mod:`~table_app.present.forms.typed`: full-width digits, commas).
 
