@@ -28,6 +28,7 @@ from engine.presses import PRESSED_WITH, due_to_roll
 from engine.public import PublicState
 from engine.records import ACTIONS, Action
 from engine.table import accepts
+from table_app.present.forms import bets
 from table_app.present.vocab_link import LINK
 from table_app.present.vocab_page import PAGE
 from table_app.present.words import tr
@@ -81,7 +82,7 @@ def slots(pub: PublicState, seat: int) -> list[Slot]:
     """The six places of seat ``seat``'s buttons, each with what a tap sends now."""
     acts = buttons(pub, seat)
     if pub["phase"] in ("betting", "rolling"):
-        open_ = pub["bets_open"]
+        open_ = bets.open_now(pub)  # (− and + while the bets form is open)
         out = [Slot("roll", "roll" if "roll" in acts else None, "go"),
                Slot("bet_down", "bet_down" if open_ else None, "plain"),
                Slot("bet_up", "bet_up" if open_ else None, "plain")]

@@ -97,6 +97,8 @@ FORMS: Final[dict[str, tuple[str, str]]] = {
     "end_session": ("结束牌局", "End session"),
     "confirm_end": ("结束今晚的牌局并结账？（之后还可以撤销）",
                     "End tonight's session and settle up? (it can be undone)"),
+    "es_mid_hand": ("一局打完再结束", "End the session between hands"),
+    "es_no_session": ("现在没有在打的牌局", "No session is being played"),
     # the end of the evening
     "final": ("牌局结束", "Session over"),
     "rank_n": ("第{n}名", "#{n}"),

@@ -163,7 +163,6 @@ TABLE: Final[dict[str, tuple[str, str]]] = {
     "ph_not_press": ("看不懂这个请求", "Not a press"),
     "ph_bad_button": ("看不懂这个按键", "Not a press of this seat"),
     "ph_session_on": ("牌局还在进行", "A session is on"),
-    "ph_mid_hand": ("一局打完再结束", "End the session between hands"),
     "ph_not_step": ("看不懂这个请求", "Not a step of the table"),
     "ph_saving": ("正在保存", "still saving"),
     "ph_bad_text": ("请求里有控制字符或无效字符：{why}", "Not taken: {why}"),

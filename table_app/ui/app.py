@@ -366,12 +366,6 @@ class TableApp(App):  # type: ignore[misc]  # Kivy is untyped
 
         Clock.schedule_once(fill, 0)
 
-    def ask_end_session(self) -> None:
-        from table_app.ui.dialogs import ConfirmDialog
-
-        ConfirmDialog(tr("confirm_end", self.lang), lambda: self.send({"type": "end_session"}),
-                      yes=tr("end_session", self.lang)).open()
-
     def show_join(self) -> None:
         """The phones' QR code (the session screen, seating, the menu: whenever it is asked for)."""
         if self.join_url:

@@ -14,6 +14,8 @@ from kivy.uix.gridlayout import GridLayout
 from kivy.uix.modalview import ModalView
 
 from engine.table import accepts
+from table_app.present.forms import end_session
+from table_app.present.forms.refused import Refused
 from table_app.present.words import tr
 from table_app.ui.widgets import BigButton, BigToggle, FitLabel, Small, Text
 
@@ -72,6 +74,26 @@ class ConfirmDialog(Dialog):
         self.dismiss()
         self.on_yes()
 
+
+
+def ask_end_session() -> None:
+    """结束牌局 (the menu's, the settlement's), asked first — when the form offers it: never in
+    the middle of a hand (:mod:`table_app.present.forms.end_session`); else why not, in the top line."""
+    app = _app()
+    why = end_session.why_not(app.pub)
+    if why is not None:
+        app.say(why.words(app.lang))
+        return
+    question, yes = end_session.confirmation(app.lang)
+
+    def end() -> None:  # (the form asked again: the table may have moved on while the question was up)
+        command = end_session.command(app.pub)
+        if isinstance(command, Refused):
+            app.say(command.words(app.lang))
+        else:
+            app.send(command)
+
+    ConfirmDialog(question, end, yes=yes).open()
 
 class ChoiceDialog(Dialog):
     """A question with one big button per answer (a tap outside cancels)."""
@@ -195,7 +217,7 @@ class Menu(Dialog):
             b = BigButton(text=tr(word, app.lang), action=f"menu_{name}",
                           style="go" if name == app.home() else "plain")
             if name == "end":
-                b.disabled = "end_session" not in accepts(phase)
+                b.disabled = not end_session.offered(app.pub)  # (between hands only)
             if name == "entry":
                 b.disabled = "score_hand" not in accepts(phase)
             if name == "join":
@@ -214,7 +236,7 @@ class Menu(Dialog):
         if name == "lang":
             app.toggle_lang()
         elif name == "end":
-            app.ask_end_session()
+            ask_end_session()
         elif name == "join":
             app.show_join()
         else:

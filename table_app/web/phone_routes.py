@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from http.cookies import CookieError, SimpleCookie
 from typing import TYPE_CHECKING, TypedDict
 
-from engine.authority import may_end_session, new_session_way
+from engine.authority import new_session_way
 from engine.errors import InvalidEventError, RuleError
 from engine.events import KONG_KINDS
 from engine.fields import check_name
@@ -35,9 +35,11 @@ from engine.records import WAIT_KINDS, WaitKind, Wind
 from engine.seats import SEATS
 from engine.table import accepts
 from table_app.core.sources import phone_source, source_seat
-from table_app.http_kit.replies import json_object, json_reply, json_value, refused
+from table_app.http_kit.replies import form_refusal, json_object, json_reply, json_value, refused
 from table_app.http_kit.replies import refusal as refusal_reply
 from table_app.http_kit.server import Reply
+from table_app.present.forms import end_session, seating
+from table_app.present.forms.refused import Refused
 from table_app.present.names import NAME_ROOM, name_width
 from table_app.present.refusals import refusal
 from table_app.present.seat import SeatView, seat_label
@@ -167,10 +169,10 @@ class PhoneRoutes:
         if pending is not None:
             waits = [] if public["mode"] == "full" else [  # (every tile known: the engine reads the wait)
                 {"wait": w, "zh": tr(f"wait_{w}", "zh"), "en": tr(f"wait_{w}", "en")} for w in WAIT_KINDS]
-        return {"new_session": new_session_way(public) != "over", "seating": "seating" in taken,
+        return {"new_session": new_session_way(public) != "over", "seating": seating.open_now(public),
                 "waits": waits, "winner": None if pending is None else pending["seat"],
                 "reject_win": "reject_win" in taken, "next_hand": "next_hand" in taken,
-                "end_session": may_end_session(phase) and "end_session" in taken}
+                "end_session": end_session.offered(public)}
 
     def pending_name(self, seat: int) -> str | None:
         with self._lock:
@@ -332,10 +334,13 @@ class PhoneRoutes:
             made = self.score.step(seat, data or {}, public, self.pending_name)
             return made if isinstance(made, Reply) else self._send(seat, tap, data or {}, made)
         if kind == "seating" and set(data or ()) == {"type"}:
-            command = {"type": "seating", "method": "C", "east": seat}  # this phone's player drew East
-        elif kind in ("next_hand", "end_session") and set(data or ()) == {"type"}:
-            if kind == "end_session" and not self.steps(public, seat)["end_session"]:
-                return refused(409, "ph_mid_hand", "phone.mid_hand")
+            command = seating.drew_east(seat)  # this phone's player drew East
+        elif kind == "end_session" and set(data or ()) == {"type"}:
+            ended = end_session.command(public)  # (its second tap was the page's)
+            if isinstance(ended, Refused):
+                return form_refusal(ended)
+            command = ended
+        elif kind == "next_hand" and set(data or ()) == {"type"}:
             command = {"type": kind}
         else:
             return refused(400, "ph_not_step", "invalid")

@@ -136,12 +136,16 @@
   const bets = el("div", {id: "sc-bets", hidden: true});
   box.append(bets);
   const amount = el("input", {id: "sc-bet", type: "number", inputMode: "numeric", min: 0, step: 1, value: 0});
-  const step = (d) => { amount.value = String(Math.max(0, (Math.floor(Number(amount.value)) || 0) + d)); };
+  let bound = {step: 1, max: 0};  // − and + as the form says (table_app/present/forms/bets.py: its step, 0 to its max)
+  const step = (up) => {
+    const n = (Math.floor(Number(amount.value)) || 0) + (up ? bound.step : -bound.step);
+    amount.value = String(Math.min(Math.max(n, 0), bound.max));
+  };
   const minus = el("button", {id: "sc-bet-minus", className: "plain", textContent: "−"});
   const plus = el("button", {id: "sc-bet-plus", className: "plain", textContent: "+"});
   const sendBet = el("button", {id: "sc-bet-send"});
-  minus.addEventListener("click", () => step(-1));
-  plus.addEventListener("click", () => step(1));
+  minus.addEventListener("click", () => step(false));
+  plus.addEventListener("click", () => step(true));
   sendBet.addEventListener("click", async () => {
     const n = Number(amount.value);
     if (await sendStep({type: "bet", amount: amount.value.trim() !== "" && Number.isInteger(n) ? n : amount.value})) {
@@ -157,10 +161,12 @@
   function drawBets(b, v) {
     bets.hidden = !b;
     if (!b) { betHand = null; return; }
+    bound = {step: b.step, max: b.max};
     if (betHand !== v.hand) {  // a new hand: the field starts from what the table has for this seat
       betHand = v.hand;
       amount.value = String(b.entered[v.seat] ?? b.held[v.seat]);
       amount.max = String(b.max);
+      amount.step = String(b.step);
     }
     betHead.textContent = W("sc_bets");
     $("sc-bet-label").textContent = W("sc_my_bet");

@@ -9,7 +9,8 @@
    ``confirm: true``, the page's second tap, since the session it follows leaves every screen.
 2. **Bets**: while bets are open, each phone enters its own seat's bet; the table gets one
    ``bets`` event when all four are in (again if one changes before the dealer's roll), and
-   the view names whose bets are missing.
+   the view names whose bets are missing — the form's decisions
+   (:mod:`table_app.present.forms.bets`); here only each hand's entries, kept until all four are in.
 3. **The last session**: its ranking and settle-up, worded as the end of a session is (the
    phone page draws and shares both alike), read from the journal (a read-only connection, on
    a thread of its own, at start and after a new session or an undo), replayed as the service
@@ -30,9 +31,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Final, TypedDict
 
-from engine import InvalidEventError
-from engine.authority import bets_stage, new_session_way
-from engine.fields import MAX_AMOUNT, check_bets
+from engine.authority import new_session_way
 from engine.public import PublicState, public_state
 from engine.seats import SEATS
 from table_app.core.notices import Answer
@@ -41,7 +40,8 @@ from table_app.http_kit.server import Reply
 from table_app.journal.session_history import History, SessionHistory
 from table_app.journal.state import state_after
 from table_app.present.fees import your_house
-from table_app.present.forms import new_session, roster_pick
+from table_app.present.forms import bets, new_session, roster_pick
+from table_app.present.forms.bets import BetsOffer
 from table_app.present.forms.new_session import SessionOffer
 from table_app.present.forms.refused import Refused
 from table_app.present.money import Money
@@ -58,17 +58,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 SCORE_STEPS: Final = ("new_session", "bet")  # the steps this module makes commands of
-_BET_KEYS: Final = frozenset({"type", "amount", "seat"})
 WORDS: Final = {key: {"zh": pair(key)[0], "en": pair(key)[1]}
                 for key in (*SCORE, "hands_played", "rules_default", "rules_changed")}
-
-
-class BetsView(TypedDict):
-    names: list[str]
-    entered: list[int | None]  # each seat's bet as its phone entered it (None: not yet)
-    held: list[int]  # the bets the table holds
-    missing: list[str]  # the names of the seats whose bets are still to come
-    max: int
 
 
 class LastSession(TypedDict):
@@ -83,7 +74,7 @@ class ScoreView(TypedDict):
     """The score part of a phone's view (``PhoneView.keeping``)."""
 
     form: SessionOffer | None  # offered when a phone may start a session (or replace an unplayed one)
-    bets: BetsView | None  # while bets are open
+    bets: BetsOffer | None  # while bets are open (table_app/present/forms/bets.py)
     last: LastSession | None  # the session before this one, if any
     words: dict[str, dict[str, str]]
 
@@ -113,7 +104,7 @@ class PhoneScore:
     service: TableService
     _entered: dict[int, int] = field(default_factory=dict)  # this hand's bets, by seat, as the phones gave them
     _hand: tuple[int, int] = (0, 0)  # (the sessions and undos seen, the hand): whose bets _entered holds
-    _sent: tuple[int, ...] = ()  # the bets last sent for this hand
+    _sent: object = ()  # the bets last sent for this hand (the command's list)
     _gen: int = 0
     _last: tuple[PublicState, FinalView] | None = None  # the last session's state and its words
     _stale: bool = False
@@ -164,18 +155,12 @@ class PhoneScore:
 
     def view(self, public: PublicState, pending: Callable[[int], str | None], seat: int) -> ScoreView:
         form = new_session.offer(public, self._roster(), _given(pending))
-        bets: BetsView | None = None
         with self._lock:
             last = self._last
-            if _bets_open(public):
-                entered = self._this_hand(public)
-                players = public["players"]
-                bets = {"names": list(players), "entered": [entered.get(s) for s in range(SEATS)],
-                        "held": list(public["bets"]), "missing": [players[s] for s in range(SEATS) if s not in entered],
-                        "max": MAX_AMOUNT}
+            offered = bets.offer(public, self._this_hand(public))
         yours = None if last is None else [*settle_up_lines(last[0], seat, self.money),
                                            *your_house(last[0], seat, self.money)]  # (and what it paid the house)
-        return {"form": form, "bets": bets, "words": WORDS,
+        return {"form": form, "bets": offered, "words": WORDS,
                 "last": None if last is None or yours is None else {"final": last[1], "yours": yours}}
 
     def _roster(self) -> list[str]:
@@ -240,29 +225,19 @@ class PhoneScore:
 
     def _bet(self, seat: int, data: Mapping[str, object], public: PublicState) -> Reply | dict[str, object] | \
             Future[Answer]:
-        if not set(data) <= _BET_KEYS:
-            return refused(400, "ph_not_step", "invalid")
-        if "seat" in data and (type(data["seat"]) is not int or data["seat"] != seat):
-            return refused(403, "sc_not_your_bet", "phone.not_your_bet")
-        if not _bets_open(public):
-            return refused(409, "sc_bets_closed", "phone.bets_closed")
+        """A phone's bet, kept until all four are in (the form decides: :mod:`table_app.present.forms.bets`)."""
+        amount = bets.entry(seat, data, public)
+        if isinstance(amount, Refused):
+            return form_refusal(amount)
         with self._lock:
             if self._hand != (self._gen, public["hand"]):
                 self._hand, self._entered, self._sent = (self._gen, public["hand"]), {}, ()
-            given = {**self._entered, seat: data.get("amount")}
-            try:
-                bets = check_bets([given.get(s, 0) for s in range(SEATS)], "bets")  # (the engine's own check)
-            except InvalidEventError:
-                return refused(400, "sc_bad_bet", "invalid.bet", max=MAX_AMOUNT)
-            self._entered[seat] = bets[seat]
-            if len(self._entered) < SEATS or bets == self._sent:
+            self._entered[seat] = amount
+            command = bets.command(self._entered, public)
+            if command is None or command["bets"] == self._sent:  # (the same bets sent already: once)
                 return _done()
-            self._sent = bets
-        return {"type": "bets", "bets": list(bets)}
-
-
-def _bets_open(public: PublicState) -> bool:
-    return bets_stage(public) != "closed"
+            self._sent = command["bets"]
+        return command
 
 
 def _given(pending: Callable[[int], str | None]) -> list[str | None]:

@@ -22,7 +22,6 @@ touchscreen's fee screen (``table_app/ui/screens/fee.py``) draws it; the phones 
 from __future__ import annotations
 
 import math
-import unicodedata
 from collections.abc import Mapping
 from decimal import Decimal, InvalidOperation
 from typing import Final, TypedDict
@@ -33,6 +32,7 @@ from engine.fields import MAX_AMOUNT
 from engine.public import PublicState
 from engine.table import accepts
 from table_app.present.forms.refused import Refused
+from table_app.present.forms.typed import clean
 from table_app.present.words import Both, tr
 
 MODES: Final = ("none", *FEE_MODES)  # "none": no fee
@@ -72,13 +72,9 @@ def enabled(form: FeeForm) -> bool:
     return form["mode"] != "none"
 
 
-def _clean(text: str) -> str:
-    return unicodedata.normalize("NFKC", text).strip().replace(",", "")  # (３０ from a zh keyboard, 1,000)
-
-
 def _number(text: str) -> Decimal | None:
     """A field's number, whole or not (None: empty, or not a plain number)."""
-    t = _clean(text)
+    t = clean(text)
     if not t or not t.isascii() or not t.replace(".", "", 1).isdigit():
         return None
     try:
@@ -110,7 +106,7 @@ def check(form: FeeForm) -> FeeJSON | Refused | None:
         return None
     values: dict[str, int | None] = {}
     for key in AMOUNTS:
-        text = _clean(form["texts"].get(key, ""))
+        text = clean(form["texts"].get(key, ""))
         if not text and key != "rate":
             values[key] = None if key == "cap" else 0
             continue
@@ -145,7 +141,7 @@ def step(form: FeeForm, key: str, up: bool) -> str:
     """
     text = form["texts"].get(key, "")
     by = STEPS[key]
-    if not _clean(text):
+    if not clean(text):
         if key == "cap":
             least = _number(form["texts"].get("min", ""))
             return str(max(by, int(least or 0))) if up else ""

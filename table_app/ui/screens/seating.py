@@ -1,9 +1,9 @@
-"""Seating (定位), guided: each method says what to do in a line; method A's roller is
-preselected (the bottom seat); the dice are entered by touch, by Random or by the table's dice
-button; method C takes the wind each player drew (the last one follows from the other three);
-OK stays disabled until everything needed is in. The engine seats the players (method B's
-ties are refused, naming the tied players); then "please sit here" follows, saying who moves
-where after rolls or drawn winds (``table_app.present.seating``)."""
+"""Seating (定位), guided: each method says what to do in a line; the dice are entered by touch,
+by Random or by the table's dice button. The form — what each method needs, what is missing,
+the command, the tied seats that roll again — is :mod:`table_app.present.forms.seating`; this
+screen draws it: OK stays disabled until everything needed is in. The engine seats the players
+(method B's ties are refused, naming the tied players); then "please sit here" follows, saying
+who moves where after rolls or drawn winds (``table_app.present.seating``)."""
 
 from __future__ import annotations
 
@@ -16,8 +16,9 @@ from kivy.uix.boxlayout import BoxLayout
 
 from engine.records import Wind
 from engine.seats import WINDS
+from table_app.present.forms import seating
 from table_app.present.table import PLACES
-from table_app.present.words import WIND_EN, WIND_ZH, names_list, tr
+from table_app.present.words import WIND_EN, WIND_ZH, tr
 from table_app.ui.dialogs import DicePad
 from table_app.ui.screens import Base, app
 from table_app.ui.widgets import BigButton, BigToggle, NameLabel, Small, Text, text_width
@@ -27,54 +28,12 @@ def wind_name(wind: Wind, lang: str) -> str:
     return (WIND_ZH if lang == "zh" else WIND_EN)[wind]
 
 
-def seating_command(method: str, choice: dict[str, Any]) -> dict[str, Any] | None:
-    """The seating event the form describes, or None while something is missing.
-
-    >>> seating_command("A", {"roller": 0, "dice": [2, 3], "rolls": [[0, 0]] * 4, "drew": [None] * 4})
-    {'type': 'seating', 'method': 'A', 'roller': 0, 'dice': [2, 3]}
-    >>> form = {"roller": 0, "dice": [0, 0], "rolls": [[0, 0]] * 4}
-    >>> seating_command("C", {**form, "drew": ["E", None, "W", "N"]}) is None
-    True
-    >>> seating_command("C", {**form, "drew": ["E", "S", "W", "N"]})
-    {'type': 'seating', 'method': 'C', 'drew': ['E', 'S', 'W', 'N']}
-    """
-    if method == "A":
-        if choice["roller"] is None or 0 in choice["dice"]:
-            return None
-        return {"type": "seating", "method": "A", "roller": choice["roller"], "dice": list(choice["dice"])}
-    if method == "B":
-        if any(0 in r for r in choice["rolls"]):
-            return None
-        return {"type": "seating", "method": "B", "rolls": [list(r) for r in choice["rolls"]]}
-    if None in choice["drew"]:
-        return None
-    return {"type": "seating", "method": "C", "drew": list(choice["drew"])}
-
-
-def drawn(drew: list[Wind | None], seat: int, wind: Wind) -> list[Wind | None]:
-    """The winds drawn after ``seat`` is given ``wind``: one tile each, so a seat that had it
-    has none; the last seat without one gets the last wind.
-
-    >>> drawn(["E", None, None, None], 1, "E")
-    [None, 'E', None, None]
-    >>> drawn(["E", "S", None, None], 2, "N")
-    ['E', 'S', 'N', 'W']
-    """
-    out = [None if w == wind else w for w in drew]
-    out[seat] = wind
-    empty = [s for s, w in enumerate(out) if w is None]
-    if len(empty) == 1:
-        out[empty[0]] = next(w for w in WINDS if w not in out)
-    return out
-
-
 class SeatingScreen(Base):
     method = StringProperty("A")
 
     def __init__(self, **kw: object) -> None:
         super().__init__(**kw)
-        self.choice: dict[str, Any] = {"roller": 0, "dice": [0, 0], "rolls": [[0, 0] for _ in range(4)],
-                                       "drew": [None] * 4}
+        self.choice: seating.SeatingForm = seating.blank()
         self.toggles: dict[tuple[Any, ...], BigToggle] = {}
         self.roll_buttons: list[BigButton] = []
         self.build_areas()
@@ -176,27 +135,17 @@ class SeatingScreen(Base):
 
     def show_ready(self) -> None:
         a = app()
-        cmd = seating_command(self.method, self.choice)
-        self.ids.confirm.disabled = cmd is None
-        missing = ""
-        if cmd is None and self.method == "B":  # who still rolls, by name when the names fit on the line
-            todo = [a.pub["players"][s] for s, r in enumerate(self.choice["rolls"]) if 0 in r]
-            missing = tr("dice_missing", a.lang, names=names_list(todo, a.lang))
-            if text_width(missing, a.fs_s) > self.ids.missing.width - a.mm:
-                missing = tr("rolls_missing", a.lang, n=len(todo))
-        elif cmd is None and self.method == "C":
-            missing = tr("winds_missing", a.lang, n=self.choice["drew"].count(None))
-        self.ids.missing.text = missing
+        self.ids.confirm.disabled = seating.command(self.choice) is None
+        room = self.ids.missing.width - a.mm  # (who still rolls by name when the names fit on the line)
+        self.ids.missing.text = seating.missing_line(self.choice, a.pub["players"], a.lang,
+                                                     fits=lambda line: text_width(line, a.fs_s) <= room)
 
     def refused(self, code: str, params: Mapping[str, object]) -> None:
-        if code == "seating.ties":  # the tied players roll again: their rolls are cleared
-            tied = params.get("tied")
-            for seat in tied if isinstance(tied, list) else []:
-                self.choice["rolls"][seat] = [0, 0]
+        if seating.roll_again(self.choice, code, params):  # the tied players roll again: their rolls are cleared
             self.refresh()
 
-    def set_method(self, m: str) -> None:
-        self.method = m
+    def set_method(self, m: seating.Method) -> None:
+        self.method = self.choice["method"] = m
         # only the chosen method's rows are on the screen (hidden widgets would still take touches)
         self.ids.area.clear_widgets()
         self.ids.area.add_widget(self.areas[m])
@@ -208,11 +157,11 @@ class SeatingScreen(Base):
             self.choice["dice"][die] = v
         elif what == "drew":
             seat, wind = value
-            self.choice["drew"] = drawn(self.choice["drew"], seat, wind)
+            self.choice["drew"] = seating.drawn(self.choice["drew"], seat, wind)
             self._show_choice()
             return
-        else:
-            self.choice[what] = value[0]
+        elif what == "roller":
+            self.choice["roller"] = value[0]
         self.show_ready()
 
     def roll_for(self, seat: int) -> None:
@@ -231,7 +180,7 @@ class SeatingScreen(Base):
         c = self.choice
         roll = list(dice) if dice is not None else [random.randint(1, 6), random.randint(1, 6)]
         if self.method == "B":
-            todo = [i for i, r in enumerate(c["rolls"]) if 0 in r]
+            todo = seating.missing_seats(c)
             if todo:
                 c["rolls"][todo[0]] = roll
         else:
@@ -255,9 +204,7 @@ class SeatingScreen(Base):
         self.refresh()
 
     def confirm(self) -> None:
-        cmd = seating_command(self.method, self.choice)
+        cmd = seating.command(self.choice)
         if cmd is not None:
-            if self.method == "B":  # a tie is refused: those seats roll again
-                self.choice["rolls"] = [list(r) for r in self.choice["rolls"]]
             app().send(cmd)
 

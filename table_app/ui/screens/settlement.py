@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from kivy.uix.scrollview import ScrollView
 
-from engine.table import accepts
+from table_app.present.forms import end_session
 from table_app.present.money import money_amount
 from table_app.present.table import settlement_head, settlement_rows, transfer_lines
 from table_app.present.words import tr
-from table_app.ui.dialogs import Dialog
+from table_app.ui.dialogs import Dialog, ask_end_session
 from table_app.ui.palette import SEAT_COLOURS
 from table_app.ui.screens import Base, app
 from table_app.ui.widgets import BigButton, NameLabel, ScoreLabel, Small, Text
@@ -53,14 +53,14 @@ class SettlementScreen(Base):
                 w.bind(size=lambda w, s: setattr(w, "text_size", s))
         hand_over = pub["phase"] == "hand_over"
         self.ids.next_hand.disabled = not hand_over
-        self.ids.end_session.disabled = "end_session" not in accepts(pub["phase"])
+        self.ids.end_session.disabled = not end_session.offered(pub)  # (between hands only)
         self.ids.transfers.disabled = not settled
 
     def next_hand(self) -> None:
         app().send({"type": "next_hand"})
 
     def end_session(self) -> None:
-        app().ask_end_session()
+        ask_end_session()
 
     def show_transfers(self) -> None:
         a = app()

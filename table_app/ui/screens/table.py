@@ -18,6 +18,7 @@ from engine.authority import bets_stage
 from engine.events import KONG_KINDS
 from engine.public import PublicState
 from table_app.present.buttons import command, forward
+from table_app.present.forms import bets
 from table_app.present.table import info_lines, status_line
 from table_app.present.wall import wall_view
 from table_app.present.words import tr
@@ -196,7 +197,7 @@ class TableScreen(Base):
     def action(self, seat: int, action: str) -> None:
         a = app()
         if action in ("bet_up", "bet_down"):
-            a.pending_bets[seat] = max(0, a.pending_bets[seat] + (1 if action == "bet_up" else -1))
+            a.pending_bets[seat] = bets.step(a.pending_bets[seat], up=action == "bet_up")
             self.refresh()
             return
         if action == "roll":
@@ -209,8 +210,9 @@ class TableScreen(Base):
 
     def roll(self, x: int, y: int) -> None:
         a = app()
-        if a.pub["bets_open"] and list(a.pending_bets) != a.pub["bets"]:
-            a.send({"type": "bets", "bets": list(a.pending_bets)})
+        first = bets.before_roll(a.pending_bets, a.pub)  # (the bets on the panels, when the table's differ)
+        if first is not None:
+            a.send(first)
         a.send(command("roll", 0, dice=(x, y)))
 
     def ask_kong(self, seat: int) -> None:

@@ -366,6 +366,40 @@ def test_the_end_of_the_evening(ui: UI) -> None:
     assert ui.service.public["phase"] == "hand_over"
 
 
+def test_the_session_ends_between_hands_only(ui: UI) -> None:
+    """The menu and the settlement offer 结束牌局 between hands only, as the phones do (the
+    engine would take it mid-hand: the touchscreen once offered it); asked anyway, it says why."""
+    from kivy.core.window import Window
+    from kivy.uix.modalview import ModalView
+
+    from table_app.ui.dialogs import ask_end_session
+
+    given(ui, SETUP + DEAL)  # a hand is on
+    ui.tap(ui.find("menu"))
+    assert ui.modal().items["end"].disabled
+    ui.modal().dismiss()
+    ui.frames(3)
+    ui.app.goto("settlement")
+    ui.frames(2)
+    assert ui.screen.ids.end_session.disabled
+    seq = ui.service.seq
+    ask_end_session()  # (a button left enabled would come here)
+    ui.frames(2)
+    assert ui.app.message == "End the session between hands" and ui.service.seq == seq
+    ui.app.lang = "zh"
+    ask_end_session()
+    assert ui.app.message == "一局打完再结束"
+    assert not [w for w in Window.children if isinstance(w, ModalView)]  # nothing asked
+    given(ui, [{"type": "win", "seat": 0}, {"type": "confirm_win", "wait": "plain"}])  # the hand is over
+    ui.app.goto("settlement")
+    ui.frames(2)
+    assert not ui.screen.ids.end_session.disabled
+    ui.tap(ui.find("menu"))
+    ui.tap(ui.modal().items["end"])
+    ui.send_and_settle(ui.modal().ids.yes)
+    assert ui.service.public["phase"] == "ended"
+
+
 def test_score_only_a_plain_hand_in_three_taps(ui: UI) -> None:
     """Score-only mode: winner, how, 记分 — scored by the engine into the same journal."""
     given(ui, SETUP)

@@ -220,7 +220,8 @@ def test_each_seat_bets_from_its_phone_and_the_table_gets_the_bets_when_all_four
     table.call(SEATING)
     phones = table.join()
     bets = keeping(phones[3])["bets"]
-    assert bets == {"names": NAMES, "entered": [None] * 4, "held": [0] * 4, "missing": NAMES, "max": MAX_AMOUNT}
+    assert bets == {"stage": "open", "names": NAMES, "entered": [None] * 4, "held": [0] * 4, "missing": NAMES,
+                    "max": MAX_AMOUNT, "step": 1}
     seq = table.service.seq
 
     status, answer = step(phones[0], type="bet", amount=2)
@@ -230,7 +231,7 @@ def test_each_seat_bets_from_its_phone_and_the_table_gets_the_bets_when_all_four
     assert step(phones[1], type="bet", seat=2, amount=1)[1]["code"] == "phone.not_your_bet"
     assert step(phones[1], page=2, type="bet", amount=1)[0] == 401  # another seat's page: not its binding
     assert step(Phone(table.pages), page=1, type="bet", amount=1)[0] == 401  # no binding at all
-    for amount in (-1, 1.5, True, "3", None, MAX_AMOUNT + 1, 10**40):
+    for amount in (-1, 1.5, True, "3元", "-3", None, MAX_AMOUNT + 1, 10**40):
         status, answer = step(phones[1], type="bet", amount=amount)
         assert status == 400 and answer["code"] == "invalid.bet", (amount, answer)
     assert step(phones[1], type="bet")[1]["code"] == "invalid.bet"
@@ -238,14 +239,14 @@ def test_each_seat_bets_from_its_phone_and_the_table_gets_the_bets_when_all_four
     assert table.service.seq == seq and keeping(phones[0])["bets"]["entered"] == [2, None, None, None]
 
     assert step(phones[1], type="bet", amount=0)[1]["ok"]
-    assert step(phones[2], type="bet", seat=2, amount=3)[1]["ok"]  # (its own seat named: fine)
+    assert step(phones[2], type="bet", seat=2, amount="３")[1]["ok"]  # (its own seat named: fine; a zh keyboard's 3)
     status, answer, _ = phones[3].request("POST", "/phone/3/table", {"type": "bet", "amount": 1, "tap": "t" * 24})
     assert status == 200 and answer["ok"] and answer["seq"] == seq + 1  # the fourth: the table takes the bets
     assert phones[3].request("POST", "/phone/3/table", {"type": "bet", "amount": 1, "tap": "t" * 24})[1] == answer
     assert events(table)[seq:] == [({"type": "bets", "bets": [2, 0, 3, 1]}, "phone 3 tap")]  # once
     assert table.service.public["bets"] == [2, 0, 3, 1]
-    assert keeping(phones[0])["bets"] == {"names": NAMES, "entered": [2, 0, 3, 1], "held": [2, 0, 3, 1], "missing": [],
-                                          "max": MAX_AMOUNT}
+    assert keeping(phones[0])["bets"] == {"stage": "in", "names": NAMES, "entered": [2, 0, 3, 1],
+                                          "held": [2, 0, 3, 1], "missing": [], "max": MAX_AMOUNT, "step": 1}
 
     assert step(phones[2], type="bet", amount=4)[1]["ok"]  # changed before the roll: the table follows
     assert table.service.public["bets"] == [2, 0, 4, 1] and table.service.seq == seq + 2
