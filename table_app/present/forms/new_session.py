@@ -34,7 +34,6 @@ score-only, its own) and the phones' form (``table_app/web/phone_score.py``, dra
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from typing import Final, Protocol, TypedDict
 
@@ -45,6 +44,7 @@ from engine.public import PublicState
 from engine.rules import XIAN, Rules, RulesError, RuleValue
 from engine.seats import SEATS
 from engine.session_events import name_key
+from table_app.present.forms import typed
 from table_app.present.forms.refused import Refused
 from table_app.present.forms.roster_pick import seated
 from table_app.present.names import names_refusal
@@ -174,22 +174,21 @@ def check_names(names: object) -> list[str] | Refused:
 
 
 def check_base(base: str | int) -> int | Refused:
-    """The base, whole points 1..MAX_AMOUNT: as typed (full-width digits taken, ``１２`` is 12;
-    "1.5", "0", "1,000" refused and quoted back), or a number a phone sent.
+    """The base, whole points 1..MAX_AMOUNT: as typed (read as every form's amounts are,
+    :func:`~table_app.present.forms.typed.whole`: ``１２`` is 12, ``1,000`` is 1000; "1.5" and
+    "0" refused and quoted back), or a number a phone sent.
 
-    >>> check_base(" 20 "), check_base("１２"), check_base(7)
-    (20, 12, 7)
+    >>> check_base(" 20 "), check_base("１２"), check_base(7), check_base("1,000")
+    (20, 12, 7, 1000)
     >>> check_base("0").words("zh"), check_base(0).words("en"), check_base(True).code
     ('基数要是整数分，1 到 1,000,000：“0” 不行', 'The base is a whole number, 1 to 1000000', 'invalid.base')
     """
+    value = typed.whole(base)
+    if value is not None and value >= 1:
+        return value
     if isinstance(base, str):
-        text = unicodedata.normalize("NFKC", base).strip()
-        if text.isascii() and text.isdigit() and len(text) <= 12 and 1 <= int(text) <= MAX_AMOUNT:
-            return int(text)
         return Refused("ro_base_bad", "invalid.base", "malformed",
                        {"max": f"{MAX_AMOUNT:,}", "text": base.strip()[:SAID_MAX]})
-    if type(base) is int and 1 <= base <= MAX_AMOUNT:
-        return base
     return _not_a_base()
 
 

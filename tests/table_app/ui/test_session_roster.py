@@ -195,7 +195,7 @@ def test_one_name_at_two_seats_is_refused_in_words_and_nothing_is_journaled(ui: 
     assert ui.service.public["players"] == ["阿强", "Bo", "Cy", "Di"]  # (the unplayed session stands)
 
 
-@pytest.mark.parametrize("typed", ["1.5", "0.5", "abc", "0", "-2", "1,000", "99999999999999"])
+@pytest.mark.parametrize("typed", ["1.5", "0.5", "abc", "0", "-2", "99999999999999"])
 def test_the_base_is_whole_points_anything_else_is_refused_and_nothing_changes(ui: UI, typed: str) -> None:
     """Item 4: the field keeps what was typed ("1.5" never becomes 15) and the start refuses it."""
     base = ui.screen.ids.base
