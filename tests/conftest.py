@@ -25,7 +25,7 @@ def _group(item: pytest.Item) -> str | None:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """``make test`` runs the suite on three workers (pytest-xdist, ``--dist loadgroup``; most
+    """``make test`` runs the suite on four workers (on two cores) (pytest-xdist, ``--dist loadgroup``; most
     tests wait on disks, brokers, browsers and windows more than they compute): a group's tests
     run one at a time on one worker, so one Chromium and one rig are busy at once, beside the
     other tests on the other workers."""

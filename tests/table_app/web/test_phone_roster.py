@@ -89,7 +89,7 @@ def test_a_roster_name_fills_a_place_with_one_tap_on_a_phone(tmp_path: Path) -> 
         for command in ({"type": "new_session", "players": ["王小明", "Bo", "Cy", "Di"], "base": 1},
                         {"type": "end_session"}):
             assert serve.call(command)["ok"]
-        page = join_phone(browser, serve.join_url(), 0, "Ана")
+        page = join_phone(browser, serve.join_url_of(1), 0, "Ана")  # (the new session's code)
         page.wait("document.getElementById('sc-new').offsetParent !== null", "开新牌局")
         page.click("#sc-new")
         offered = page.js("[...document.querySelectorAll('#sc-roster button')].map(b => b.textContent)")

@@ -62,9 +62,20 @@ class Serve:
         state: dict[str, Any] = self.call({"type": "state"})["state"]
         return state
 
+    def join_urls(self) -> list[str]:
+        """The join links the table printed, in order: at start, then one for each new session
+        started from the table (a new code)."""
+        return [m.group(1) for line in self.said if (m := re.search(r"phones join the table at (\S+)", line))]
+
     def join_url(self) -> str:
-        urls = [m.group(1) for line in self.said if (m := re.search(r"phones join the table at (\S+)", line))]
+        urls = self.join_urls()
         return urls[-1] if urls else ""
+
+    def join_url_of(self, sessions: int) -> str:
+        """The link once ``sessions`` new sessions were started from the table (0: the start's),
+        waited for: the latest alone may still be one whose code has gone by."""
+        assert until(lambda: len(self.join_urls()) > sessions), self.said
+        return self.join_urls()[sessions]
 
     def close(self) -> int:
         assert self.proc.stdin is not None
@@ -99,8 +110,7 @@ def test_four_phones_play_a_hand_and_the_journal_is_the_presses(tmp_path: Path) 
     try:
         assert serve.call({"type": "new_session", "players": ["P0", "P1", "P2", "P3"], "base": 1})["ok"]
         assert serve.call({"type": "seating", "method": "C", "east": 0})["ok"]
-        assert until(lambda: "/join/" in serve.join_url()), serve.said
-        url = serve.join_url()
+        url = serve.join_url_of(1)  # (the new session's code)
         phones: list[Page] = []
         for seat, name in enumerate(NAMES):
             page = browser.page(url)
