@@ -11,5 +11,6 @@ echo "== pytest"
 # Four workers (pytest-xdist) on the two cores: most tests wait (fsyncs, brokers, browsers,
 # windows) more than they compute (quiet, fresh tree: 454 s on three, 411 s on four). Chromium's
 # and the rig's tests run in a group each, one at a time (tests/conftest.py); a Kivy test goes
-# to any worker, each with its own window. XIAN_TEST_WORKERS=0 runs everything in this one process. The soak runs are left out (pyproject.toml's addopts; ARGS="-m soak" runs them).
+# to any worker, each with its own window. XIAN_TEST_WORKERS=0 runs everything in this one
+# process. The soak runs are left out (pyproject.toml's addopts; ARGS="-m soak" runs them).
 pytest -n "${XIAN_TEST_WORKERS:-4}" --dist loadgroup --durations=25 "$@"
