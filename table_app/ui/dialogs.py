@@ -95,6 +95,7 @@ def ask_end_session() -> None:
 
     ConfirmDialog(question, end, yes=yes).open()
 
+
 class ChoiceDialog(Dialog):
     """A question with one big button per answer (a tap outside cancels)."""
 
