@@ -154,7 +154,7 @@ class PhoneScore:
     # -- the view --------------------------------------------------------------------------
 
     def view(self, public: PublicState, pending: Callable[[int], str | None], seat: int) -> ScoreView:
-        form = new_session.offer(public, self._roster(), _given(pending))
+        form = new_session.offer(public, self._roster, _given(pending))  # (the roster read only when offered)
         with self._lock:
             last = self._last
             offered = bets.offer(public, self._this_hand(public))

@@ -157,3 +157,20 @@ def test_over_a_played_session_only_after_a_yes(service: TableService) -> None:
     assert form.steps(service.public, NEW, lambda: None, over=True) == [NEW]
     seating = public_state(replay([BEGUN]))
     assert isinstance(form.steps(seating, NEW, lambda: None), Refused)  # (no history to undo by: not replaced blind)
+
+
+def test_the_roster_is_read_only_when_the_form_is_offered() -> None:
+    """Every phone's view of every change asks for the form: mid-hand it is not offered, and the
+    roster (a query of its database) is not read."""
+    reads: list[int] = []
+
+    def recent() -> list[str]:
+        reads.append(1)
+        return ["Bo", "Cy"]
+
+    played = public_state(replay([{"type": "new_session", "players": ["A", "B", "C", "D"], "base": 1},
+                                  {"type": "seating", "method": "C", "east": 0},
+                                  {"type": "bets", "bets": [0, 0, 0, 0]}, {"type": "roll", "dice": [3, 4]}]))
+    assert form.offer(played, recent) is None and reads == []
+    offered = form.offer(public_state(new_table()), recent)
+    assert offered is not None and offered["roster"] == ["Bo", "Cy"] and reads == [1]
