@@ -25,7 +25,6 @@ from dataclasses import dataclass, field
 from http.cookies import CookieError, SimpleCookie
 from typing import TYPE_CHECKING, TypedDict
 
-from engine.authority import new_session_way
 from engine.errors import InvalidEventError, RuleError
 from engine.events import KONG_KINDS
 from engine.fields import check_name
@@ -38,7 +37,7 @@ from table_app.core.sources import phone_source, source_seat
 from table_app.http_kit.replies import form_refusal, json_object, json_reply, json_value, refused
 from table_app.http_kit.replies import refusal as refusal_reply
 from table_app.http_kit.server import Reply
-from table_app.present.forms import end_session, seating
+from table_app.present.forms import end_session, new_session, seating
 from table_app.present.forms.refused import Refused
 from table_app.present.names import NAME_ROOM, name_width
 from table_app.present.refusals import refusal
@@ -169,7 +168,7 @@ class PhoneRoutes:
         if pending is not None:
             waits = [] if public["mode"] == "full" else [  # (every tile known: the engine reads the wait)
                 {"wait": w, "zh": tr(f"wait_{w}", "zh"), "en": tr(f"wait_{w}", "en")} for w in WAIT_KINDS]
-        return {"new_session": new_session_way(public) != "over", "seating": seating.open_now(public),
+        return {"new_session": new_session.offered(public), "seating": seating.open_now(public),
                 "waits": waits, "winner": None if pending is None else pending["seat"],
                 "reject_win": "reject_win" in taken, "next_hand": "next_hand" in taken,
                 "end_session": end_session.offered(public)}

@@ -31,7 +31,6 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Final, TypedDict
 
-from engine.authority import new_session_way
 from engine.public import PublicState, public_state
 from engine.seats import SEATS
 from table_app.core.notices import Answer
@@ -209,7 +208,7 @@ class PhoneScore:
                      pending: Callable[[int], str | None]) -> Reply | list[dict[str, object]]:
         """The commands that begin a phone's new session (:func:`new_session.steps`: replacing
         an unplayed one too, never over a session being played), after its second tap; or why not."""
-        if new_session_way(public) == "over":
+        if not new_session.offered(public):
             return refused(409, "ph_session_on", "phone.session_on")
         if data.get("confirm") is not True:
             return refused(409, "sc_confirm_first", "phone.confirm")

@@ -150,19 +150,24 @@ def rule_choices(current: Mapping[str, RuleValue]) -> list[RuleChoice]:
     return out
 
 
+def offered(public: PublicState) -> bool:
+    """Whether a phone is offered the form now: between sessions, or over an unplayed one (never
+    over a session being played: the touchscreen starts that over, after its yes)."""
+    return new_session_way(public) != "over"
+
+
 def offer(public: PublicState, recent: Sequence[str] | Callable[[], Sequence[str]],
           given: Sequence[str | None] = ()) -> SessionOffer | None:
     """The form for a phone, or None while a session is being played (a phone never starts one
     over: the touchscreen does, after its yes). ``recent``: the roster's players, the most recent
     first, or how to read them — read only when the form is offered (every phone's view of every
     change asks: mid-hand, reading the roster each time cost the phones' p99)."""
-    way = new_session_way(public)
-    if way == "over":
+    if not offered(public):
         return None
     recent = recent() if callable(recent) else recent
     names, roster = start_names(public, recent, given), list(recent[:ROSTER_OFFERED])
     return {"names": names, "base": start_base(public), "base_max": MAX_AMOUNT, "rules": rule_choices(public["rules"]),
-            "roster": roster, "seated": seated(names, roster), "way": way}
+            "roster": roster, "seated": seated(names, roster), "way": new_session_way(public)}
 
 
 # --- what was entered: checked, and the command ---------------------------------------------------
